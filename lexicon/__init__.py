@@ -1,0 +1,1 @@
+"""Lexicons: the compiled word graph (pure) and its Django part (model, commands, pages)."""

@@ -1,0 +1,91 @@
+"""One call that reads a position and a written move and says whether it is legal and what it scores.
+
+Used by ``manage.py score``, the arbiter's dispute tools and the tests. No Django.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Container
+from dataclasses import asdict, dataclass, field
+
+from .board import Board, BoardError
+from .coords import Convention, CoordError
+from .notation import NotationError, parse_move, parse_rack
+from .placement import IllegalMove, evaluate
+from .rules import RuleSet, RulesError, get_ruleset
+
+
+class UnusableInput(ValueError):
+    """Arguments that cannot be read at all (unknown rule set, bad board, bad rack)."""
+
+
+@dataclass
+class WordReport:
+    word: str
+    score: int
+    valid: bool | None
+
+
+@dataclass
+class MoveReport:
+    legal: bool
+    error: str | None
+    score: int | None
+    bingo: bool
+    tiles_placed: int
+    words: list[WordReport] = field(default_factory=list)
+    code: str | None = None
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data.pop("code")
+        return data
+
+
+def load_position(ruleset_id: str, fen: str | None) -> tuple[RuleSet, Board]:
+    try:
+        ruleset = get_ruleset(ruleset_id)
+    except RulesError as exc:
+        raise UnusableInput(str(exc)) from None
+    try:
+        board = Board.from_fen(ruleset, fen)
+    except BoardError as exc:
+        raise UnusableInput(f"board: {exc}") from None
+    return ruleset, board
+
+
+def check_move(
+    board: Board,
+    move_text: str,
+    *,
+    rack: str | None = None,
+    lexicon: Container[str] | None = None,
+    convention: Convention | str = Convention.DUPLICATE,
+) -> MoveReport:
+    """Legality and score of a written move on ``board``.
+
+    A move whose notation can't be read, that breaks a placement rule, uses a
+    tile not on ``rack`` or forms a word missing from ``lexicon`` is not legal;
+    the report then says why in ``error``. Raises :class:`UnusableInput` only
+    for a rack that can't be read.
+    """
+    ruleset = board.ruleset
+    rack_tiles = None
+    if rack is not None:
+        try:
+            rack_tiles = parse_rack(rack, ruleset)
+        except NotationError as exc:
+            raise UnusableInput(f"rack: {exc}") from None
+    try:
+        move = parse_move(move_text, ruleset, convention=convention)
+        play = evaluate(board, move, rack=rack_tiles, lexicon=lexicon)
+    except (NotationError, CoordError, IllegalMove) as exc:
+        return MoveReport(False, str(exc), None, False, 0, [], getattr(exc, "code", "illegal"))
+    words = [WordReport(w.word, w.score, w.valid) for w in play.words]
+    if play.invalid_words:
+        listed = ", ".join(f"«{w}»" for w in play.invalid_words)
+        verb = "is" if len(play.invalid_words) == 1 else "are"
+        return MoveReport(
+            False, f"{listed} {verb} not in the lexicon", play.score, play.bingo, play.tiles_placed, words, "invalid_word"
+        )
+    return MoveReport(True, None, play.score, play.bingo, play.tiles_placed, words)
