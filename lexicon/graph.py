@@ -1,0 +1,443 @@
+"""The compiled word graph: a minimised DAWG and GADDAG in one mmap-able file.
+
+Pure Python + the ``lexicon._graph`` C extension; no Django and no board
+knowledge here. The file format is fixed in ``lexicon/graph_format.h`` (the
+contract with the move generator, ``scoring/_solver.c``):
+
+* a 128-byte header (magic ``DUPKWG01``, version, flags, alphabet size, edge
+  count, word count, alphabet byte length, SHA-256 of the body);
+* the body: the alphabet in UTF-8 (letters in code order, zero-padded to a
+  multiple of 4) followed by the edge array, one little-endian ``uint32`` per
+  edge. Edge 0's child is the DAWG root list, edge 1's child the GADDAG root.
+
+Letter codes are ``1 + index in the alphabet``; 0 is the GADDAG separator.
+
+Typical use::
+
+    info = build(words, "ABC...", "/var/lexicons/en.kwg")
+    graph = WordGraph.load("/var/lexicons/en.kwg")
+    "QUIZ" in graph
+    edges = graph.nodes_buffer()     # memoryview of uint32, zero-copy
+"""
+
+from __future__ import annotations
+
+import hashlib
+import mmap
+import os
+import struct
+import sys
+import tempfile
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+try:
+    from . import _graph
+except ImportError as exc:  # pragma: no cover
+    raise ImportError(
+        f"the word graph's C extension lexicon._graph is not built ({exc}); "
+        "run `pip install -e .` or `python setup.py build_ext --inplace`"
+    ) from exc
+
+__all__ = ["BuildInfo", "GraphError", "WordGraph", "build", "MAX_WORD_LENGTH", "MIN_WORD_LENGTH"]
+
+MAGIC = b"DUPKWG01"
+VERSION = 1
+HEADER_SIZE = 128
+FLAG_GADDAG = 1
+MAX_LETTERS = 63
+MAX_NODES = 1 << 24
+MIN_WORD_LENGTH = 2
+MAX_WORD_LENGTH = 15
+
+# magic, version, flags, alphabet size, node count, word count, alphabet bytes, sha256, reserved
+_HEADER = struct.Struct("<8sIIIIII32s64s")
+assert _HEADER.size == HEADER_SIZE
+
+
+class GraphError(Exception):
+    """A word graph cannot be built or loaded; the message says why, for humans."""
+
+
+@dataclass(frozen=True)
+class BuildInfo:
+    """What :func:`build` wrote."""
+
+    word_count: int
+    node_count: int  # edges in the array, including the two root pointers
+    file_size: int  # bytes
+    content_hash: str  # hex SHA-256 of the body (what the header stores)
+    seconds: float
+
+
+def _alphabet(alphabet: str | Sequence[str]) -> str:
+    """Checks an alphabet (a str or a sequence of single characters) and returns it as a str."""
+    if isinstance(alphabet, str):
+        letters = list(alphabet)
+    else:
+        letters = list(alphabet)
+        for letter in letters:
+            if not isinstance(letter, str) or len(letter) != 1:
+                raise GraphError(f"alphabet letters must be single characters, got {letter!r}")
+    if not 1 <= len(letters) <= MAX_LETTERS:
+        raise GraphError(f"an alphabet has 1 to {MAX_LETTERS} letters, this one has {len(letters)}")
+    seen: set[str] = set()
+    for letter in letters:
+        if letter in seen:
+            raise GraphError(f"the alphabet lists the letter {letter!r} twice")
+        if letter.isspace() or letter == "\0":
+            raise GraphError(f"the alphabet contains a blank character {letter!r}")
+        seen.add(letter)
+    return "".join(letters)
+
+
+def _alphabet_block(alphabet: str) -> bytes:
+    raw = alphabet.encode("utf-8")
+    return raw + b"\0" * (-len(raw) % 4)
+
+
+def build(
+    words: Iterable[str],
+    alphabet: str | Sequence[str],
+    path: str | os.PathLike[str],
+    *,
+    gaddag: bool = True,
+) -> BuildInfo:
+    """Builds the word graph of ``words`` into the file ``path`` (atomically).
+
+    ``words`` may come in any order and repeat; every word must be made of
+    alphabet letters only (exact characters: no case folding here) and have
+    2..15 letters, otherwise :class:`GraphError` names the word and the
+    offending letter. The file is written to a temporary file next to ``path``
+    and renamed over it, so readers never see a half-written graph. Two builds
+    of the same set of words with the same alphabet give byte-identical files.
+    """
+    started = time.perf_counter()
+    letters = _alphabet(alphabet)
+    word_list = words if isinstance(words, list | tuple) else list(words)
+    try:
+        edges, word_count, node_count = _graph.build(word_list, letters, bool(gaddag))
+    except ValueError as exc:
+        raise _input_error(exc, word_list, letters) from None
+    except TypeError as exc:
+        raise GraphError(f"words must be str: {exc}") from None
+    if word_count == 0:
+        raise GraphError("no words to build a word graph from")
+    if edges is None:
+        raise GraphError(
+            f"the word graph of {word_count:,} words needs {node_count:,} edges, more than the "
+            f"{MAX_NODES:,} the 24-bit format can address" + (" (try gaddag=False)" if gaddag else "")
+        )
+
+    alpha = _alphabet_block(letters)
+    digest = hashlib.sha256(alpha)
+    digest.update(edges)
+    header = _HEADER.pack(
+        MAGIC,
+        VERSION,
+        FLAG_GADDAG if gaddag else 0,
+        len(letters),
+        node_count,
+        word_count,
+        len(letters.encode("utf-8")),
+        digest.digest(),
+        b"",
+    )
+    target = Path(path)
+    _write_atomically(target, (header, alpha, edges))
+    size = HEADER_SIZE + len(alpha) + len(edges)
+    return BuildInfo(
+        word_count=word_count,
+        node_count=node_count,
+        file_size=size,
+        content_hash=digest.hexdigest(),
+        seconds=time.perf_counter() - started,
+    )
+
+
+def _input_error(exc: ValueError, words: Sequence[str], alphabet: str) -> GraphError:
+    if len(exc.args) == 3:  # (kind, word index, position or length) from _graph.build
+        kind, index, pos = exc.args
+        word = words[index]
+        if kind == "letter":
+            return GraphError(
+                f"word #{index + 1} {word!r}: letter {word[pos]!r} (U+{ord(word[pos]):04X}) at position "
+                f"{pos + 1} is not in the alphabet {alphabet!r}"
+            )
+        if kind == "length":
+            return GraphError(
+                f"word #{index + 1} {word!r} has {pos} letters; words must have "
+                f"{MIN_WORD_LENGTH} to {MAX_WORD_LENGTH}"
+            )
+    return GraphError(str(exc))
+
+
+def _write_atomically(target: Path, chunks: Iterable[bytes]) -> None:
+    directory = target.parent
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise GraphError(f"cannot write the word graph into {directory}: {exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as out:
+            for chunk in chunks:
+                out.write(chunk)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; the graph is shared read-only data
+        os.replace(tmp, target)
+    except OSError as exc:
+        _unlink_quietly(tmp)
+        raise GraphError(f"cannot write the word graph {target}: {exc}") from None
+    except BaseException:
+        _unlink_quietly(tmp)
+        raise
+    try:  # make the rename itself durable
+        dir_fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dir_fd)
+    except OSError:
+        pass
+    finally:
+        os.close(dir_fd)
+
+
+def _unlink_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+class WordGraph:
+    """A loaded word graph: read-only, memory-mapped (shared between processes).
+
+    ``word in graph`` looks a word up in the DAWG (any str; foreign letters
+    simply give False). The solver gets the raw edge array from
+    :meth:`nodes_buffer` and the roots from :attr:`dawg_root` and
+    :attr:`gaddag_root`.
+    """
+
+    path: Path
+    alphabet: str
+    word_count: int
+    node_count: int
+    content_hash: str
+    has_gaddag: bool
+
+    def __init__(self) -> None:  # use WordGraph.load
+        self._mmap: mmap.mmap | None = None
+        self._view: memoryview | None = None
+        self._core: _graph.Core | None = None
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], *, verify: bool = True) -> WordGraph:
+        """Maps the file at ``path`` and checks it.
+
+        Always: magic, version, header fields, exact file size (truncation or
+        trailing bytes), the alphabet, and the structure of the edge array (every
+        child index in range and pointing backwards, lists sorted and terminated,
+        letter codes in the alphabet), so that walking it can never leave the
+        array or loop. With ``verify`` also the SHA-256 of the body and the word
+        count. Any problem raises :class:`GraphError`.
+        """
+        if sys.byteorder != "little":  # pragma: no cover
+            raise GraphError("word graphs are little-endian; this machine is not")
+        graph = cls()
+        graph.path = Path(path)
+        try:
+            with open(graph.path, "rb") as f:
+                size = os.fstat(f.fileno()).st_size
+                if size < HEADER_SIZE:
+                    raise GraphError(
+                        f"{graph.path} is truncated or not a word graph: {size} bytes, "
+                        f"the header alone has {HEADER_SIZE}"
+                    )
+                graph._mmap = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        except OSError as exc:
+            raise GraphError(f"cannot open the word graph {graph.path}: {exc}") from None
+        try:
+            graph._open(size, verify)
+        except BaseException:
+            graph.close()
+            raise
+        return graph
+
+    def _open(self, size: int, verify: bool) -> None:
+        assert self._mmap is not None
+        name = self.path
+        magic, version, flags, nletters, nodes, words, alpha_len, digest, reserved = _HEADER.unpack_from(
+            self._mmap, 0
+        )
+        if magic != MAGIC:
+            if magic[:6] == MAGIC[:6]:
+                raise GraphError(
+                    f"{name} has format {magic!r}, this code reads {MAGIC!r}; rebuild the lexicon"
+                )
+            raise GraphError(f"{name} is not a word graph (magic {magic!r}, expected {MAGIC!r})")
+        if version != VERSION:
+            raise GraphError(
+                f"{name} is format version {version}, this code reads {VERSION}; rebuild the lexicon"
+            )
+        if flags & ~FLAG_GADDAG or any(reserved):
+            raise GraphError(f"{name} has unknown flags or non-zero reserved header bytes (corrupt header?)")
+        if not 1 <= nletters <= MAX_LETTERS or not nletters <= alpha_len <= 4 * nletters:
+            raise GraphError(f"{name} has a corrupt header: {nletters} letters in {alpha_len} bytes")
+        if not 2 <= nodes <= MAX_NODES:
+            raise GraphError(f"{name} has a corrupt header: edge count {nodes}")
+        alpha_end = HEADER_SIZE + alpha_len + (-alpha_len % 4)
+        expected = alpha_end + 4 * nodes
+        if size < expected:
+            raise GraphError(f"{name} is truncated: {size} bytes, the header announces {expected}")
+        if size > expected:
+            raise GraphError(f"{name} has {size - expected} unexpected bytes after the edges (corrupt file?)")
+        if verify:
+            actual = hashlib.sha256(memoryview(self._mmap)[HEADER_SIZE:]).digest()
+            if actual != digest:
+                raise GraphError(
+                    f"{name} is corrupt: the SHA-256 of its content is {actual.hex()[:16]}…, "
+                    f"the header says {digest.hex()[:16]}…"
+                )
+        try:
+            alphabet = bytes(self._mmap[HEADER_SIZE : HEADER_SIZE + alpha_len]).decode("utf-8")
+        except UnicodeDecodeError:
+            raise GraphError(f"{name} is corrupt: its alphabet is not valid UTF-8") from None
+        if (
+            len(alphabet) != nletters
+            or len(set(alphabet)) != nletters
+            or any(self._mmap[HEADER_SIZE + alpha_len : alpha_end])
+        ):
+            raise GraphError(
+                f"{name} is corrupt: its alphabet {alphabet!r} does not have {nletters} distinct letters"
+            )
+
+        self._view = memoryview(self._mmap)[alpha_end:expected]
+        self._core = _graph.Core(self._view, alphabet)
+        try:
+            counted = self._core.validate(nletters, bool(flags & FLAG_GADDAG), verify)
+        except ValueError as exc:
+            raise GraphError(f"{name} is corrupt: {exc}") from None
+        if verify and counted != words:
+            raise GraphError(f"{name} is corrupt: the header says {words} words, the graph holds {counted}")
+
+        self.alphabet = alphabet
+        self.word_count = words
+        self.node_count = nodes
+        self.content_hash = digest.hex()
+        self.has_gaddag = bool(flags & FLAG_GADDAG)
+        self._letters = alphabet
+
+    # -- lookups -----------------------------------------------------------
+
+    def __contains__(self, word: object) -> bool:
+        """Whether ``word`` is in the lexicon (False for non-str and foreign letters)."""
+        try:
+            return self._core.contains(word)  # type: ignore[union-attr]
+        except AttributeError:
+            raise GraphError("the word graph is closed") from None
+
+    def contains_many(self, words: Iterable[str]) -> list[bool]:
+        """``[w in self for w in words]``, in one C loop."""
+        return self._live().contains_many(words)
+
+    def encode(self, word: str) -> bytes:
+        """The letter codes of ``word`` (1 + index in the alphabet); GraphError on a foreign letter."""
+        try:
+            return self._live().encode(word)
+        except ValueError as exc:
+            pos = exc.args[0]
+            raise GraphError(
+                f"{word!r}: letter {word[pos]!r} is not in the alphabet {self.alphabet!r}"
+            ) from None
+
+    def decode(self, codes: bytes) -> str:
+        """The word spelt by letter codes (each 1..alphabet size); GraphError otherwise."""
+        try:
+            return self._live().decode(codes)
+        except ValueError as exc:
+            pos, code = exc.args
+            raise GraphError(
+                f"code {code} at position {pos} is not a letter code (1..{len(self.alphabet)})"
+            ) from None
+
+    def accepts(self, codes: bytes, root: int | None = None) -> bool:
+        """Whether the path of ``codes`` from the list ``root`` (default: the DAWG root) ends on an
+        accepting edge. With ``root=self.gaddag_root`` and separator code 0 this checks GADDAG entries."""
+        core = self._live()
+        start = self.dawg_root if root is None else root
+        if not start:
+            return False
+        try:
+            return core.accepts(start, codes)
+        except ValueError as exc:
+            raise GraphError(str(exc)) from None
+
+    def words(self) -> Iterator[str]:
+        """All words, in letter-code order (a lazy walk of the DAWG)."""
+        return self._live().words()
+
+    def __iter__(self) -> Iterator[str]:
+        return self.words()
+
+    def __len__(self) -> int:
+        return self.word_count
+
+    # -- raw access for the solver ------------------------------------------
+
+    def nodes_buffer(self) -> memoryview:
+        """The edge array as a zero-copy memoryview of native ``uint32`` (format ``'I'``).
+
+        C code gets the pointer with ``PyObject_GetBuffer(view, &b, PyBUF_SIMPLE)``
+        (``b.buf`` is ``const uint32_t *``, ``b.len / 4`` edges) and must keep the
+        buffer (and so the mapping) until ``PyBuffer_Release``.
+        """
+        if self._view is None:
+            raise GraphError("the word graph is closed")
+        return self._view.cast("I")
+
+    @property
+    def dawg_root(self) -> int:
+        """Index of the first edge of the DAWG root list (0 if empty)."""
+        return self.nodes_buffer()[0] & 0xFFFFFF
+
+    @property
+    def gaddag_root(self) -> int:
+        """Index of the first edge of the GADDAG root list (0 without a GADDAG)."""
+        return self.nodes_buffer()[1] & 0xFFFFFF
+
+    # -- lifetime --------------------------------------------------------------
+
+    def _live(self) -> _graph.Core:
+        if self._core is None:
+            raise GraphError("the word graph is closed")
+        return self._core
+
+    def close(self) -> None:
+        """Releases the mapping. Views from :meth:`nodes_buffer` still alive keep it mapped until
+        they are released; the graph itself is unusable afterwards."""
+        if self._core is not None:
+            self._core.release()
+            self._core = None
+        if self._view is not None:
+            self._view.release()
+            self._view = None
+        if self._mmap is not None:
+            try:
+                self._mmap.close()
+            except BufferError:
+                pass  # exported views remain; the mapping goes with the last of them
+            self._mmap = None
+
+    def __enter__(self) -> WordGraph:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._core is None else f"{self.word_count} words, {self.node_count} edges"
+        return f"<WordGraph {getattr(self, 'path', '?')}: {state}>"
