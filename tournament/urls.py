@@ -1,10 +1,16 @@
 """URLs, split by audience: arbiter console, player tablet, public display, API."""
 
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from . import views_home
+
 urlpatterns = [
+    path("", views_home.home, name="home"),
+    path("arbiter/login/", auth_views.LoginView.as_view(), name="login"),
+    path("arbiter/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
