@@ -18,3 +18,7 @@ def worker_heartbeat(token: str) -> None:
 
 def heartbeat_seen(token: str) -> float | None:
     return cache.get(HEARTBEAT_KEY.format(token=token))
+
+
+# The round tasks live in their own module; importing them here registers them with the worker.
+from .solver_tasks import close_round, judge_round, solve_round  # noqa: E402,F401

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from . import views_home
@@ -11,7 +11,9 @@ urlpatterns = [
     path("", views_home.home, name="home"),
     path("arbiter/login/", auth_views.LoginView.as_view(), name="login"),
     path("arbiter/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("arbiter/lexicons/", include("lexicon.urls")),
     path("admin/", admin.site.urls),
+    path("api/", include("tournament.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -1,0 +1,591 @@
+"""Word sources for lexicons: installed morphology packages and word-list files.
+
+Pure Python, no Django. Every source returns a :class:`SourceResult`: the
+accepted words (upper case, letters of the rule set, 2–15 tiles, no
+duplicates) and a :class:`SkipReport` that counts every word form left out,
+by reason, with up to :data:`MAX_EXAMPLES` examples each. Nothing is dropped
+silently.
+
+Sources:
+
+* ``ru`` — every word form of ``pymorphy3-dicts-ru`` (OpenCorpora) except
+  forms all of whose readings are proper nouns, abbreviations, initials,
+  misspellings or distortions (:data:`RU_EXCLUDED`); letters а–я and ё only;
+  Ё kept as written (``yo_as_e=True`` adds the spelling with Е as well).
+* ``ru-nouns`` — the Эрудит convention: common nouns in the nominative
+  singular, plus the nominative plural of nouns that have no singular (Pltm).
+* ``uk`` — every word form of ``pymorphy3-dicts-uk`` (VESUM) except
+  :data:`UK_EXCLUDED` readings and lemmas that the Ukrainian hunspell
+  dictionaries spell only with a capital letter.
+* word-list files for any rule set (:func:`read_wordlist`), including the
+  Debian lists found by :func:`debian_wordlists`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import BinaryIO, NamedTuple
+
+from scoring.rules import APOSTROPHES, RuleSet, fold_accents, get_ruleset
+
+MIN_LEN, MAX_LEN = 2, 15
+MAX_EXAMPLES = 10
+
+#: Readings with any of these grammemes do not make a word form valid.
+RU_EXCLUDED = frozenset({"Name", "Surn", "Patr", "Geox", "Orgn", "Trad", "Abbr", "Init", "Erro", "Dist"})
+UK_EXCLUDED = frozenset({"Name", "Surn", "Patr", "Abbr", "Init", "Dist"})
+
+RU_LETTERS = frozenset("абвгдеёжзийклмнопрстуфхцчшщъыьэюя")
+UK_LETTERS = frozenset("абвгґдеєжзиіїйклмнопрстуфхцчшщьюя")
+
+#: The Debian hunspell dictionary read for the ``uk`` source when installed.
+UK_HUNSPELL_DIC = Path("/usr/share/hunspell/uk_UA.dic")
+
+#: Human descriptions of the skip reasons (keys of :class:`SkipReport`).
+REASONS = {
+    "foreign_letter": "a letter that is not in the tile set",
+    "misplaced_apostrophe": "apostrophe not between two letters",
+    "too_short": f"shorter than {MIN_LEN} tiles",
+    "too_long": f"longer than {MAX_LEN} tiles",
+    "capitalised": "written with a capital letter (proper noun or abbreviation)",
+    "duplicate": "the same word again (after upper-casing and normalising)",
+    "excluded_tag": "only readings as a proper noun, abbreviation, initial or misspelling",
+    "proper_lemma": "lemma spelt only with a capital letter in the hunspell dictionary",
+    "not_nominative_noun": "not a common noun in the nominative (singular, or plural of a plural-only noun)",
+}
+
+ProgressFn = Callable[[float], None]
+
+
+class SourceError(Exception):
+    """A word source cannot be read; the message says why, for humans."""
+
+
+@dataclass
+class SkipReport:
+    """Word forms left out, counted by reason, with a few examples of each."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+    examples: dict[str, list[str]] = field(default_factory=dict)
+    #: foreign letters found, with the number of words that contain each
+    letters: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return sum(self.counts.values())
+
+    def add(self, reason: str, word: str, detail: str = "") -> None:
+        self.counts[reason] = self.counts.get(reason, 0) + 1
+        shown = self.examples.setdefault(reason, [])
+        if len(shown) < MAX_EXAMPLES:
+            shown.append(f"{word} ({detail})" if detail else word)
+
+    def add_foreign(self, word: str, foreign: Iterable[str]) -> None:
+        letters = sorted(set(foreign))
+        for letter in letters:
+            self.letters[letter] = self.letters.get(letter, 0) + 1
+        self.add("foreign_letter", word, ", ".join(_show_letter(c) for c in letters))
+
+    def to_dict(self) -> dict:
+        return {
+            "count": self.count,
+            "by_reason": {
+                reason: {
+                    "count": n,
+                    "label": REASONS.get(reason, reason),
+                    "examples": list(self.examples.get(reason, [])),
+                }
+                for reason, n in sorted(self.counts.items(), key=lambda kv: -kv[1])
+            },
+            "foreign_letters": dict(sorted(self.letters.items(), key=lambda kv: -kv[1])),
+            "notes": list(self.notes),
+        }
+
+    def summary(self) -> str:
+        """One line: ``12 skipped: 7 foreign letter, 5 too long``."""
+        if not self.counts:
+            return "0 skipped"
+        parts = [f"{n:,} {reason.replace('_', ' ')}" for reason, n in sorted(self.counts.items(), key=lambda kv: -kv[1])]
+        return f"{self.count:,} skipped: " + ", ".join(parts)
+
+
+def _show_letter(c: str) -> str:
+    if c.isprintable() and not c.isspace():
+        return c
+    return f"U+{ord(c):04X}"
+
+
+class SourceResult(NamedTuple):
+    """Accepted words (unique, upper case) and what was left out."""
+
+    words: list[str]
+    skipped: SkipReport
+
+
+# -- pymorphy3 dictionaries ------------------------------------------------------
+
+
+def package_version(dist: str) -> str:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def describe_package_source(kind: str) -> str:
+    """``pymorphy3-dicts-ru 2.4.417150.4580142 (pymorphy3 2.0.6)`` and the like."""
+    lang = "uk" if kind == "uk" else "ru"
+    text = f"pymorphy3-dicts-{lang} {package_version('pymorphy3-dicts-' + lang)} (pymorphy3 {package_version('pymorphy3')})"
+    return text
+
+
+def _open_dictionary(lang: str):
+    try:
+        import pymorphy3
+    except ImportError as exc:  # pragma: no cover - a dependency of the project
+        raise SourceError(f"pymorphy3 is not installed: {exc}") from None
+    try:
+        return pymorphy3.MorphAnalyzer(lang=lang).dictionary
+    except (ValueError, OSError, ImportError) as exc:
+        raise SourceError(f"the pymorphy3 dictionary for {lang!r} is not installed (pip install pymorphy3-dicts-{lang}): {exc}") from None
+
+
+def _iter_readings(dictionary, progress: ProgressFn | None) -> Iterator[tuple[str, list[tuple[int, int]]]]:
+    """(word, [(paradigm id, form index), ...]) for each distinct word of the dictionary.
+
+    The DAWG yields entries sorted by key, so all readings of a word come together.
+    """
+    total = int(dictionary.meta.get("words_dawg_length") or 0) or 1
+    current: str | None = None
+    readings: list[tuple[int, int]] = []
+    for n, (word, reading) in enumerate(dictionary.words.iteritems()):
+        if word != current:
+            if current is not None:
+                yield current, readings
+            current, readings = word, []
+        readings.append(reading)
+        if progress is not None and n % 100_000 == 0:
+            progress(min(n / total, 1.0))
+    if current is not None:
+        yield current, readings
+    if progress is not None:
+        progress(1.0)
+
+
+class _TagTable:
+    """Per-reading facts, computed once per gramtab entry."""
+
+    def __init__(self, dictionary, excluded: frozenset[str]):
+        self.dictionary = dictionary
+        self.paradigms = dictionary.paradigms
+        gramtab = dictionary.gramtab
+        self.excluded = [bool(tag.grammemes & excluded) for tag in gramtab]
+        self.nominative_noun = [_is_nominative_noun(tag.grammemes) for tag in gramtab]
+
+    def tag_id(self, para_id: int, idx: int) -> int:
+        paradigm = self.paradigms[para_id]
+        return paradigm[len(paradigm) // 3 + idx]
+
+
+def _is_nominative_noun(grammemes: frozenset[str]) -> bool:
+    if "NOUN" not in grammemes or "nomn" not in grammemes:
+        return False
+    if "sing" in grammemes:
+        return True
+    return "plur" in grammemes and "Pltm" in grammemes
+
+
+def _letters_check(word: str, letters: frozenset[str], apostrophe: bool) -> tuple[str, str] | None:
+    """A (reason, detail) when ``word`` (lower case, as in the dictionary) is not playable."""
+    foreign = {c for c in word if c not in letters}
+    if apostrophe and foreign == {"'"}:
+        if word[0] == "'" or word[-1] == "'" or "''" in word:
+            return "misplaced_apostrophe", ""
+    elif foreign:
+        return "foreign_letter", "".join(sorted(foreign - {"'"} if apostrophe else foreign))
+    n = len(word)
+    if n < MIN_LEN:
+        return "too_short", ""
+    if n > MAX_LEN:
+        return "too_long", f"{n}"
+    return None
+
+
+def _pymorphy_source(
+    lang: str,
+    letters: frozenset[str],
+    excluded: frozenset[str],
+    *,
+    nouns_only: bool = False,
+    proper_lemmas: frozenset[str] = frozenset(),
+    yo_as_e: bool = False,
+    progress: ProgressFn | None = None,
+) -> SourceResult:
+    dictionary = _open_dictionary(lang)
+    table = _TagTable(dictionary, excluded)
+    report = SkipReport()
+    words: list[str] = []
+    apostrophe = lang == "uk"
+    tag_reason = "not_nominative_noun" if nouns_only else "excluded_tag"
+    respelled = False
+    for word, readings in _iter_readings(dictionary, progress):
+        spelled = word
+        if apostrophe and ("\u2019" in word or "\u02bc" in word):
+            spelled = word.replace("\u2019", "'").replace("\u02bc", "'")
+            respelled = True
+        bad = _letters_check(spelled, letters, apostrophe)
+        if bad is not None:
+            reason, detail = bad
+            if reason == "foreign_letter":
+                report.add_foreign(word, detail)
+            else:
+                report.add(reason, word, detail)
+            continue
+        reason = None
+        for para_id, idx in readings:
+            tag_id = table.tag_id(para_id, idx)
+            if table.excluded[tag_id]:
+                reason = reason or "excluded_tag"
+                continue
+            if nouns_only and not table.nominative_noun[tag_id]:
+                reason = reason or tag_reason
+                continue
+            if proper_lemmas and dictionary.build_normal_form(para_id, idx, word) in proper_lemmas:
+                reason = reason or "proper_lemma"
+                continue
+            reason = None
+            break
+        if reason is not None:
+            report.add(reason, word)
+            continue
+        words.append(spelled.upper())
+    if respelled:
+        unique = list(dict.fromkeys(words))
+        for w in _duplicates(words):
+            report.add("duplicate", w)
+        words = unique
+    if yo_as_e:
+        add_yo_as_e(words, report)
+    return SourceResult(words, report)
+
+
+def _duplicates(words: list[str]) -> list[str]:
+    seen: set[str] = set()
+    repeated = []
+    for w in words:
+        if w in seen:
+            repeated.append(w)
+        seen.add(w)
+    return repeated
+
+
+def add_yo_as_e(words: list[str], report: SkipReport | None = None) -> int:
+    """Adds to ``words`` (in place) the spelling with Е of every word with Ё, when new.
+
+    Returns how many were added (and notes it in ``report``).
+    """
+    have = set(words)
+    added = sorted({w.replace("Ё", "Е") for w in words if "Ё" in w} - have)
+    words.extend(added)
+    if report is not None:
+        report.notes.append(f"ё may be written е: {len(added):,} spellings with Е added")
+    return len(added)
+
+
+def words_ru(*, yo_as_e: bool = False, progress: ProgressFn | None = None) -> SourceResult:
+    """All Russian word forms (the ``make_wordlist.py ru`` list with the default options)."""
+    return _pymorphy_source("ru", RU_LETTERS, RU_EXCLUDED, yo_as_e=yo_as_e, progress=progress)
+
+
+def words_ru_nouns(*, yo_as_e: bool = False, progress: ProgressFn | None = None) -> SourceResult:
+    """Common nouns, nominative singular (+ nominative plural of plural-only nouns)."""
+    return _pymorphy_source("ru", RU_LETTERS, RU_EXCLUDED, nouns_only=True, yo_as_e=yo_as_e, progress=progress)
+
+
+def hunspell_capitalised_only(paths: Iterable[str | os.PathLike[str]]) -> set[str]:
+    """Stems (lower-cased) that the hunspell .dic files spell only with a capital letter.
+
+    The stems of all files are pooled: a stem written in lower case in any of
+    them is not a proper-noun lemma.
+    """
+    capitalised: set[str] = set()
+    lower: set[str] = set()
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as f:
+                next(f, None)  # the first line is the entry count
+                for line in f:
+                    stem = line.split("/", 1)[0].strip()
+                    if stem:
+                        (capitalised if stem[0].isupper() else lower).add(stem.lower())
+        except OSError as exc:
+            raise SourceError(f"cannot read the hunspell dictionary {path}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError as exc:
+            raise SourceError(f"the hunspell dictionary {path} is not UTF-8: {exc}") from None
+    return capitalised - lower
+
+
+def default_hunspell_paths() -> list[Path]:
+    return [UK_HUNSPELL_DIC] if UK_HUNSPELL_DIC.is_file() else []
+
+
+def words_uk(
+    *,
+    hunspell_paths: Iterable[str | os.PathLike[str]] | None = None,
+    progress: ProgressFn | None = None,
+) -> SourceResult:
+    """All Ukrainian word forms; ``hunspell_paths`` defaults to the Debian uk_UA.dic when installed."""
+    paths = default_hunspell_paths() if hunspell_paths is None else list(hunspell_paths)
+    proper = frozenset(hunspell_capitalised_only(paths))
+    result = _pymorphy_source(
+        "uk", UK_LETTERS, UK_EXCLUDED, proper_lemmas=proper, progress=progress
+    )
+    if paths:
+        result.skipped.notes.append("hunspell dictionaries read: " + ", ".join(str(p) for p in paths))
+    else:
+        result.skipped.notes.append("no hunspell dictionary installed: proper-noun lemmas untagged by pymorphy3 kept")
+    return result
+
+
+#: Package sources by name: (rule set, reader, description of the filter).
+PACKAGE_SOURCES = {
+    "ru": ("ru", "all word forms of OpenCorpora (pymorphy3-dicts-ru), no proper nouns or abbreviations"),
+    "ru-nouns": ("ru", "common nouns, nominative singular + plural-only nouns (Эрудит convention)"),
+    "uk": ("uk", "all word forms of VESUM (pymorphy3-dicts-uk), no proper nouns or abbreviations"),
+}
+
+
+def package_source(
+    kind: str,
+    *,
+    yo_as_e: bool = False,
+    hunspell_paths: Iterable[str | os.PathLike[str]] | None = None,
+    progress: ProgressFn | None = None,
+) -> SourceResult:
+    """Reads the package source ``kind`` (a key of :data:`PACKAGE_SOURCES`)."""
+    if kind == "ru":
+        return words_ru(yo_as_e=yo_as_e, progress=progress)
+    if kind == "ru-nouns":
+        return words_ru_nouns(yo_as_e=yo_as_e, progress=progress)
+    if kind == "uk":
+        if yo_as_e:
+            raise SourceError("the option “ё may be written е” applies to Russian sources only")
+        return words_uk(hunspell_paths=hunspell_paths, progress=progress)
+    raise SourceError(f"unknown word source {kind!r} (known: {', '.join(PACKAGE_SOURCES)})")
+
+
+# -- word-list files ---------------------------------------------------------------
+
+
+class WordNormalizer:
+    """Turns a line of a word list into tiles of a rule set, or says why not."""
+
+    def __init__(self, ruleset: RuleSet):
+        self.ruleset = ruleset
+        self.letters = frozenset(ruleset.alphabet)
+        self.apostrophe = "'" in self.letters
+        self.fold = ruleset.fold_accents
+        self.table = str.maketrans(APOSTROPHES) if self.apostrophe else None
+
+    def normalize(self, raw: str) -> str:
+        word = raw.translate(self.table) if self.table else raw
+        upper = word.upper()
+        if self.fold:
+            return upper if upper.isascii() else fold_accents(upper)
+        if len(upper) != len(word):
+            # ß → SS and the like: a letter without a single capital is not a tile; keep it to report it
+            return "".join(c if len(c.upper()) != 1 else c.upper() for c in word)
+        return upper
+
+    def check(self, word: str) -> tuple[str, str] | None:
+        foreign = [c for c in word if c not in self.letters]
+        if foreign:
+            return "foreign_letter", "".join(foreign)
+        if self.apostrophe and "'" in word and (word[0] == "'" or word[-1] == "'" or "''" in word):
+            return "misplaced_apostrophe", ""
+        n = len(word)
+        if n < MIN_LEN:
+            return "too_short", ""
+        if n > MAX_LEN:
+            return "too_long", f"{n}"
+        return None
+
+
+def _is_capitalised(raw: str) -> bool:
+    return raw != raw.lower()
+
+
+def _lines(stream: BinaryIO, name: str, total: int, progress: ProgressFn | None) -> Iterator[str]:
+    done = 0
+    next_report = 0
+    for number, raw in enumerate(stream, start=1):
+        done += len(raw)
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise SourceError(
+                f"{name}: line {number} is not valid UTF-8 (word lists must be UTF-8 text, one word per line)"
+            ) from None
+        if number == 1 and line.startswith("\ufeff"):
+            line = line[1:]
+        if "\0" in line:
+            raise SourceError(f"{name}: line {number} contains a NUL byte; this is not a text word list")
+        yield line
+        if progress is not None and total and done >= next_report:
+            progress(min(done / total, 1.0))
+            next_report = done + max(total // 100, 1)
+    if progress is not None:
+        progress(1.0)
+
+
+def read_wordlist(
+    source: str | os.PathLike[str] | BinaryIO,
+    ruleset: str | RuleSet,
+    *,
+    skip_capitalised: bool = False,
+    progress: ProgressFn | None = None,
+) -> SourceResult:
+    """Reads a word list: UTF-8, one word per line (BOM, CRLF, blank lines and
+    surrounding spaces tolerated).
+
+    Words are upper-cased; Ukrainian ’ and ʼ read as ``'``; French accents and
+    ligatures fold to A–Z. Every word is checked against the rule set's
+    letters and 2–15 tiles.
+
+    ``skip_capitalised`` leaves out words written with any capital letter (the
+    proper nouns and abbreviations of lower-case lists such as Debian's). It
+    only applies when the list has lower-case words at all: in a list written
+    entirely in capitals, case says nothing and every word is kept.
+    """
+    rs = ruleset if isinstance(ruleset, RuleSet) else get_ruleset(ruleset)
+    norm = WordNormalizer(rs)
+    report = SkipReport()
+    accepted: dict[str, None] = {}
+    capitalised: list[str] = []
+    has_lower = False
+    lines_read = 0
+
+    def take(raw: str) -> None:
+        word = norm.normalize(raw)
+        bad = norm.check(word)
+        if bad is not None:
+            reason, detail = bad
+            if reason == "foreign_letter":
+                report.add_foreign(raw, detail)
+            else:
+                report.add(reason, raw, detail)
+        elif word in accepted:
+            report.add("duplicate", raw, word if word != raw else "")
+        else:
+            accepted[word] = None
+
+    if isinstance(source, str | os.PathLike):
+        name = str(source)
+        try:
+            stream: BinaryIO = open(source, "rb")  # noqa: SIM115
+        except OSError as exc:
+            raise SourceError(f"cannot read the word list {name}: {exc.strerror or exc}") from None
+        close = True
+    else:
+        stream = source
+        name = getattr(source, "name", "word list")
+        close = False
+    try:
+        try:
+            total = os.fstat(stream.fileno()).st_size
+        except (OSError, AttributeError, ValueError):
+            total = 0
+        for line in _lines(stream, name, total, progress):
+            raw = line.strip()
+            if not raw:
+                continue
+            lines_read += 1
+            if " " in raw or "\t" in raw:
+                report.add("foreign_letter", raw, "space")
+                report.letters["space"] = report.letters.get("space", 0) + 1
+                continue
+            if skip_capitalised:
+                if _is_capitalised(raw):
+                    capitalised.append(raw)
+                    continue
+                if not has_lower and raw != raw.upper():
+                    has_lower = True
+            take(raw)
+    finally:
+        if close:
+            stream.close()
+
+    if skip_capitalised and capitalised:
+        if has_lower:
+            for raw in capitalised:
+                report.add("capitalised", raw)
+        else:
+            report.notes.append("the list is written in capitals: “skip capitalised words” did not apply")
+            for raw in capitalised:
+                take(raw)
+    if lines_read == 0:
+        report.notes.append("the file holds no words")
+    return SourceResult(list(accepted), report)
+
+
+# -- Debian word lists ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DebianList:
+    key: str
+    path: Path
+    ruleset: str
+    package: str
+    label: str
+
+    @property
+    def installed(self) -> bool:
+        return self.path.is_file()
+
+    def describe(self) -> str:
+        version = debian_package_version(self.package)
+        return f"Debian {self.package} {version} ({self.path})" if version else f"Debian {self.package} ({self.path})"
+
+
+DEBIAN_LISTS = (
+    DebianList("pl", Path("/usr/share/dict/polish"), "pl", "wpolish", "Polish (Debian wpolish)"),
+    DebianList("fr", Path("/usr/share/dict/french"), "fr", "wfrench", "French (Debian wfrench)"),
+    DebianList("en-us", Path("/usr/share/dict/american-english"), "en", "wamerican", "American English (Debian wamerican)"),
+    DebianList("en-gb", Path("/usr/share/dict/british-english"), "en", "wbritish", "British English (Debian wbritish)"),
+)
+
+DPKG_STATUS = Path("/var/lib/dpkg/status")
+
+
+def debian_package_version(package: str) -> str:
+    """The installed version of a Debian package, from the dpkg status file ('' if unknown)."""
+    try:
+        text = DPKG_STATUS.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    for block in text.split("\n\n"):
+        if re.search(rf"^Package: {re.escape(package)}$", block, re.M):
+            found = re.search(r"^Version: (.+)$", block, re.M)
+            return found.group(1).strip() if found else ""
+    return ""
+
+
+def debian_wordlists(installed_only: bool = True) -> list[DebianList]:
+    """The Debian word lists this system knows, those installed by default."""
+    return [d for d in DEBIAN_LISTS if d.installed or not installed_only]
+
+
+def debian_list(key: str) -> DebianList:
+    for d in DEBIAN_LISTS:
+        if d.key == key:
+            if not d.installed:
+                raise SourceError(f"the Debian word list {key!r} ({d.path}) is not installed (apt-get install {d.package})")
+            return d
+    raise SourceError(f"unknown Debian word list {key!r} (known: {', '.join(d.key for d in DEBIAN_LISTS)})")

@@ -1,0 +1,193 @@
+"""Arbiter pages: check words for challenges, list lexicons, upload a new list and follow its build."""
+
+from __future__ import annotations
+
+import logging
+from functools import wraps
+from pathlib import Path
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from . import services, sources
+from .forms import CheckForm, UploadForm, ready_lexicons
+from .models import Lexicon, LexiconError, lexicon_dir
+from .tasks import build_uploaded_lexicon
+
+log = logging.getLogger(__name__)
+
+
+def staff_required(view):
+    """Anonymous users go to the login page; logged-in users who are not staff get 403."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not (request.user.is_active and request.user.is_staff):
+            raise PermissionDenied(_("Only staff members may add lexicons."))
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def check(request):
+    results = None
+    error = None
+    if request.method == "POST":
+        form = CheckForm(request.POST)
+        if form.is_valid():
+            lexicon = form.cleaned_data["lexicon"]
+            try:
+                results = services.check_words(lexicon, form.cleaned_data["words"])
+            except LexiconError as exc:
+                error = str(exc)
+    else:
+        initial = {}
+        wanted = request.GET.get("lexicon")
+        if wanted and wanted.isdigit():
+            initial["lexicon"] = wanted
+        else:
+            first = ready_lexicons().first()
+            if first is not None:
+                initial["lexicon"] = first.pk
+        form = CheckForm(initial=initial)
+    context = {
+        "form": form,
+        "results": results,
+        "all_valid": bool(results) and all(ok for _w, ok in results),
+        "invalid_count": sum(1 for _w, ok in results if not ok) if results else 0,
+        "error": error,
+        "has_lexicons": ready_lexicons().exists(),
+        "active": "check",
+    }
+    return render(request, "lexicon/check.html", context)
+
+
+@login_required
+@require_GET
+def lexicon_list(request):
+    rows = Lexicon.objects.order_by("name", "-version", "-created_at")
+    if not request.GET.get("all"):
+        rows = rows.exclude(status=Lexicon.Status.FAILED)
+    return render(request, "lexicon/list.html", {"lexicons": rows, "active": "list", "show_all": bool(request.GET.get("all"))})
+
+
+@staff_required
+@require_http_methods(["GET", "POST"])
+def upload(request):
+    if request.method == "POST":
+        form = UploadForm(request.POST, request.FILES)
+        if form.is_valid():
+            row = _create_pending(request, form.cleaned_data)
+            if row is not None:
+                return redirect("lexicon:detail", pk=row.pk)
+    else:
+        form = UploadForm()
+    return render(request, "lexicon/upload.html", {"form": form, "active": "upload"})
+
+
+def _create_pending(request, data) -> Lexicon | None:
+    upload_file = data.get("file")
+    installed = data.get("installed") or ""
+    input_rel = ""
+    try:
+        if upload_file is not None:
+            input_rel = services.save_upload(upload_file.chunks(), upload_file.name)
+            options = {"kind": "file", "skip_capitalised": data["skip_capitalised"], "original_name": upload_file.name}
+            source = _("upload %(name)s") % {"name": Path(upload_file.name).name}
+        else:
+            kind, _sep, key = installed.partition(":")
+            if kind == "package":
+                options = {"kind": "package", "source": key, "yo_as_e": data["yo_as_e"]}
+                source = sources.describe_package_source(key)
+            else:
+                entry = sources.debian_list(key)
+                options = {"kind": "debian", "source": key, "skip_capitalised": data["skip_capitalised"]}
+                input_rel = str(entry.path)
+                source = entry.describe()
+        with transaction.atomic():
+            row = Lexicon.objects.create(
+                name=data["name"],
+                ruleset=data["ruleset"],
+                source=source,
+                input_path=input_rel,
+                options=options,
+                status=Lexicon.Status.PENDING,
+                created_by=request.user,
+            )
+            pk = row.pk
+            transaction.on_commit(lambda: _enqueue(pk))
+    except (OSError, sources.SourceError, LexiconError) as exc:
+        if upload_file is not None and input_rel:
+            (lexicon_dir() / input_rel).unlink(missing_ok=True)
+        log.warning("lexicon upload refused: %s", exc)
+        messages.error(request, _("The list could not be stored: %(err)s") % {"err": exc})
+        return None
+    except BaseException:
+        if upload_file is not None and input_rel:
+            (lexicon_dir() / input_rel).unlink(missing_ok=True)
+        raise
+    return row
+
+
+def _enqueue(pk: int) -> None:
+    try:
+        build_uploaded_lexicon.delay(pk)
+    except Exception as exc:  # broker unreachable: say so on the row rather than leave it pending forever
+        log.exception("lexicon %s: cannot queue the build", pk)
+        Lexicon.objects.filter(pk=pk, status=Lexicon.Status.PENDING).update(
+            status=Lexicon.Status.FAILED, error=f"the build could not be queued: {exc}"
+        )
+
+
+@login_required
+@require_GET
+def detail(request, pk: int):
+    row = get_object_or_404(Lexicon, pk=pk)
+    report = row.report or {}
+    skipped = report.get("skipped") or {}
+    context = {
+        "lexicon": row,
+        "report": report,
+        "figures": report.get("figures") or {},
+        "skipped": skipped,
+        "reasons": list((skipped.get("by_reason") or {}).items()),
+        "foreign_letters": list((skipped.get("foreign_letters") or {}).items())[:30],
+        "notes": skipped.get("notes") or [],
+        "in_progress": row.status in (Lexicon.Status.PENDING, Lexicon.Status.BUILDING),
+        "status_url": reverse("lexicon:status", args=[row.pk]),
+        "active": "list",
+    }
+    return render(request, "lexicon/detail.html", context)
+
+
+@login_required
+@require_GET
+def status(request, pk: int):
+    row = get_object_or_404(Lexicon, pk=pk)
+    return JsonResponse(
+        {
+            "id": row.pk,
+            "name": row.name,
+            "version": row.version,
+            "status": row.status,
+            "status_label": row.get_status_display(),
+            "progress": row.progress,
+            "word_count": row.word_count,
+            "content_hash": row.content_hash,
+            "build_seconds": row.build_seconds,
+            "error": row.error,
+            "done": row.status in (Lexicon.Status.READY, Lexicon.Status.FAILED),
+        }
+    )
