@@ -1,0 +1,723 @@
+"""The duplicate game (RULES §4): racks, the top of each round, the end of the game.
+
+Nothing here imports Django. The move generator is injected: ``solve_fn(board,
+rack)`` returns the legal moves of ``rack`` (a list of tiles, ``?`` a blank) on
+``board``; each move has ``coord``, ``tiles`` (the whole word), ``placed``
+(:class:`~scoring.placement.Placement` tuple), ``score``, ``blanks`` and
+``notation()``, as :class:`scoring.placement.Play` and the compiled solver's
+``SolvedMove`` do. :class:`WordListSolver` is a slow but complete reference
+generator over a small word set (tests, checks).
+
+Choosing the top (:func:`rank_tops`)
+------------------------------------
+The top is a legal move of the highest score; on the empty board only
+horizontal moves are offered (the first move is placed horizontally; the board
+is symmetric, so nothing is lost). Among moves of equal top score the system
+proposes, in this order:
+
+1. a move after which the game is over (:func:`end_reason` of the tiles left:
+   rack leftover + bag; "no legal move" cannot be known in advance and is not
+   counted);
+2. fewer blanks played (so a move without blank comes first);
+3. the better leftover balance: the smaller *imbalance* of the tiles left on
+   the rack, ``max(0, |vowels − consonants| − blanks)`` (a blank can even the
+   balance either way; the Ukrainian apostrophe counts as neither);
+4. the word, alphabetically in the rule set's letter order;
+5. the coordinates: row, then column, then horizontal before vertical
+   (and, last, blanks placed later in the word first, so the order is total).
+
+The arbiter may pick any other move of top score (:meth:`DuplicateGame.play`
+with ``candidates`` checks it).
+
+The end of the game (:func:`end_reason`)
+----------------------------------------
+Checked on the tiles left (rack leftover + bag) after each move:
+``bag_and_rack_empty``; ``one_tile_left``; ``no_vowel`` / ``no_consonant`` —
+unless a blank is among 2 or more tiles left. And when a rack has no legal move
+(:meth:`DuplicateGame.no_move`): the rack goes back into the bag and is
+redrawn, unless no other rack can be drawn (``no_move``): the tiles left fit on
+one rack, or every valid rack that the tiles left allow has been tried in the
+round (counted exactly for small pools), or — a safety net for blocked
+boards with a large pool — ``max_no_move_redraws`` racks in a row had no move.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .board import Board, Tile
+from .coords import Coord, format_coord
+from .draw import (
+    BLANK,
+    Bag,
+    DrawError,
+    DrawEvent,
+    DrawOutcome,
+    Makeup,
+    accept_rack,
+    check_rack,
+    distinct_racks,
+    draw_rack,
+    sort_tiles,
+    tiles_text,
+)
+from .notation import MoveText, NotationError, format_move, parse_move
+from .placement import IllegalMove, Play, evaluate
+from .rules import CENTRE, SIZE, RuleSet, get_ruleset
+
+SolveFn = Callable[[Board, list[str]], Sequence[Any]]
+
+END_REASONS = {
+    "bag_and_rack_empty": "the bag and the rack are empty",
+    "one_tile_left": "one tile is left",
+    "no_vowel": "the tiles left contain no vowel",
+    "no_consonant": "the tiles left contain no consonant",
+    "no_move": "no legal move and no other rack can be drawn",
+}
+
+STATE_VERSION = 1
+
+
+class GameError(ValueError):
+    """A game action that the rules refuse; ``code`` names the rule."""
+
+    def __init__(self, code: str, message: str, **params):
+        super().__init__(message)
+        self.code = code
+        self.params = params
+
+
+# -- helpers on moves ------------------------------------------------------------
+
+
+def used_tiles(move: Any) -> list[str]:
+    """The rack tiles a move plays (``?`` for a blank)."""
+    return [BLANK if p.blank else p.letter for p in move.placed]
+
+
+def blanks_of(move: Any) -> int:
+    return sum(1 for p in move.placed if p.blank)
+
+
+def move_text(move: Any) -> str:
+    """A move in the duplicate notation with Latin row labels (``H8 WORD``, ``8H WORD``)."""
+    return format_move(move.coord, tuple(move.tiles))
+
+
+def subtract(rack: Iterable[str], used: Iterable[str]) -> list[str]:
+    """The rack without the used tiles, in rack order."""
+    left = list(rack)
+    for t in used:
+        left.remove(t)
+    return left
+
+
+def end_reason(ruleset: RuleSet, tiles_left: Iterable[str]) -> str | None:
+    """Why the game is over with these tiles left (rack + bag), or None to go on."""
+    tiles = list(tiles_left)
+    if not tiles:
+        return "bag_and_rack_empty"
+    if len(tiles) == 1:
+        return "one_tile_left"
+    if BLANK in tiles:
+        return None
+    if not any(ruleset.is_vowel(t) for t in tiles):
+        return "no_vowel"
+    if not any(ruleset.is_consonant(t) for t in tiles):
+        return "no_consonant"
+    return None
+
+
+def leftover_imbalance(ruleset: RuleSet, leftover: Iterable[str]) -> int:
+    """``max(0, |vowels − consonants| − blanks)`` of the tiles kept on the rack (0 is best)."""
+    mk = Makeup.of(ruleset, leftover)
+    return max(0, abs(mk.vowels - mk.consonants) - mk.blanks)
+
+
+def top_key(ruleset: RuleSet, rack: Sequence[str], bag_tiles: Sequence[str], move: Any) -> tuple:
+    """Sort key of a move among moves of equal score (see the module doc)."""
+    leftover = subtract(rack, used_tiles(move))
+    ends = end_reason(ruleset, leftover + list(bag_tiles)) is not None
+    word = tuple(ruleset.code(t.letter) for t in move.tiles)
+    coord = move.coord
+    return (
+        not ends,
+        blanks_of(move),
+        leftover_imbalance(ruleset, leftover),
+        word,
+        (coord.row, coord.col, coord.vertical),
+        tuple(t.blank for t in move.tiles),
+    )
+
+
+def offered_moves(board: Board, moves: Iterable[Any]) -> list[Any]:
+    """The moves the game offers: on the empty board only horizontal ones."""
+    if board.is_empty():
+        return [m for m in moves if not m.coord.vertical]
+    return list(moves)
+
+
+def rank_tops(ruleset: RuleSet, board: Board, rack: Sequence[str], bag_tiles: Sequence[str], moves: Iterable[Any]) -> list[Any]:
+    """The moves of top score, the proposed top first (see the module doc)."""
+    offered = offered_moves(board, moves)
+    if not offered:
+        return []
+    best = max(m.score for m in offered)
+    tops = [m for m in offered if m.score == best]
+    tops.sort(key=lambda m: top_key(ruleset, rack, bag_tiles, m))
+    return tops
+
+
+def same_move(a: Any, b: Any) -> bool:
+    return a.coord == b.coord and tuple(a.tiles) == tuple(b.tiles)
+
+
+# -- records ---------------------------------------------------------------------
+
+
+@dataclass
+class RoundRecord:
+    """One round as played.
+
+    ``leftover`` is what the previous rack kept; when the round had redraws
+    (``redraws`` > 0: invalid racks or racks without a legal move) it went back
+    into the bag and ``rack`` == ``drawn``; otherwise ``rack`` == leftover + drawn.
+    ``bag_after`` is the number of tiles in the bag once the rack is drawn.
+    """
+
+    round: int
+    leftover: str
+    drawn: str
+    rack: str
+    redraws: int
+    move: str
+    score: int
+    cumulative: int
+    used: str
+    bag_after: int
+
+    @property
+    def kept(self) -> str:
+        """The part of the rack kept from the previous round."""
+        return "" if self.redraws else self.leftover
+
+    def rack_display(self) -> str:
+        """``ОЕТ+ВРАК`` (leftover + new tiles), ``(redraw ×N)`` appended after redraws."""
+        text = f"{self.kept}+{self.drawn}" if self.kept and self.drawn else self.kept or self.drawn
+        if self.redraws:
+            text += f" (redraw ×{self.redraws})"
+        return text
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> RoundRecord:
+        return cls(**data)
+
+
+# -- the game ----------------------------------------------------------------------
+
+
+class DuplicateGame:
+    """A duplicate game played round by round: draw → solve → choose the top → apply.
+
+    Phases: ``"draw"`` (the round needs a rack), ``"play"`` (the rack is on the
+    stand, waiting for the top), ``"over"``. The state round-trips through
+    :meth:`to_json` / :meth:`from_json`; :meth:`check_invariant` asserts that
+    board + rack + bag always make the full tile set.
+
+    ``prepared``: a prepared game, one rack per round (``"ОЕТ+ВРАК"`` or
+    ``"ОЕТВРАК"``), verified round by round instead of drawing at random.
+    """
+
+    def __init__(
+        self,
+        ruleset: RuleSet | str,
+        seed: int,
+        *,
+        prepared: Sequence[str] | None = None,
+        max_no_move_redraws: int = 100,
+    ):
+        self.ruleset = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+        self.seed = seed
+        self.bag = Bag(self.ruleset, seed)
+        self.board = Board(self.ruleset)
+        self.round_no = 1
+        self.phase = "draw"
+        self.leftover: list[str] = []  # kept from the previous round (phase "draw")
+        self.rack: list[str] | None = None  # phase "play"
+        self.round_leftover: list[str] = []  # the leftover this round started with (for the record)
+        self.drawn: list[str] = []
+        self.redraws = 0
+        self.no_move_racks: list[str] = []  # racks of this round that had no legal move
+        self.no_move_tries = 0  # racks sent back for want of a move in this round
+        self.rounds: list[RoundRecord] = []
+        self.log: list[DrawEvent] = []
+        self.total = 0
+        self.end_reason: str | None = None
+        self.prepared: list[str] | None = list(prepared) if prepared is not None else None
+        self.max_no_move_redraws = max_no_move_redraws
+
+    # -- state ---------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def end_message(self) -> str:
+        return END_REASONS.get(self.end_reason or "", "")
+
+    def on_stand(self) -> list[str]:
+        """The tiles on the rack stand: the rack in phase "play", else the leftover."""
+        return list(self.rack) if self.rack is not None else list(self.leftover)
+
+    def tiles_left(self) -> list[str]:
+        """Every tile not on the board: the stand + the bag."""
+        return self.on_stand() + self.bag.tiles()
+
+    def board_tiles(self) -> Counter:
+        return Counter(BLANK if t.blank else t.letter for _, _, t in self.board.tiles())
+
+    def check_invariant(self) -> None:
+        """Assert board + rack + bag == the full tile set (AssertionError naming the difference)."""
+        have = self.board_tiles() + Counter(self.on_stand()) + self.bag.counts()
+        full = Counter(self.ruleset.full_bag())
+        if have != full:
+            extra = tiles_text(sort_tiles(self.ruleset, (have - full).elements()))
+            lost = tiles_text(sort_tiles(self.ruleset, (full - have).elements()))
+            raise AssertionError(
+                f"round {self.round_no}: board + rack + bag is not the full tile set "
+                f"(extra: {extra or '-'}; missing: {lost or '-'})"
+            )
+
+    def _require(self, phase: str) -> None:
+        if self.phase != phase:
+            if self.phase == "over":
+                raise GameError("game_over", f"the game is over ({self.end_message})")
+            what = {"draw": "the round needs a rack first", "play": "the rack is already drawn"}[self.phase]
+            raise GameError("wrong_phase", f"round {self.round_no}: {what}")
+
+    # -- racks -----------------------------------------------------------------------
+    def _take(self, outcome: DrawOutcome) -> DrawOutcome:
+        self.log.extend(outcome.events)
+        self.redraws += outcome.redraws
+        self.drawn = list(outcome.drawn)
+        if outcome.rack is None:  # a typed rack was invalid: everything went back
+            self.leftover = []
+        else:
+            self.rack = list(outcome.rack)
+            self.leftover = []
+            self.phase = "play"
+        return outcome
+
+    def draw(self) -> DrawOutcome:
+        """Fill the rack: the next prepared rack, or at random from the bag until valid."""
+        self._require("draw")
+        if self.prepared is None:
+            kind = "redraw" if self.redraws else "draw"
+            return self._take(draw_rack(self.ruleset, self.bag, self.leftover, self.round_no, first_kind=kind))
+        if self.round_no > len(self.prepared):
+            raise GameError(
+                "prepared_exhausted",
+                f"round {self.round_no}: the prepared game has only {len(self.prepared)} racks "
+                "(type the rack drawn from the bag instead)",
+                round=self.round_no,
+            )
+        text = self.prepared[self.round_no - 1]
+        if self.redraws:
+            raise GameError(
+                "prepared_redraw",
+                f"round {self.round_no}: the prepared rack «{text}» had no legal move and a prepared game "
+                "cannot redraw (type the rack drawn from the bag instead)",
+                round=self.round_no,
+            )
+        try:
+            outcome = accept_rack(
+                self.ruleset, self.bag, self.leftover, self.round_no, text, kind="prepared", invalid="raise"
+            )
+        except DrawError as exc:
+            raise DrawError(exc.code, f"round {self.round_no}: prepared rack «{text}»: {exc}", round=self.round_no) from None
+        return self._take(outcome)
+
+    def type_rack(self, text: str) -> DrawOutcome:
+        """The arbiter types the rack drawn from the physical bag.
+
+        DrawError (nothing changes) when it cannot come from the bag; an
+        invalid rack is logged, goes back into the bag with the leftover, and
+        ``outcome.valid`` is False: the arbiter redraws a full rack.
+        """
+        self._require("draw")
+        return self._take(accept_rack(self.ruleset, self.bag, self.leftover, self.round_no, text))
+
+    # -- moves -------------------------------------------------------------------------
+    def legal_moves(self, solve_fn: SolveFn) -> list[Any]:
+        """The moves offered for the rack on the stand (horizontal only on the empty board)."""
+        self._require("play")
+        return offered_moves(self.board, solve_fn(self.board, list(self.rack)))
+
+    def tops(self, moves: Iterable[Any]) -> list[Any]:
+        """The moves of top score among ``moves``, the proposed top first."""
+        self._require("play")
+        return rank_tops(self.ruleset, self.board, self.rack, self.bag.tiles(), moves)
+
+    def no_move(self) -> str | None:
+        """The rack has no legal move: it goes back into the bag (logged) and is redrawn,
+        unless no other rack can be drawn — then the game ends (returns the end reason)."""
+        self._require("play")
+        rack = list(self.rack)
+        key = tiles_text(sort_tiles(self.ruleset, rack))
+        if key not in self.no_move_racks:
+            self.no_move_racks.append(key)
+        pool = rack + self.bag.tiles()
+        size = len(rack)
+        self.no_move_tries += 1
+        ends = len(pool) <= size or self.no_move_tries > self.max_no_move_redraws
+        if not ends:
+            ends = distinct_racks(self.ruleset, pool, size, self.round_no) <= len(self.no_move_racks)
+        self.log.append(
+            DrawEvent(self.round_no, "no_move", "", "", tiles_text(rack), False,
+                      "no legal move" + ("; no other rack can be drawn" if ends else ": the rack goes back to the bag"))
+        )
+        if ends:
+            self._finish("no_move")
+            return self.end_reason
+        self.bag.put_back(rack)
+        self.rack = None
+        self.leftover = []
+        self.redraws += 1
+        self.phase = "draw"
+        return None
+
+    def _match(self, move: Any, candidates: Sequence[Any]) -> Any:
+        """The candidate equal to ``move`` (a move object or its notation), or GameError."""
+        if isinstance(move, str):
+            try:
+                written = parse_move(move, self.ruleset)
+            except NotationError as exc:
+                raise GameError(exc.code, str(exc)) from None
+            probe = MoveText(written.coord, written.tiles)
+        else:
+            probe = move
+        for c in candidates:
+            if same_move(c, probe):
+                return c
+        text = move if isinstance(move, str) else move_text(move)
+        try:
+            play = evaluate(self.board, MoveText(probe.coord, tuple(probe.tiles)), rack=self.rack)
+        except IllegalMove as exc:
+            raise GameError(exc.code, f"{text}: {exc}") from None
+        if self.board.is_empty() and probe.coord.vertical:
+            raise GameError("first_move_vertical", f"{text}: the first move is placed horizontally")
+        best = max(c.score for c in candidates)
+        if play.score < best:
+            raise GameError(
+                "not_top", f"{text} scores {play.score}, the top of this round scores {best}", score=play.score, top=best
+            )
+        words = ", ".join(w.word for w in play.words)
+        raise GameError(
+            "not_legal", f"{text} is not a legal move of the rack {tiles_text(self.rack)}: a word is not in the lexicon ({words})"
+        )
+
+    def play(self, move: Any, *, candidates: Sequence[Any] | None = None) -> RoundRecord:
+        """Put ``move`` on the board as this round's top.
+
+        With ``candidates`` (the legal moves of the rack) the move must be one
+        of them (a move or its notation) and of top score, or GameError.
+        """
+        self._require("play")
+        if candidates is not None:
+            offered = offered_moves(self.board, candidates)
+            if not offered:
+                raise GameError("no_move", f"round {self.round_no}: the rack has no legal move")
+            move = self._match(move, offered)
+            best = max(m.score for m in offered)
+            if move.score != best:
+                raise GameError(
+                    "not_top",
+                    f"{move_text(move)} scores {move.score}, the top of this round scores {best}",
+                    score=move.score, top=best,
+                )
+        elif isinstance(move, str):
+            raise GameError("no_candidates", "a move given as text needs the legal moves to check it against")
+        placed = tuple(move.placed)  # before the board changes (a solver's move may read the board)
+        text = move_text(move)
+        used = [BLANK if p.blank else p.letter for p in placed]
+        if Counter(used) - Counter(self.rack):
+            raise GameError("not_on_rack", f"{text} plays tiles that are not on the rack {tiles_text(self.rack)}")
+        board = self.board.copy()
+        for p in placed:
+            if board.occupied(p.row, p.col):
+                raise GameError("occupied", f"{text}: square {format_coord(Coord(p.row, p.col, False))} is taken")
+            board[p.row, p.col] = Tile(p.letter, p.blank)
+        self.board = board
+        leftover = subtract(self.rack, used)
+        self.total += move.score
+        record = RoundRecord(
+            round=self.round_no,
+            leftover=tiles_text(self.round_leftover),
+            drawn=tiles_text(self.drawn),
+            rack=tiles_text(self.rack),
+            redraws=self.redraws,
+            move=text,
+            score=move.score,
+            cumulative=self.total,
+            used=tiles_text(used),
+            bag_after=len(self.bag),
+        )
+        self.rounds.append(record)
+        self.rack = None
+        self.leftover = leftover
+        self.round_leftover = list(leftover)
+        self.drawn = []
+        self.redraws = 0
+        self.no_move_racks = []
+        self.no_move_tries = 0
+        reason = end_reason(self.ruleset, self.tiles_left())
+        if reason:
+            self._finish(reason)
+        else:
+            self.round_no += 1
+            self.phase = "draw"
+        return record
+
+    def _finish(self, reason: str) -> None:
+        self.end_reason = reason
+        self.phase = "over"
+
+    # -- whole rounds --------------------------------------------------------------------
+    def play_round(self, solve_fn: SolveFn) -> RoundRecord | None:
+        """Draw (redrawing when there is no legal move), choose the proposed top and apply it.
+
+        Returns the round's record, or None when the game ended without a move.
+        """
+        while True:
+            if self.phase == "over":
+                return None
+            if self.phase == "draw":
+                self.draw()
+            moves = self.legal_moves(solve_fn)
+            if moves:
+                tops = self.tops(moves)
+                return self.play(tops[0])
+            self.no_move()
+
+    def play_out(self, solve_fn: SolveFn, *, check: bool = False) -> DuplicateGame:
+        """Play rounds until the game is over (``check``: assert the tile invariant every round)."""
+        while not self.over:
+            self.play_round(solve_fn)
+            if check:
+                self.check_invariant()
+        return self
+
+    # -- persistence -----------------------------------------------------------------------
+    def to_json(self) -> dict:
+        return {
+            "version": STATE_VERSION,
+            "ruleset": self.ruleset.id,
+            "seed": self.seed,
+            "bag": self.bag.to_json(),
+            "board": self.board.to_fen(),
+            "round": self.round_no,
+            "phase": self.phase,
+            "leftover": tiles_text(self.leftover),
+            "rack": None if self.rack is None else tiles_text(self.rack),
+            "round_leftover": tiles_text(self.round_leftover),
+            "drawn": tiles_text(self.drawn),
+            "redraws": self.redraws,
+            "no_move_racks": list(self.no_move_racks),
+            "no_move_tries": self.no_move_tries,
+            "rounds": [r.to_json() for r in self.rounds],
+            "log": [e.to_json() for e in self.log],
+            "total": self.total,
+            "end_reason": self.end_reason,
+            "prepared": self.prepared,
+            "max_no_move_redraws": self.max_no_move_redraws,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> DuplicateGame:
+        """The game saved by :meth:`to_json` (GameError ``bad_state`` when it cannot be read)."""
+        if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
+            found = data.get("version") if isinstance(data, dict) else None
+            raise GameError("bad_state", f"game state version {found!r} is not {STATE_VERSION}")
+        try:
+            game = cls._from_json(data)
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, GameError):
+                raise
+            raise GameError("bad_state", f"the saved game cannot be read: {exc!r}") from None
+        try:
+            game.check_invariant()
+        except AssertionError as exc:
+            raise GameError("bad_state", f"the saved game is inconsistent: {exc}") from None
+        return game
+
+    @classmethod
+    def _from_json(cls, data: dict) -> DuplicateGame:
+        game = cls(data["ruleset"], data["seed"], prepared=data.get("prepared"),
+                   max_no_move_redraws=data.get("max_no_move_redraws", 100))
+        rs = game.ruleset
+        game.bag = Bag.from_json(rs, data["bag"])
+        game.board = Board.from_fen(rs, data["board"])
+        game.round_no = data["round"]
+        game.phase = data["phase"]
+        game.leftover = list(data["leftover"])
+        game.rack = None if data["rack"] is None else list(data["rack"])
+        game.round_leftover = list(data["round_leftover"])
+        game.drawn = list(data["drawn"])
+        game.redraws = data["redraws"]
+        game.no_move_racks = list(data["no_move_racks"])
+        game.no_move_tries = data.get("no_move_tries", len(game.no_move_racks))
+        game.rounds = [RoundRecord.from_json(r) for r in data["rounds"]]
+        game.log = [DrawEvent.from_json(e) for e in data["log"]]
+        game.total = data["total"]
+        game.end_reason = data["end_reason"]
+        if game.phase not in ("draw", "play", "over") or (game.phase == "play") != (game.rack is not None):
+            raise ValueError(f"phase {game.phase!r} with rack {data['rack']!r}")
+        return game
+
+
+def play_game(ruleset: RuleSet | str, seed: int, solve_fn: SolveFn, **kwargs) -> DuplicateGame:
+    """A whole game with the proposed tops."""
+    return DuplicateGame(ruleset, seed, **kwargs).play_out(solve_fn)
+
+
+# -- move generators ---------------------------------------------------------------------
+
+
+def graph_solver(ruleset: RuleSet, graph: Any, *, probe: int = 8) -> SolveFn:
+    """A ``solve_fn`` on the compiled move generator (:mod:`scoring.solver`) and a word graph.
+
+    It returns every move of top score (all the game needs): it asks for the
+    ``probe`` best moves and, when they all tie (ties beyond them may have
+    been cut), for every legal move.
+    """
+    from .solver import solver_for
+
+    solver = solver_for(ruleset, graph)
+
+    def solve_fn(board: Board, rack: list[str]) -> list[Any]:
+        moves = solver.solve(board, rack, top=probe).moves
+        if len(moves) >= probe and moves[-1].score == moves[0].score:
+            moves = solver.solve(board, rack).moves
+        return moves
+
+    return solve_fn
+
+
+# -- a reference move generator -------------------------------------------------------------
+
+
+class WordListSolver:
+    """Every legal move over a (small) set of words, by trying each word at each place.
+
+    Slow but complete (all blank assignments too); for tests and checks. Words
+    are written in tile letters (upper case, ``'`` for the Ukrainian apostrophe).
+    """
+
+    def __init__(self, ruleset: RuleSet, words: Iterable[str]):
+        self.ruleset = ruleset
+        self.words = frozenset(w for w in words if len(w) >= 2)
+        self._sorted = sorted(self.words)
+        self._counts = {w: Counter(w) for w in self._sorted}
+
+    def __call__(self, board: Board, rack: Sequence[str]) -> list[Play]:
+        return self.solve(board, rack)
+
+    def solve(self, board: Board, rack: Sequence[str]) -> list[Play]:
+        have = Counter(rack)
+        blanks = have.pop(BLANK, 0)
+        empty = board.is_empty()
+        moves: list[Play] = []
+        for vertical in (False, True):
+            for line in range(SIZE):
+                squares = [(i, line) if vertical else (line, i) for i in range(SIZE)]
+                cells = [board[sq] for sq in squares]
+                letters = [c.letter if c else None for c in cells]
+                if empty:
+                    if line != CENTRE[0]:
+                        continue
+                    touch = [False] * SIZE
+                else:
+                    touch = [
+                        cells[i] is None and any(board.occupied(r + dr, c + dc) for dr, dc in
+                                                 (((0, -1), (0, 1)) if vertical else ((-1, 0), (1, 0))))
+                        for i, (r, c) in enumerate(squares)
+                    ]
+                    if not any(touch) and all(x is None for x in letters):
+                        continue
+                on_line = Counter(x for x in letters if x)
+                for word in self._sorted:
+                    n = len(word)
+                    if (self._counts[word] - have - on_line).total() > blanks:
+                        continue
+                    for s in range(SIZE - n + 1):
+                        moves.extend(self._fit(board, word, s, line, vertical, letters, touch, have, blanks, empty))
+        return moves
+
+    def _fit(self, board, word, s, line, vertical, letters, touch, have, blanks, empty) -> list[Play]:
+        n = len(word)
+        if s > 0 and letters[s - 1] is not None:
+            return []
+        if s + n < SIZE and letters[s + n] is not None:
+            return []
+        new: list[int] = []
+        connected = False
+        for i, ch in enumerate(word):
+            on = letters[s + i]
+            if on is None:
+                new.append(i)
+                connected = connected or touch[s + i]
+            elif on != ch:
+                return []
+            else:
+                connected = True
+        if not new or len(new) > self.ruleset.rack_size:
+            return []
+        if empty:
+            if not (s <= CENTRE[1] < s + n) or len(new) < 2:
+                return []
+        elif not connected:
+            return []
+        need = Counter(word[i] for i in new)
+        deficit = sum(max(0, k - have[ch]) for ch, k in need.items())
+        if deficit > blanks:
+            return []
+        coord = Coord(s, line, True) if vertical else Coord(line, s, False)
+        out = []
+        for k in range(deficit, min(blanks, len(new)) + 1):
+            for chosen in itertools.combinations(new, k):
+                as_blank = set(chosen)
+                real = Counter(word[i] for i in new if i not in as_blank)
+                if real - have:
+                    continue
+                tiles = tuple(
+                    board[coord.square(i)] or Tile(ch, i in as_blank) for i, ch in enumerate(word)
+                )
+                play = evaluate(board, MoveText(coord, tiles), lexicon=self.words)
+                if not play.invalid_words:
+                    out.append(play)
+        return out
+
+
+__all__ = [
+    "END_REASONS",
+    "DuplicateGame",
+    "GameError",
+    "RoundRecord",
+    "SolveFn",
+    "WordListSolver",
+    "check_rack",
+    "end_reason",
+    "graph_solver",
+    "leftover_imbalance",
+    "play_game",
+    "rank_tops",
+    "top_key",
+    "used_tiles",
+]

@@ -1,0 +1,288 @@
+"""Records of a played duplicate game: GCG and JSON export, JSON import and replay.
+
+Nothing here imports Django.
+
+JSON record (:func:`game_to_json`)::
+
+    {"seed": N, "ruleset": "ru",
+     "rounds": [{"round": 1, "leftover": "", "drawn": "ВРАКОЕТ", "rack": "ВРАКОЕТ", "redraws": 0,
+                 "top": {"move": "H4 КОРОВА", "score": 24}, "bag_after": 97}, ...],
+     "total": 812, "end_reason": "no_vowel", "final_board": "<FEN>"}
+
+``leftover`` is what the previous rack kept; when ``redraws`` > 0 it went back
+into the bag with the invalid racks, and ``rack`` == ``drawn``; otherwise
+``rack`` == leftover + drawn. ``bag_after`` is the number of tiles in the bag
+once the rack was drawn. Moves are written in the duplicate notation with
+Latin row labels (``H8 WORD`` horizontal, ``8H WORD`` vertical).
+
+:func:`replay_json` plays such a record again and checks every rack against
+the bag (leftover, tiles available, rack size, validity) and every move
+(legal placement from the rack, words in the lexicon when one is given, the
+score, the top score when a move generator is given), then the end reason,
+the total and the final board. The first mismatch raises :class:`ReplayError`
+naming the round.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Container
+from typing import Any
+
+from .board import Board, BoardError, Tile
+from .coords import Convention, format_coord
+from .draw import DrawError, DrawEvent, accept_rack, sort_tiles, tiles_text
+from .game import END_REASONS, DuplicateGame, GameError, SolveFn, offered_moves
+from .notation import NotationError, parse_move
+from .placement import IllegalMove, evaluate
+from .rules import RulesError, get_ruleset
+
+
+class ReplayError(ValueError):
+    """A record that does not replay; ``round`` names the round (None: the whole record)."""
+
+    def __init__(self, code: str, message: str, round: int | None = None):
+        super().__init__(f"round {round}: {message}" if round is not None else message)
+        self.code = code
+        self.round = round
+
+
+# -- JSON --------------------------------------------------------------------------
+
+
+def game_to_json(game: DuplicateGame, *, lexicon: str | None = None) -> dict:
+    """The record of a game (see the module doc); ``lexicon`` adds its name."""
+    data: dict[str, Any] = {
+        "seed": game.seed,
+        "ruleset": game.ruleset.id,
+    }
+    if lexicon:
+        data["lexicon"] = lexicon
+    data["rounds"] = [
+        {
+            "round": r.round,
+            "leftover": r.leftover,
+            "drawn": r.drawn,
+            "rack": r.rack,
+            "redraws": r.redraws,
+            "top": {"move": r.move, "score": r.score},
+            "bag_after": r.bag_after,
+        }
+        for r in game.rounds
+    ]
+    data["total"] = game.total
+    data["end_reason"] = game.end_reason
+    data["final_board"] = game.board.to_fen()
+    return data
+
+
+def dumps(game: DuplicateGame, *, lexicon: str | None = None, indent: int | None = 1) -> str:
+    return json.dumps(game_to_json(game, lexicon=lexicon), ensure_ascii=False, indent=indent)
+
+
+def _field(data: dict, key: str, kind: type | tuple, where: int | None = None):
+    if key not in data:
+        raise ReplayError("bad_record", f"the record has no «{key}»", where)
+    value = data[key]
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise ReplayError("bad_record", f"«{key}» should be {getattr(kind, '__name__', kind)}, not {value!r}", where)
+    return value
+
+
+def _same_tiles(a: str, b: list[str] | str) -> bool:
+    return Counter(a) == Counter(b)
+
+
+def replay_json(
+    data: dict | str,
+    *,
+    lexicon: Container[str] | None = None,
+    solve_fn: SolveFn | None = None,
+) -> DuplicateGame:
+    """Play a JSON record again, checking it round by round (ReplayError on the first mismatch).
+
+    ``lexicon`` (any container of upper-case words) checks the words of each
+    move; ``solve_fn`` checks that each move has the top score.
+    """
+    if isinstance(data, str):
+        try:
+            data = json.loads(data)
+        except json.JSONDecodeError as exc:
+            raise ReplayError("bad_record", f"the record is not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ReplayError("bad_record", "the record must be a JSON object")
+    seed = _field(data, "seed", int)
+    try:
+        ruleset = get_ruleset(_field(data, "ruleset", str))
+    except RulesError as exc:
+        raise ReplayError("bad_record", str(exc)) from None
+    rounds = _field(data, "rounds", list)
+    game = DuplicateGame(ruleset, seed)
+    for i, rec in enumerate(rounds, start=1):
+        if not isinstance(rec, dict):
+            raise ReplayError("bad_record", "a round must be a JSON object", i)
+        n = _field(rec, "round", int, i)
+        if n != i:
+            raise ReplayError("bad_record", f"the rounds are out of order: round {n} comes as round {i}", i)
+        if game.over:
+            raise ReplayError(
+                "after_end", f"the game was over after round {i - 1} ({game.end_message}) but the record goes on", i
+            )
+        _replay_round(game, rec, i, lexicon, solve_fn)
+    end = data.get("end_reason")
+    if not game.over:
+        if end == "no_move":
+            if solve_fn is not None and offered_moves(game.board, solve_fn(game.board, game.leftover)):
+                raise ReplayError("end_reason", "the record ends with no legal move, but the rack left has one")
+            game._finish("no_move")
+        else:
+            left = len(game.tiles_left())
+            raise ReplayError(
+                "end_reason",
+                f"the record stops after round {len(rounds)} ({END_REASONS.get(end, end)!s}) but the game goes on "
+                f"with {left} tiles left",
+            )
+    if end != game.end_reason:
+        raise ReplayError(
+            "end_reason", f"the game ends because {game.end_message}, the record says {end!r}"
+        )
+    total = _field(data, "total", int)
+    if total != game.total:
+        raise ReplayError("total", f"the tops add up to {game.total}, the record says {total}")
+    if "final_board" in data:
+        try:
+            board = Board.from_fen(ruleset, data["final_board"])
+        except BoardError as exc:
+            raise ReplayError("final_board", f"the final board cannot be read: {exc}") from None
+        if board != game.board:
+            raise ReplayError("final_board", "the final board is not the board the moves make")
+    return game
+
+
+def _replay_round(game: DuplicateGame, rec: dict, i: int, lexicon, solve_fn) -> None:
+    rs = game.ruleset
+    leftover = _field(rec, "leftover", str, i)
+    drawn = _field(rec, "drawn", str, i)
+    rack_text = _field(rec, "rack", str, i)
+    redraws = _field(rec, "redraws", int, i)
+    top = _field(rec, "top", dict, i)
+    move_text = _field(top, "move", str, i)
+    score = _field(top, "score", int, i)
+    stand = game.on_stand()
+    if not _same_tiles(leftover, stand):
+        raise ReplayError(
+            "leftover",
+            f"the previous rack left {tiles_text(stand) or 'nothing'}, the record says {leftover or 'nothing'}",
+            i,
+        )
+    if redraws < 0:
+        raise ReplayError("bad_record", f"redraws cannot be negative ({redraws})", i)
+    keep = list(stand)
+    if redraws:
+        # the leftover went back into the bag with the invalid racks
+        game.bag.put_back(keep)
+        game.log.append(DrawEvent(i, "redraw", tiles_text(keep), "", "", False, f"{redraws} redraw(s) in the record"))
+        keep = []
+        game.leftover = []
+        game.redraws = redraws
+    expected = tiles_text(keep) + drawn
+    if not _same_tiles(rack_text, expected):
+        what = f"the leftover {tiles_text(keep)} + the drawn {drawn}" if keep else f"the drawn tiles {drawn}"
+        raise ReplayError("rack", f"the rack {rack_text} is not {what}", i)
+    # the rack in leftover-then-drawn order, as drawn
+    ordered = keep + list(drawn)
+    try:
+        outcome = accept_rack(rs, game.bag, keep, i, ordered, kind="replay", invalid="raise")
+    except DrawError as exc:
+        raise ReplayError(exc.code, str(exc), i) from None
+    game._take(outcome)
+    game.redraws = redraws
+    if "bag_after" in rec and rec["bag_after"] != len(game.bag):
+        raise ReplayError("bag_after", f"the bag holds {len(game.bag)} tiles after the draw, the record says {rec['bag_after']}", i)
+    try:
+        written = parse_move(move_text, rs)
+        play = evaluate(game.board, written, rack=game.rack, lexicon=lexicon)
+    except (NotationError, IllegalMove) as exc:
+        raise ReplayError(getattr(exc, "code", "illegal"), f"{move_text}: {exc}", i) from None
+    if play.invalid_words:
+        words = ", ".join(play.invalid_words)
+        raise ReplayError("not_a_word", f"{move_text}: not in the lexicon: {words}", i)
+    if game.board.is_empty() and play.coord.vertical:
+        raise ReplayError("first_move_vertical", f"{move_text}: the first move is placed horizontally", i)
+    if play.score != score:
+        raise ReplayError("score", f"{move_text} scores {play.score}, the record says {score}", i)
+    if solve_fn is not None:
+        offered = offered_moves(game.board, solve_fn(game.board, list(game.rack)))
+        best = max((m.score for m in offered), default=None)
+        if best is not None and best != score:
+            raise ReplayError("not_top", f"{move_text} scores {score}, the top of the rack {rack_text} scores {best}", i)
+    try:
+        game.play(play)
+    except GameError as exc:
+        raise ReplayError(exc.code, str(exc), i) from None
+
+
+def load_json(text: str, **kwargs) -> DuplicateGame:
+    """Read and replay a JSON record (see :func:`replay_json`)."""
+    return replay_json(text, **kwargs)
+
+
+# -- GCG ---------------------------------------------------------------------------
+
+
+def gcg_move(board: Board, move_text: str) -> tuple[str, str]:
+    """GCG coordinates and word of a move on ``board``: ``8H`` horizontal (row number first),
+    ``H8`` vertical (column letter first); letters already on the board are ``.``."""
+    written = parse_move(move_text, board.ruleset)
+    coord = written.coord
+    letters = []
+    for k, tile in enumerate(written.tiles):
+        letters.append("." if board[coord.square(k)] is not None else tile.fen())
+    return format_coord(coord, convention=Convention.ENGLISH), "".join(letters)
+
+
+def game_to_gcg(game: DuplicateGame, *, lexicon: str | None = None, player: str = "Top") -> str:
+    """The game as a GCG record: one player, the top of each round, cumulative score.
+
+    The header names the rule set, its tile set and board, and the seed; rounds
+    with redraws get a ``#note``; the end reason closes the record.
+    """
+    rs = game.ruleset
+    lines = [
+        "#character-encoding UTF-8",
+        f"#player1 {player} {player}",
+        f"#title Duplicate game {rs.id} seed {game.seed}",
+        f"#description Duplicate tops; rule set {rs.id} ({rs.name}), tiles {rs.tileset_id}, "
+        f"board {rs.layout.name}, seed {game.seed}",
+        f"#id duplicate-hall {rs.id}-{game.seed}",
+        f"#tile-distribution {rs.tileset_id}",
+        f"#board-layout {rs.layout.name}",
+    ]
+    if lexicon:
+        lines.append(f"#lexicon {lexicon}")
+    board = Board(rs)
+    for r in game.rounds:
+        coord, word = gcg_move(board, r.move)
+        rack = tiles_text(sort_tiles(rs, r.rack))
+        lines.append(f">{player}: {rack} {coord} {word} +{r.score} {r.cumulative}")
+        if r.redraws:
+            lines.append(f"#note round {r.round}: rack {r.rack_display()}")
+        written = parse_move(r.move, rs)
+        play = evaluate(board, written)
+        for p in play.placed:
+            board[p.row, p.col] = Tile(p.letter, p.blank)
+    reason = END_REASONS.get(game.end_reason or "", game.end_reason or "not finished")
+    lines.append(f"#note end of game: {reason}; total {game.total}")
+    return "\n".join(lines) + "\n"
+
+
+__all__ = [
+    "ReplayError",
+    "dumps",
+    "game_to_gcg",
+    "game_to_json",
+    "gcg_move",
+    "load_json",
+    "replay_json",
+]
