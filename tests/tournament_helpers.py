@@ -1,0 +1,87 @@
+"""Fixtures of the tournament tests: a small English lexicon, eager Celery, a tournament with players."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scoring.game import WordListSolver
+from scoring.rules import get_ruleset
+
+from .users import ARBITER, OTHER_ARBITER, PLAYERS, user
+
+WORDLIST = Path(__file__).resolve().parent.parent / "fixtures" / "lexicons" / "judge-en.txt"
+WORDS = frozenset(WORDLIST.read_text().split())
+EN = get_ruleset("en")
+#: A prepared game: round 1 rack, then round 2 (leftover + drawn).
+PREPARED = ["CATSROE", "SOR+DEZ?"]
+
+
+@pytest.fixture
+def eager(settings, monkeypatch, django_capture_on_commit_callbacks):
+    from tournament import services
+    from tournament.celery import app
+
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    saved = (app.conf.task_always_eager, app.conf.task_eager_propagates)
+    app.conf.task_always_eager, app.conf.task_eager_propagates = True, True
+    solver = WordListSolver(EN, WORDS)
+    monkeypatch.setattr(services, "round_tools", lambda tournament: (solver, WORDS))
+    yield django_capture_on_commit_callbacks
+    app.conf.task_always_eager, app.conf.task_eager_propagates = saved
+
+
+@pytest.fixture
+def alice(db):
+    return user(ARBITER)
+
+
+@pytest.fixture
+def bob(db):
+    return user(OTHER_ARBITER)
+
+
+@pytest.fixture
+def lexicon_row(db):
+    from lexicon.models import Lexicon
+
+    return Lexicon.objects.create(name="judge-en", ruleset="en", status=Lexicon.Status.READY, version=1,
+                                  content_hash="0" * 64, file_path="none.kwg")
+
+
+@pytest.fixture
+def tournament(alice, lexicon_row):
+    from tournament import services
+
+    return services.create_tournament(alice, name="Open de test", slug="open-test", ruleset="en",
+                                      lexicon=lexicon_row, arbiters=[alice])
+
+
+@pytest.fixture
+def regs(tournament, alice):
+    from tournament import services
+
+    return [services.register_player(alice, tournament, name=n, club=c, category=cat, series=s)[0]
+            for n, c, cat, s in PLAYERS]
+
+
+def run_round(alice, game, eager, slips: dict, *, typed=None):
+    """Draw, open, take slips {registration: text}, close (forced), judge; returns the round."""
+    from tournament import services
+
+    with eager(execute=True):
+        rnd = services.draw_round(alice, game, typed_rack=typed)
+    with eager(execute=False):
+        services.open_round(alice, rnd)
+    for reg, text in slips.items():
+        parts = text.split()
+        score = int(parts[-1]) if parts[-1].isdigit() else None
+        words = parts[:-1] if score is not None else parts
+        coord, word = (words[0], words[1]) if len(words) == 2 else ("", words[0])
+        services.submit_slip(rnd, reg, word=word, coordinates=coord, score=score)
+    services.close_round(rnd, alice, force=True)
+    return services.judge_round(rnd, alice)
+
+
+__all__ = ["alice", "bob", "eager", "lexicon_row", "regs", "tournament"]

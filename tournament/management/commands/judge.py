@@ -1,0 +1,87 @@
+"""``manage.py judge``: the verdict on one slip (RULES §4), as the automatic judge gives it."""
+
+from __future__ import annotations
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from scoring.check import UnusableInput, load_position
+from scoring.coords import Convention
+from scoring.judge import JudgeInputError, judge_slip
+from scoring.notation import NotationError, parse_rack
+from scoring.rules import ruleset_ids
+
+
+def solve_fn_for(ruleset, lexicon):
+    """The compiled solver over ``lexicon`` when it is a word graph with a GADDAG, else None
+    (the judge then tries the word at every place itself, which is exact too)."""
+    try:
+        from scoring.solver import solver_for
+
+        solver = solver_for(ruleset, lexicon)
+    except Exception:  # not a graph, no GADDAG, solver not built: fall back
+        return None
+    return lambda board, rack: solver.solve(board, rack).moves
+
+
+class Command(BaseCommand):
+    help = (
+        "Judge a slip: prints the points awarded, the warning and the reason "
+        "(exit 0 when judged, 2 on unusable arguments)."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--ruleset", required=True, help=f"one of {', '.join(ruleset_ids())}")
+        parser.add_argument("--lexicon", required=True, help="lexicon name (or word-list / graph file)")
+        parser.add_argument("--board", default="", help="board FEN before the round (omit for the empty board)")
+        parser.add_argument("--rack", required=True, help="the round's rack (? = blank)")
+        parser.add_argument(
+            "--round", type=int, default=None,
+            help="round number (default: 1 on the empty board, 2 otherwise)",
+        )
+        parser.add_argument("--slip", required=True, help='the slip, e.g. "H8 WORD 24", "WORD 24" or "H8 WORD"')
+        parser.add_argument("--late", action="store_true", help="the slip came after the deadline")
+        parser.add_argument(
+            "--convention", choices=[c.value for c in Convention], default=Convention.DUPLICATE.value,
+            help="coordinate convention (default: duplicate, rows are letters)",
+        )
+        parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+    def handle(self, *args, **opts):
+        try:
+            ruleset, board = load_position(opts["ruleset"], opts["board"])
+        except UnusableInput as exc:
+            raise CommandError(str(exc), returncode=2) from None
+        try:
+            rack = parse_rack(opts["rack"], ruleset)
+        except NotationError as exc:
+            raise CommandError(f"rack: {exc}", returncode=2) from None
+        if not rack:
+            raise CommandError("rack: the rack is empty", returncode=2)
+        round_number = opts["round"]
+        if round_number is None:
+            round_number = 1 if board.is_empty() else 2
+        elif round_number < 1:
+            raise CommandError(f"--round must be 1 or more, not {round_number}", returncode=2)
+        try:
+            from lexicon.resolve import open_lexicon
+        except ImportError:
+            raise CommandError("lexicon resolution (lexicon.resolve) is not installed", returncode=2) from None
+        try:
+            lexicon = open_lexicon(opts["lexicon"], ruleset.id)
+        except Exception as exc:  # LexiconNotFound and friends: one line, exit 2
+            message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise CommandError(f"lexicon: {message}", returncode=2) from None
+        try:
+            verdict = judge_slip(
+                board, rack, opts["slip"], round_number=round_number, lexicon=lexicon,
+                solve_fn=solve_fn_for(ruleset, lexicon), convention=opts["convention"], late=opts["late"],
+            )
+        except JudgeInputError as exc:
+            raise CommandError(str(exc), returncode=2) from None
+        if opts["json"]:
+            self.stdout.write(json.dumps(verdict.to_dict(), ensure_ascii=False))
+            return
+        warning = ", warning" if verdict.warning else ""
+        self.stdout.write(f"{verdict.awarded} points{warning} ({verdict.reason}): {verdict.message}")
