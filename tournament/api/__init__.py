@@ -1,0 +1,1 @@
+"""REST API of the tournament system: arbiter console, player tablets, public display (see ``urls``)."""
