@@ -1,0 +1,1434 @@
+/*
+ * scoring._solver: the move generator's hot core.
+ *
+ * Moves are generated on the GADDAG of a word graph (lexicon/graph_format.h)
+ * in the usual anchor-based way (Gordon 1994): for every anchor (an empty
+ * square next to a tile, or the centre on an empty board) and direction, the
+ * GADDAG is walked leftwards from the anchor, then across the separator to
+ * the right; an anchor only extends leftwards up to the previous anchor of its
+ * line, so every move is generated once. Per call, every empty square gets,
+ * for both directions, the bitmask of letters its perpendicular word allows
+ * and the sum of that word's tiles (cross-checks and cross-scores).
+ *
+ * Best-N mode. Every anchor is split in two searches: the moves that play the
+ * whole rack and the others (at most one tile fewer). Each gets an upper bound
+ * of its score: over every span the anchor can fill, the rack's values paired
+ * best-first with the squares' multipliers (rearrangement inequality), the
+ * board tiles, the cross-word parts and, for the whole rack, the bonus. The
+ * whole-rack bound uses an anagram index of the lexicon (BingoIndex): a span
+ * whose letters (rack + board tiles in it, 2 at most) make no word gets no
+ * bonus, and a blank may only stand for letters of such anagrams. The searches
+ * run best bound first and stop when no bound can reach the N-th score found.
+ *
+ * Python side (scoring/solver.py):
+ *
+ *   Tables(nletters, values, blank_value, lm, blm, wm, rack_size, bingo, centre, codes)
+ *     One per rule set and word-graph alphabet. values: bytes of 64 int32 (by
+ *     letter code); lm, blm: bytes of 225*64 uint8, the letter multiplier of a
+ *     real tile / of a blank standing for the letter, per square (row*15+col)
+ *     and code (Literaki colours are expressed here); wm: 225 uint8 word
+ *     multipliers; centre: the centre's square index; codes: dict letter -> code
+ *     (to read Board cells).
+ *
+ *   BingoIndex(nodes, dawg_root, nletters, rack_size)
+ *     The anagram index of a word graph (built once, GIL released).
+ *
+ *   Tables.generate(nodes, dawg_root, gaddag_root, board, rack, top=0,
+ *                   count_all=False, vertical_first=True, bingo_index=None)
+ *       -> (moves, count)
+ *     nodes: the uint32 edges (a validated WordGraph's nodes_buffer()); board:
+ *     225 bytes (code | 0x80 for a blank, 0 empty) or the Board's 15 lists of
+ *     15 Tile/None; rack: bytes of letter codes, 0 = blank. top = 0: every
+ *     legal move; top = N: the N best by score plus every move tied with the
+ *     N-th score (the caller breaks ties). count_all: also count every legal
+ *     move (the search is then exhaustive). vertical_first: on the empty board,
+ *     keep vertical moves (they are always counted). moves: list of (row, col,
+ *     vertical, tiles: bytes, score), the tiles of the whole word (code | 0x80
+ *     for a blank); count: int, or None when not asked.
+ *
+ * The search runs without the GIL. Compile with -DSOLVER_STATS (node counts)
+ * or -DSOLVER_TRACE (per search) for tuning; both print to stderr.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph_format.h"
+
+#define N 15
+#define NSQ (N * N)
+#define MAXC 64
+#define MAXRACK 8
+#define BLANK_BIT 0x80u
+#define CODE_MASK 0x3Fu
+#define UNKNOWN_CODE 63u
+#define MAX_PAIRS 64
+
+/* ------------------------------------------------------------------ */
+/* Tables                                                               */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+    PyObject_HEAD
+    int nletters;
+    uint64_t all_letters; /* bits 1..nletters */
+    int32_t value[MAXC];
+    int32_t blank_value;
+    uint8_t lm[NSQ][MAXC];
+    uint8_t blm[NSQ][MAXC];
+    uint8_t lm_all_max[NSQ]; /* max of blm over all letters (what a blank can get) */
+    uint8_t wm[NSQ];
+    int rack_size;
+    int bingo;
+    int centre;
+    PyObject *codes; /* dict str -> int */
+} TablesObject;
+
+static PyObject *s_letter, *s_blank;
+
+/* ------------------------------------------------------------------ */
+/* Anagram index                                                        */
+/* ------------------------------------------------------------------ */
+
+/* A multiset of letters is keyed by the sum of per-letter random 64-bit
+ * numbers. A collision can only turn a "no word" into a "maybe", which keeps
+ * the search exact (the index only ever forbids). */
+typedef struct {
+    uint64_t *keys, *vals;
+    size_t cap, n;
+} HSet;
+
+static inline uint64_t mix64(uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+static int hs_grow(HSet *h) {
+    size_t cap = h->cap ? h->cap * 2 : (size_t)1 << 12;
+    uint64_t *keys = (uint64_t *)calloc(cap, sizeof(uint64_t));
+    uint64_t *vals = (uint64_t *)calloc(cap, sizeof(uint64_t));
+    if (!keys || !vals) {
+        free(keys);
+        free(vals);
+        return -1;
+    }
+    for (size_t i = 0; i < h->cap; i++) {
+        if (!h->keys[i]) continue;
+        size_t j = (size_t)mix64(h->keys[i]) & (cap - 1);
+        while (keys[j]) j = (j + 1) & (cap - 1);
+        keys[j] = h->keys[i];
+        vals[j] = h->vals[i];
+    }
+    free(h->keys);
+    free(h->vals);
+    h->keys = keys;
+    h->vals = vals;
+    h->cap = cap;
+    return 0;
+}
+
+static int hs_or(HSet *h, uint64_t key, uint64_t bits) {
+    if (!key) key = 1;
+    if (2 * (h->n + 1) > h->cap && hs_grow(h) < 0) return -1;
+    size_t j = (size_t)mix64(key) & (h->cap - 1);
+    while (h->keys[j] && h->keys[j] != key) j = (j + 1) & (h->cap - 1);
+    if (!h->keys[j]) {
+        h->keys[j] = key;
+        h->n++;
+    }
+    h->vals[j] |= bits;
+    return 0;
+}
+
+static inline uint64_t hs_get(const HSet *h, uint64_t key) {
+    if (!key) key = 1;
+    if (!h->cap) return 0;
+    size_t j = (size_t)mix64(key) & (h->cap - 1);
+    while (h->keys[j]) {
+        if (h->keys[j] == key) return h->vals[j];
+        j = (j + 1) & (h->cap - 1);
+    }
+    return 0;
+}
+
+static void hs_free(HSet *h) {
+    free(h->keys);
+    free(h->vals);
+    memset(h, 0, sizeof *h);
+}
+
+/* one: for each multiset M of rack_size letters, bit 0 if M spells a word, bit L
+ * if M + L does; two: the multisets of the words of rack_size + 2 letters. */
+typedef struct {
+    PyObject_HEAD
+    HSet one, two;
+    int nletters, rack_size, ready;
+    uint64_t z[MAXC];
+} BingoIndexObject;
+
+typedef struct {
+    BingoIndexObject *bi;
+    const uint32_t *nodes;
+    size_t nnodes;
+    uint8_t path[N + 1];
+    int failed;
+} BiWalk;
+
+static void bi_walk(BiWalk *w, uint32_t list, int depth, uint64_t h) {
+    const int R = w->bi->rack_size;
+    for (uint32_t i = list; i < w->nnodes && !w->failed; i++) {
+        uint32_t e = w->nodes[i];
+        uint32_t L = KWG_TILE(e);
+        if (L >= 1) {
+            uint64_t h2 = h + w->bi->z[L];
+            w->path[depth] = (uint8_t)L;
+            int len = depth + 1;
+            if (KWG_ACCEPTS(e)) {
+                if (len == R) {
+                    if (hs_or(&w->bi->one, h2, 1) < 0) w->failed = 1;
+                } else if (len == R + 1) {
+                    uint64_t seen = 0;
+                    for (int k = 0; k < len && !w->failed; k++) {
+                        uint32_t X = w->path[k];
+                        if ((seen >> X) & 1u) continue;
+                        seen |= 1ull << X;
+                        if (hs_or(&w->bi->one, h2 - w->bi->z[X], 1ull << X) < 0) w->failed = 1;
+                    }
+                } else if (len == R + 2) {
+                    if (hs_or(&w->bi->two, h2, 1) < 0) w->failed = 1;
+                }
+            }
+            if (len < R + 2 && KWG_CHILD(e)) bi_walk(w, KWG_CHILD(e), len, h2);
+        }
+        if (KWG_IS_END(e)) break;
+    }
+}
+
+static int BingoIndex_init(BingoIndexObject *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"nodes", "dawg_root", "nletters", "rack_size", NULL};
+    PyObject *nodes_obj;
+    unsigned long droot;
+    int nletters, rack_size;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "Okii", kwlist, &nodes_obj, &droot, &nletters, &rack_size))
+        return -1;
+    if (self->ready) {
+        PyErr_SetString(PyExc_RuntimeError, "a BingoIndex is initialised once");
+        return -1;
+    }
+    if (nletters < 1 || nletters > (int)KWG_MAX_LETTERS || rack_size < 1 || rack_size > MAXRACK) {
+        PyErr_SetString(PyExc_ValueError, "bad alphabet size or rack size");
+        return -1;
+    }
+    Py_buffer nb;
+    if (PyObject_GetBuffer(nodes_obj, &nb, PyBUF_SIMPLE) < 0) return -1;
+    size_t nnodes = (size_t)nb.len / 4;
+    if (droot >= nnodes) {
+        PyBuffer_Release(&nb);
+        PyErr_SetString(PyExc_ValueError, "root out of the edge array");
+        return -1;
+    }
+    self->nletters = nletters;
+    self->rack_size = rack_size;
+    uint64_t seed = 0x5DEECE66Dull;
+    for (int i = 0; i < MAXC; i++) {
+        seed = mix64(seed + (uint64_t)i);
+        self->z[i] = seed;
+    }
+    BiWalk w;
+    memset(&w, 0, sizeof w);
+    w.bi = self;
+    w.nodes = (const uint32_t *)nb.buf;
+    w.nnodes = nnodes;
+    Py_BEGIN_ALLOW_THREADS
+    if (hs_grow(&self->one) < 0 || hs_grow(&self->two) < 0) w.failed = 1;
+    if (!w.failed && droot) bi_walk(&w, (uint32_t)droot, 0, 0);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&nb);
+    if (w.failed) {
+        hs_free(&self->one);
+        hs_free(&self->two);
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->ready = 1;
+    return 0;
+}
+
+static void BingoIndex_dealloc(BingoIndexObject *self) {
+    hs_free(&self->one);
+    hs_free(&self->two);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *BingoIndex_nbytes(BingoIndexObject *self, void *closure) {
+    (void)closure;
+    return PyLong_FromSize_t((self->one.cap + self->two.cap) * 2 * sizeof(uint64_t));
+}
+
+static PyGetSetDef BingoIndex_getset[] = {
+    {"nbytes", (getter)BingoIndex_nbytes, NULL, "memory held by the index", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject BingoIndexType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "scoring._solver.BingoIndex",
+    .tp_basicsize = sizeof(BingoIndexObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Anagram index of the words of rack_size .. rack_size + 2 letters.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)BingoIndex_init,
+    .tp_dealloc = (destructor)BingoIndex_dealloc,
+    .tp_getset = BingoIndex_getset,
+};
+
+/* What the index says about one rack: which whole-rack words can exist, and
+ * which letters their blanks can stand for. With two blanks, also which pairs
+ * of letters: partner tables p[Y] = the letters the other blank can then be. */
+typedef struct {
+    uint8_t x, y, ok;
+    uint64_t bl;
+    uint64_t p[MAXC];
+} BingoPair;
+
+typedef struct {
+    const BingoIndexObject *bi; /* NULL: everything is allowed */
+    uint64_t all;               /* all letters */
+    uint64_t h;                 /* key of the rack's letters (blanks left out) */
+    int blanks;
+    int ok0;                    /* the rack alone makes a word */
+    uint64_t bl0;               /* ... with blanks standing for these letters */
+    uint64_t p0[MAXC];          /* ... in pairs */
+    uint64_t thr;               /* letters X such that rack + X makes a word */
+    uint64_t bl1[MAXC];         /* ... with blanks standing for these letters */
+    uint64_t p1[MAXC][MAXC];    /* ... in pairs (by X) */
+    BingoPair pairs[MAX_PAIRS]; /* rack + X + Y, asked so far */
+    int npairs;
+} BingoInfo;
+
+static void bingo_info_init(BingoInfo *b, const BingoIndexObject *bi, const uint8_t *rack, int len,
+                            uint64_t all) {
+    memset(b, 0, offsetof(BingoInfo, p1)); /* p1 and pairs: filled when used */
+    b->npairs = 0;
+    b->all = all;
+    if (!bi || !bi->ready || bi->rack_size != len) return; /* no index: all allowed */
+    for (int i = 0; i < len; i++) {
+        if (rack[i] == 0)
+            b->blanks++;
+        else
+            b->h += bi->z[rack[i] & CODE_MASK];
+    }
+    if (b->blanks > 2) return;
+    b->bi = bi;
+    int n = bi->nletters;
+    if (b->blanks == 2) memset(b->p1, 0, sizeof b->p1);
+    if (b->blanks == 0) {
+        uint64_t v = hs_get(&bi->one, b->h);
+        b->ok0 = (int)(v & 1u);
+        b->thr = v & ~1ull;
+        return;
+    }
+    for (int a = 1; a <= n; a++)
+        for (int c = b->blanks == 2 ? a : 0; c <= (b->blanks == 2 ? n : 0); c++) {
+            uint64_t key = b->h + bi->z[a] + (c ? bi->z[c] : 0);
+            uint64_t v = hs_get(&bi->one, key);
+            if (!v) continue;
+            uint64_t letters = (1ull << a) | (c ? 1ull << c : 0);
+            if (v & 1u) {
+                b->ok0 = 1;
+                b->bl0 |= letters;
+                if (c) {
+                    b->p0[a] |= 1ull << c;
+                    b->p0[c] |= 1ull << a;
+                }
+            }
+            uint64_t x = v & ~1ull;
+            b->thr |= x;
+            while (x) {
+                int X = __builtin_ctzll(x);
+                x &= x - 1;
+                b->bl1[X] |= letters;
+                if (c) {
+                    b->p1[X][a] |= 1ull << c;
+                    b->p1[X][c] |= 1ull << a;
+                }
+            }
+        }
+}
+
+/* May the whole rack make a word in a span holding `nb` board tiles (letters
+ * x, y)? *bl: the letters the blanks can then stand for. */
+static int bingo_allowed(BingoInfo *b, int nb, int x, int y, uint64_t *bl) {
+    if (!b->bi || nb >= 3) {
+        *bl = b->all;
+        return 1;
+    }
+    if (nb == 0) {
+        *bl = b->bl0;
+        return b->ok0;
+    }
+    if (nb == 1) {
+        *bl = b->bl1[x];
+        return (int)((b->thr >> x) & 1u);
+    }
+    if (x > y) {
+        int t = x;
+        x = y;
+        y = t;
+    }
+    for (int i = 0; i < b->npairs; i++)
+        if (b->pairs[i].x == x && b->pairs[i].y == y) {
+            *bl = b->pairs[i].bl;
+            return b->pairs[i].ok;
+        }
+    if (b->npairs == MAX_PAIRS) {
+        *bl = b->all;
+        return 1;
+    }
+    const BingoIndexObject *bi = b->bi;
+    BingoPair *pr = &b->pairs[b->npairs++];
+    uint64_t h = b->h + bi->z[x] + bi->z[y], letters = 0;
+    int ok = 0, n = bi->nletters;
+    if (b->blanks == 2) memset(pr->p, 0, sizeof pr->p);
+    if (b->blanks == 0) {
+        ok = hs_get(&bi->two, h) != 0;
+    } else {
+        for (int a = 1; a <= n; a++)
+            for (int c = b->blanks == 2 ? a : 0; c <= (b->blanks == 2 ? n : 0); c++)
+                if (hs_get(&bi->two, h + bi->z[a] + (c ? bi->z[c] : 0))) {
+                    ok = 1;
+                    letters |= (1ull << a) | (c ? 1ull << c : 0);
+                    if (c) {
+                        pr->p[a] |= 1ull << c;
+                        pr->p[c] |= 1ull << a;
+                    }
+                }
+    }
+    pr->x = (uint8_t)x;
+    pr->y = (uint8_t)y;
+    pr->ok = (uint8_t)ok;
+    pr->bl = letters;
+    *bl = letters;
+    return ok;
+}
+
+/* With two blanks: the partner table of a span kind (see BingoInfo), ORed into p. */
+static void bingo_partners(const BingoInfo *b, int nb, int x, int y, uint64_t *p) {
+    const uint64_t *src = NULL;
+    if (b->bi && b->blanks == 2) {
+        if (nb == 0) {
+            src = b->p0;
+        } else if (nb == 1) {
+            src = b->p1[x];
+        } else if (nb == 2) {
+            if (x > y) {
+                int t = x;
+                x = y;
+                y = t;
+            }
+            for (int i = 0; i < b->npairs; i++)
+                if (b->pairs[i].x == x && b->pairs[i].y == y) src = b->pairs[i].p;
+        }
+    }
+    for (int L = 0; L < MAXC; L++) p[L] |= src ? src[L] : b->all;
+}
+
+/* ------------------------------------------------------------------ */
+/* Per-call data                                                        */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+    uint8_t tile[N];      /* code | BLANK_BIT, 0 = empty */
+    uint8_t has_cross[N]; /* the square has a perpendicular word */
+    uint8_t anchor[N];
+    int8_t leftlimit[N];  /* for anchors: the previous anchor in the line, or -1 */
+    uint8_t sq[N];        /* square index of the position */
+    uint8_t usable[N];    /* best-N: the empty square can take a tile of the rack */
+    int32_t tval[N];      /* value of the board tile */
+    int32_t cscore[N];    /* sum of the perpendicular word's tiles */
+    uint64_t cross[N];    /* letters allowed on the empty square */
+} Line;
+
+typedef struct {
+    int32_t score;
+    uint8_t dir, line, start, len;
+    uint8_t tiles[N];
+} Move;
+
+typedef struct {
+    int32_t bound;
+    uint8_t dir, line, pos;
+    uint8_t whole;     /* 1: the moves that play the whole rack; 0: the others */
+    uint16_t starts;   /* whole: the squares where such a word may start ... */
+    uint8_t end_of[N]; /* ... and where it then ends */
+    uint64_t blanks;   /* whole: the letters its blanks may stand for */
+    uint8_t nkinds;    /* whole: the spans' board tiles (count, first two letters) */
+    uint8_t kind[N + 1][3];
+} SearchRec;
+
+typedef struct {
+    const uint32_t *nodes;
+    const TablesObject *t;
+    const Line *ln;
+    int dir, line;
+    int anchor;              /* the walk's pivot: the anchor, or the end of the tile run right of it */
+    int must;                /* the anchor: the word must reach left to it */
+    int leftlimit, start;
+    int counts[MAXC];
+    int blanks;
+    uint64_t rack_mask;
+    int placed, rack_total;
+    int limit;               /* the most tiles a move of this search places */
+    int need_all;            /* only moves that play the whole rack are wanted: */
+    uint32_t starts;         /* ... starting on these squares */
+    uint8_t end_of[N];       /* ... and ending there */
+    int end;                 /* the last square the word may cover */
+    uint64_t blank_letters;  /* the letters a blank may stand for in this search */
+    int pair_mode;           /* whole rack with two blanks: the second blank by partner[first] */
+    uint64_t partner[MAXC];
+    int32_t main_sum, wmult, cross_sum;
+    uint8_t word[N];
+    /* output */
+    Move *moves;
+    size_t n, cap, compact_at;
+    int oom;
+    long long count;
+    int top;
+    int32_t *heap;
+    int heap_n;
+    int discard;
+#ifdef SOLVER_STATS
+    long long nvisit;
+#endif
+} Gen;
+
+/* ---- the best `top` scores (a min-heap) and the kept moves ----------------- */
+
+static void heap_push(Gen *g, int32_t v) {
+    int i = g->heap_n++;
+    int32_t *h = g->heap;
+    while (i > 0) {
+        int p = (i - 1) >> 1;
+        if (h[p] <= v) break;
+        h[i] = h[p];
+        i = p;
+    }
+    h[i] = v;
+}
+
+static void heap_replace_min(Gen *g, int32_t v) {
+    int32_t *h = g->heap;
+    int n = g->heap_n, i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && h[c + 1] < h[c]) c++;
+        if (h[c] >= v) break;
+        h[i] = h[c];
+        i = c;
+    }
+    h[i] = v;
+}
+
+/* The N-th best score so far (moves below it are of no use), or INT32_MIN. */
+static inline int32_t threshold(const Gen *g) {
+    return (g->top && g->heap_n == g->top) ? g->heap[0] : INT32_MIN;
+}
+
+static void compact(Gen *g) {
+    int32_t th = threshold(g);
+    size_t k = 0;
+    for (size_t i = 0; i < g->n; i++)
+        if (g->moves[i].score >= th) {
+            if (k != i) g->moves[k] = g->moves[i];
+            k++;
+        }
+    g->n = k;
+    g->compact_at = 2 * k + 1024;
+}
+
+static void record(Gen *g, int start, int end) {
+    int32_t score = g->main_sum * g->wmult + g->cross_sum;
+    if (g->placed == g->t->rack_size) score += g->t->bingo;
+    g->count++;
+    if (g->discard || g->oom) return;
+    if (g->top) {
+        if (g->heap_n < g->top) {
+            heap_push(g, score);
+        } else if (score < g->heap[0]) {
+            return;
+        } else if (score > g->heap[0]) {
+            heap_replace_min(g, score);
+        }
+    }
+    if (g->n == g->cap) {
+        size_t cap = g->cap ? 2 * g->cap : 256;
+        Move *m = (Move *)realloc(g->moves, cap * sizeof(Move));
+        if (!m) {
+            g->oom = 1;
+            return;
+        }
+        g->moves = m;
+        g->cap = cap;
+    }
+    Move *m = &g->moves[g->n++];
+    m->score = score;
+    m->dir = (uint8_t)g->dir;
+    m->line = (uint8_t)g->line;
+    m->start = (uint8_t)start;
+    m->len = (uint8_t)(end - start + 1);
+    memcpy(m->tiles, g->word + start, (size_t)(end - start + 1));
+    if (g->top && g->n >= g->compact_at) compact(g);
+}
+
+/* ---- the GADDAG walk ---------------------------------------------------------- */
+
+static void gen_left(Gen *g, int pos, uint32_t list);
+static void gen_right(Gen *g, int pos, uint32_t list);
+
+/* After the edge `e` for the square `pos` (left of or at the anchor). */
+static inline void left_step(Gen *g, int pos, uint32_t e) {
+    const Line *ln = g->ln;
+    int left_free = pos == 0 || !ln->tile[pos - 1];
+    int anchor = g->anchor;
+    int start_ok = pos <= g->must && (!g->need_all || ((g->starts >> pos) & 1u));
+    if (KWG_ACCEPTS(e) && left_free && anchor > pos && (anchor == N - 1 || !ln->tile[anchor + 1]) && start_ok &&
+        (!g->need_all || g->end_of[pos] == anchor))
+        record(g, pos, anchor);
+    uint32_t child = KWG_CHILD(e);
+    if (!child) return;
+    if (pos > 0 && (ln->tile[pos - 1] || (pos - 1 > g->leftlimit && g->placed < g->limit &&
+                                          (!g->need_all || (g->starts & ((1u << pos) - 1u))))))
+        gen_left(g, pos - 1, child);
+    if (left_free && start_ok && anchor < N - 1 && (ln->tile[anchor + 1] || g->placed < g->limit)) {
+        uint32_t se = g->nodes[child];
+        if (KWG_TILE(se) == 0 && KWG_CHILD(se)) {
+            g->start = pos;
+            g->end = g->need_all ? g->end_of[pos] : N - 1;
+            if (anchor < g->end) gen_right(g, anchor + 1, KWG_CHILD(se));
+        }
+    }
+}
+
+/* After the edge `e` for the square `pos` (right of the anchor). */
+static inline void right_step(Gen *g, int pos, uint32_t e) {
+    const Line *ln = g->ln;
+    if (KWG_ACCEPTS(e) && (pos == N - 1 || !ln->tile[pos + 1]) && (!g->need_all || pos == g->end))
+        record(g, g->start, pos);
+    uint32_t child = KWG_CHILD(e);
+    if (child && pos < g->end && (ln->tile[pos + 1] || g->placed < g->limit)) gen_right(g, pos + 1, child);
+}
+
+#ifdef SOLVER_STATS
+#define STAT_NODE() g->nvisit++
+#else
+#define STAT_NODE()
+#endif
+
+/* The body of gen_left / gen_right: the square `pos` with the GADDAG sibling
+ * list `list`. A board tile is followed; on an empty square every letter of
+ * the list that the cross-check allows is tried with a rack tile and with a
+ * blank. */
+#define GEN_BODY(STEP)                                                                   \
+    STAT_NODE();                                                                         \
+    const Line *ln = g->ln;                                                              \
+    const uint32_t *nodes = g->nodes;                                                    \
+    uint8_t bt = ln->tile[pos];                                                          \
+    if (bt) {                                                                            \
+        uint32_t L = bt & CODE_MASK;                                                     \
+        for (uint32_t i = list;; i++) {                                                  \
+            uint32_t e = nodes[i];                                                       \
+            uint32_t T = KWG_TILE(e);                                                    \
+            if (T == L) {                                                                \
+                int32_t v = ln->tval[pos];                                               \
+                g->main_sum += v;                                                        \
+                g->word[pos] = bt;                                                       \
+                STEP(g, pos, e);                                                         \
+                g->main_sum -= v;                                                        \
+                return;                                                                  \
+            }                                                                            \
+            if (T > L || KWG_IS_END(e)) return;                                          \
+        }                                                                                \
+    }                                                                                    \
+    uint64_t ballow = g->blanks ? g->blank_letters : 0;                                  \
+    uint64_t allowed = ln->cross[pos] & (g->rack_mask | ballow);                         \
+    if (!allowed) return;                                                                \
+    const TablesObject *t = g->t;                                                        \
+    int sq = ln->sq[pos];                                                                \
+    int32_t wm = t->wm[sq];                                                              \
+    int hc = ln->has_cross[pos];                                                         \
+    int32_t cscore = ln->cscore[pos];                                                    \
+    int32_t save_main = g->main_sum, save_wmult = g->wmult, save_cross = g->cross_sum;  \
+    g->wmult = save_wmult * wm;                                                          \
+    g->placed++;                                                                         \
+    for (uint32_t i = list;; i++) {                                                      \
+        uint32_t e = nodes[i];                                                           \
+        uint32_t L = KWG_TILE(e);                                                        \
+        uint64_t rest = allowed >> L;                                                    \
+        if (!rest) break;                                                                \
+        if (rest & 1u) {                                                                 \
+            if (g->counts[L]) {                                                          \
+                int32_t tv = t->value[L] * t->lm[sq][L];                                 \
+                g->main_sum = save_main + tv;                                            \
+                g->cross_sum = hc ? save_cross + (cscore + tv) * wm : save_cross;        \
+                g->word[pos] = (uint8_t)L;                                               \
+                if (--g->counts[L] == 0) g->rack_mask &= ~(1ull << L);                   \
+                STEP(g, pos, e);                                                         \
+                if (g->counts[L]++ == 0) g->rack_mask |= 1ull << L;                      \
+            }                                                                            \
+            if ((ballow >> L) & 1u) {                                                    \
+                int32_t tv = t->blank_value * t->blm[sq][L];                             \
+                g->main_sum = save_main + tv;                                            \
+                g->cross_sum = hc ? save_cross + (cscore + tv) * wm : save_cross;        \
+                g->word[pos] = (uint8_t)(L | BLANK_BIT);                                 \
+                uint64_t save_bl = g->blank_letters;                                     \
+                if (g->pair_mode && g->blanks == 2) g->blank_letters = g->partner[L];     \
+                g->blanks--;                                                             \
+                STEP(g, pos, e);                                                         \
+                g->blanks++;                                                             \
+                g->blank_letters = save_bl;                                              \
+            }                                                                            \
+        }                                                                                \
+        if (KWG_IS_END(e)) break;                                                        \
+    }                                                                                    \
+    g->placed--;                                                                         \
+    g->main_sum = save_main;                                                             \
+    g->wmult = save_wmult;                                                               \
+    g->cross_sum = save_cross;
+
+static void gen_left(Gen *g, int pos, uint32_t list) { GEN_BODY(left_step) }
+
+static void gen_right(Gen *g, int pos, uint32_t list) { GEN_BODY(right_step) }
+
+/* The moves covering the anchor `pos` and no anchor left of it. When tiles
+ * follow the anchor, the walk starts from the last of them (the GADDAG then
+ * checks them first) and must reach the anchor before the word may start. */
+static void gen_anchor(Gen *g, const Line *ln, int dir, int line, int pos, uint32_t gaddag_root) {
+    int pivot = pos;
+    while (pivot < N - 1 && ln->tile[pivot + 1]) pivot++;
+    g->ln = ln;
+    g->dir = dir;
+    g->line = line;
+    g->anchor = pivot;
+    g->must = pos;
+    g->leftlimit = ln->leftlimit[pos];
+    g->main_sum = 0;
+    g->wmult = 1;
+    g->cross_sum = 0;
+    g->placed = 0;
+    gen_left(g, pivot, gaddag_root);
+}
+
+/* ---- cross-checks ------------------------------------------------------------ */
+
+static inline uint32_t find_edge(const uint32_t *nodes, uint32_t list, uint32_t L) {
+    if (!list) return 0;
+    for (uint32_t i = list;; i++) {
+        uint32_t e = nodes[i];
+        uint32_t T = KWG_TILE(e);
+        if (T == L) return e;
+        if (T > L || KWG_IS_END(e)) return 0;
+    }
+}
+
+/* Letters L such that pre + L + suf is a word (pre, suf: codes in reading order). */
+static uint64_t cross_mask(const uint32_t *nodes, uint32_t droot, uint32_t groot, const uint8_t *pre, int k,
+                           const uint8_t *suf, int m) {
+    uint64_t mask = 0;
+    if (m == 0 || (k > m && k > 0)) {
+        /* DAWG: walk the prefix, then each next letter L and the suffix. */
+        uint32_t list = droot;
+        for (int i = 0; i < k; i++) {
+            uint32_t e = find_edge(nodes, list, pre[i]);
+            if (!e) return 0;
+            list = KWG_CHILD(e);
+        }
+        if (!list) return 0;
+        for (uint32_t i = list;; i++) {
+            uint32_t e = nodes[i];
+            uint32_t L = KWG_TILE(e);
+            if (m == 0) {
+                if (KWG_ACCEPTS(e)) mask |= 1ull << L;
+            } else {
+                uint32_t sub = KWG_CHILD(e), e2 = 0;
+                int j;
+                for (j = 0; j < m; j++) {
+                    e2 = find_edge(nodes, sub, suf[j]);
+                    if (!e2) break;
+                    sub = KWG_CHILD(e2);
+                }
+                if (j == m && KWG_ACCEPTS(e2)) mask |= 1ull << L;
+            }
+            if (KWG_IS_END(e)) break;
+        }
+        return mask;
+    }
+    /* GADDAG, full reversal: suf reversed, L, pre reversed. */
+    uint32_t list = groot;
+    for (int i = m - 1; i >= 0; i--) {
+        uint32_t e = find_edge(nodes, list, suf[i]);
+        if (!e) return 0;
+        list = KWG_CHILD(e);
+    }
+    if (!list) return 0;
+    for (uint32_t i = list;; i++) {
+        uint32_t e = nodes[i];
+        uint32_t L = KWG_TILE(e);
+        if (L) {
+            if (k == 0) {
+                if (KWG_ACCEPTS(e)) mask |= 1ull << L;
+            } else {
+                uint32_t sub = KWG_CHILD(e), e2 = 0;
+                int j;
+                for (j = k - 1; j >= 0; j--) {
+                    e2 = find_edge(nodes, sub, pre[j]);
+                    if (!e2) break;
+                    sub = KWG_CHILD(e2);
+                }
+                if (j < 0 && KWG_ACCEPTS(e2)) mask |= 1ull << L;
+            }
+        }
+        if (KWG_IS_END(e)) break;
+    }
+    return mask;
+}
+
+/* Fills the 15 lines of direction `dir` (0: rows, horizontal moves; 1: columns). */
+static void prepare_lines(const TablesObject *t, const uint32_t *nodes, uint32_t droot, uint32_t groot,
+                          const uint8_t *board, int empty, int dir, Line *lines) {
+#define AT(l, p) (dir ? board[(p) * N + (l)] : board[(l) * N + (p)])
+    for (int l = 0; l < N; l++) {
+        Line *ln = &lines[l];
+        int prev_anchor = -1;
+        for (int p = 0; p < N; p++) {
+            uint8_t b = AT(l, p);
+            int sq = dir ? p * N + l : l * N + p;
+            ln->tile[p] = b;
+            ln->sq[p] = (uint8_t)sq;
+            ln->anchor[p] = 0;
+            ln->leftlimit[p] = -1;
+            ln->has_cross[p] = 0;
+            ln->cscore[p] = 0;
+            ln->cross[p] = t->all_letters;
+            if (b) {
+                ln->tval[p] = (b & BLANK_BIT) ? t->blank_value : t->value[b & CODE_MASK];
+                continue;
+            }
+            ln->tval[p] = 0;
+            if (empty) {
+                if (sq == t->centre) {
+                    ln->anchor[p] = 1;
+                    ln->leftlimit[p] = -1;
+                }
+                continue;
+            }
+            int up = l > 0 && AT(l - 1, p), down = l < N - 1 && AT(l + 1, p);
+            int lt = p > 0 && AT(l, p - 1), rt = p < N - 1 && AT(l, p + 1);
+            if (up || down || lt || rt) {
+                ln->anchor[p] = 1;
+                ln->leftlimit[p] = (int8_t)prev_anchor;
+                prev_anchor = p;
+            }
+            if (up || down) {
+                uint8_t pre[N], suf[N];
+                int k = 0, m = 0, i = l - 1;
+                int32_t cs = 0;
+                while (i >= 0 && AT(i, p)) i--;
+                for (int j = i + 1; j < l; j++) {
+                    uint8_t c = AT(j, p);
+                    pre[k++] = c & CODE_MASK;
+                    cs += (c & BLANK_BIT) ? t->blank_value : t->value[c & CODE_MASK];
+                }
+                for (int j = l + 1; j < N && AT(j, p); j++) {
+                    uint8_t c = AT(j, p);
+                    suf[m++] = c & CODE_MASK;
+                    cs += (c & BLANK_BIT) ? t->blank_value : t->value[c & CODE_MASK];
+                }
+                ln->has_cross[p] = 1;
+                ln->cscore[p] = cs;
+                ln->cross[p] = cross_mask(nodes, droot, groot, pre, k, suf, m) & t->all_letters;
+            }
+        }
+    }
+#undef AT
+}
+
+/* ---- upper bounds (best-N) ------------------------------------------------------ */
+
+/* An upper bound of the score of the moves generated from the anchor `a` of
+ * `ln` that place at most R tiles (whole = 0: no bonus), or exactly R =
+ * rack_size tiles (whole = 1: only the spans where the anagram index allows a
+ * word, bonus included; *blanks gets the letters their blanks may stand for).
+ * -1: no such move. rv: the rack values, best first; lmx: per square, the best
+ * letter multiplier a rack tile can get there.
+ *
+ * The spans: j empty squares left of the anchor (j = 0 when a tile run ends
+ * there: the word then starts at the run), the anchor, and rightwards as far as
+ * the remaining tiles and the usable squares allow, board tiles included. A
+ * shorter span of the same start has a lower bound, so these are enough. */
+static int32_t span_bound(const TablesObject *t, const Line *ln, int a, const int32_t *rv, int R,
+                          const uint8_t *lmx, int whole, BingoInfo *binfo, SearchRec *rec) {
+    if (!ln->usable[a] || R < 1) return -1;
+    int32_t best = -1;
+    int jmax = 0, left_nb = 0, left_x = 0, left_y = 0, run_start = a;
+    int32_t left_board = 0;
+    if (a > 0 && ln->tile[a - 1]) {
+        int s = a - 1;
+        while (s > 0 && ln->tile[s - 1]) s--;
+        run_start = s;
+        for (int i = s; i < a; i++) {
+            int L = ln->tile[i] & CODE_MASK;
+            if (left_nb == 0) left_x = L;
+            else if (left_nb == 1) left_y = L;
+            left_nb++;
+            left_board += ln->tval[i];
+        }
+    } else {
+        jmax = a - 1 - ln->leftlimit[a];
+        if (jmax > R - 1) jmax = R - 1;
+    }
+    for (int j = 0; j <= jmax; j++) {
+        int32_t W = 1, B = left_board, C = 0;
+        int nb = left_nb, x = left_x, y = left_y;
+        int32_t lmq[N], cwq[N];
+        int k = 0, end = a;
+        for (int q = a - j; q < a; q++) { /* empty, no perpendicular word */
+            int sq = ln->sq[q];
+            W *= t->wm[sq];
+            lmq[k] = lmx[sq];
+            cwq[k] = 0;
+            k++;
+        }
+        for (int q = a; q < N; q++) {
+            if (ln->tile[q]) {
+                int L = ln->tile[q] & CODE_MASK;
+                if (nb == 0) x = L;
+                else if (nb == 1) y = L;
+                nb++;
+                B += ln->tval[q];
+                end = q;
+                continue;
+            }
+            if (k == R || !ln->usable[q]) break;
+            end = q;
+            int sq = ln->sq[q];
+            W *= t->wm[sq];
+            lmq[k] = lmx[sq];
+            cwq[k] = ln->has_cross[q] ? lmx[sq] * t->wm[sq] : 0;
+            C += ln->has_cross[q] ? ln->cscore[q] * t->wm[sq] : 0;
+            k++;
+        }
+        uint64_t bl = 0;
+        if (whole && (k != R || !bingo_allowed(binfo, nb, x, y, &bl))) continue;
+        /* each square's coefficient, best first, against the rack values */
+        int32_t coef[N];
+        for (int i = 0; i < k; i++) {
+            int32_t c = lmq[i] * W + cwq[i];
+            int z = i;
+            while (z > 0 && coef[z - 1] < c) {
+                coef[z] = coef[z - 1];
+                z--;
+            }
+            coef[z] = c;
+        }
+        int32_t bound = W * B + C;
+        for (int i = 0; i < k; i++) bound += coef[i] * rv[i];
+        if (whole) {
+            int start = j ? a - j : run_start;
+            bound += t->bingo;
+            rec->blanks |= bl;
+            rec->starts |= (uint16_t)(1u << start);
+            rec->end_of[start] = (uint8_t)end;
+            rec->kind[rec->nkinds][0] = (uint8_t)(nb > 3 ? 3 : nb);
+            rec->kind[rec->nkinds][1] = (uint8_t)x;
+            rec->kind[rec->nkinds][2] = (uint8_t)y;
+            rec->nkinds++;
+        }
+        if (bound > best) best = bound;
+    }
+    return best;
+}
+
+static int cmp_rec(const void *x, const void *y) {
+    const SearchRec *a = (const SearchRec *)x, *b = (const SearchRec *)y;
+    if (a->bound != b->bound) return a->bound > b->bound ? -1 : 1;
+    if (a->whole != b->whole) return a->whole > b->whole ? -1 : 1;
+    if (a->dir != b->dir) return a->dir < b->dir ? -1 : 1;
+    if (a->line != b->line) return a->line < b->line ? -1 : 1;
+    return a->pos < b->pos ? -1 : (a->pos > b->pos);
+}
+
+/* ---- the whole search (no Python calls: runs without the GIL) --------------- */
+
+typedef struct {
+    const uint8_t *board;
+    const uint8_t *rack;
+    int rack_len;
+    int top;
+    int count_all;
+    int vertical_first;
+    uint32_t droot, groot;
+    const BingoIndexObject *bi;
+} Query;
+
+static void run_search(Gen *g, const Query *q) {
+    const TablesObject *t = g->t;
+    int empty = 1;
+    for (int i = 0; i < NSQ; i++)
+        if (q->board[i]) {
+            empty = 0;
+            break;
+        }
+    /* the rack */
+    memset(g->counts, 0, sizeof g->counts);
+    g->blanks = 0;
+    g->rack_mask = 0;
+    g->rack_total = g->limit = q->rack_len;
+    g->end = N - 1;
+    g->blank_letters = t->all_letters;
+    int32_t rv[MAXRACK];
+    int R = 0;
+    for (int i = 0; i < q->rack_len; i++) {
+        uint8_t c = q->rack[i];
+        int32_t v;
+        if (c == 0) {
+            g->blanks++;
+            v = t->blank_value;
+        } else {
+            c &= CODE_MASK;
+            g->counts[c]++;
+            g->rack_mask |= 1ull << c;
+            v = t->value[c];
+        }
+        int z = R++;
+        while (z > 0 && rv[z - 1] < v) {
+            rv[z] = rv[z - 1];
+            z--;
+        }
+        rv[z] = v;
+    }
+    if (R == 0 || !q->groot) return;
+
+    Line lines[2][N];
+    for (int dir = 0; dir < 2; dir++)
+        prepare_lines(t, g->nodes, q->droot, q->groot, q->board, empty, dir, lines[dir]);
+    int skip_vertical = empty && !q->vertical_first;
+
+    if (!q->top || q->count_all) { /* exhaustive */
+        for (int dir = 0; dir < 2; dir++) {
+            g->discard = dir == 1 && skip_vertical;
+            for (int l = 0; l < N; l++) {
+                const Line *ln = &lines[dir][l];
+                for (int p = 0; p < N; p++)
+                    if (ln->anchor[p]) gen_anchor(g, ln, dir, l, p, q->groot);
+            }
+        }
+        g->discard = 0;
+        return;
+    }
+
+    /* best-N: the searches by upper bound */
+    uint8_t lmx[NSQ];
+    uint64_t avail = g->blanks ? t->all_letters : (g->rack_mask & t->all_letters);
+    for (int sq = 0; sq < NSQ; sq++) {
+        uint8_t m = g->blanks ? t->lm_all_max[sq] : 0;
+        uint64_t bits = g->rack_mask;
+        while (bits) {
+            int L = __builtin_ctzll(bits);
+            bits &= bits - 1;
+            if (t->lm[sq][L] > m) m = t->lm[sq][L];
+        }
+        lmx[sq] = m;
+    }
+    BingoInfo *binfo = (BingoInfo *)malloc(sizeof(BingoInfo));
+    if (!binfo) {
+        g->oom = 1;
+        return;
+    }
+    bingo_info_init(binfo, q->bi, q->rack, q->rack_len, t->all_letters);
+    int whole_possible = R == t->rack_size;
+    SearchRec recs[4 * NSQ];
+    int nrec = 0;
+    for (int dir = 0; dir < 2; dir++) {
+        if (dir == 1 && skip_vertical) continue;
+        for (int l = 0; l < N; l++) {
+            Line *ln = &lines[dir][l];
+            for (int p = 0; p < N; p++) ln->usable[p] = !ln->tile[p] && (ln->cross[p] & avail) != 0;
+            for (int p = 0; p < N; p++) {
+                if (!ln->anchor[p]) continue;
+                for (int whole = 0; whole <= whole_possible; whole++) {
+                    SearchRec *r = &recs[nrec];
+                    r->blanks = 0;
+                    r->starts = 0;
+                    r->nkinds = 0;
+                    int32_t b = span_bound(t, ln, p, rv, whole ? R : R - whole_possible, lmx, whole, binfo, r);
+                    if (b < 0) continue;
+                    r->bound = b;
+                    r->dir = (uint8_t)dir;
+                    r->line = (uint8_t)l;
+                    r->pos = (uint8_t)p;
+                    r->whole = (uint8_t)whole;
+                    nrec++;
+                }
+            }
+        }
+    }
+    qsort(recs, (size_t)nrec, sizeof recs[0], cmp_rec);
+    for (int i = 0; i < nrec; i++) {
+        const SearchRec *r = &recs[i];
+        if (g->heap_n == g->top && r->bound < g->heap[0]) break;
+        /* whole rack: blanks only as letters of the anagrams the index knows; the
+         * others: at most one tile fewer than the rack */
+        g->need_all = r->whole;
+        g->limit = r->whole || !whole_possible ? R : R - 1;
+        g->blank_letters = r->whole ? r->blanks : t->all_letters;
+        g->starts = r->starts;
+        g->pair_mode = 0;
+        if (r->whole) {
+            memcpy(g->end_of, r->end_of, sizeof g->end_of);
+            if (g->blanks == 2 && binfo->bi) {
+                memset(g->partner, 0, sizeof g->partner);
+                for (int k = 0; k < r->nkinds; k++)
+                    bingo_partners(binfo, r->kind[k][0], r->kind[k][1], r->kind[k][2], g->partner);
+                uint64_t first = 0;
+                for (int L = 1; L < MAXC; L++)
+                    if (g->partner[L]) first |= 1ull << L;
+                g->blank_letters &= first;
+                g->pair_mode = 1;
+            }
+        }
+#ifdef SOLVER_TRACE
+        long long before = g->nvisit;
+#endif
+        gen_anchor(g, &lines[r->dir][r->line], r->dir, r->line, r->pos, q->groot);
+#ifdef SOLVER_TRACE
+        fprintf(stderr, "  search d%d l%d p%d whole%d bound %d nodes %lld th %d starts %x blanks %d\n", r->dir,
+                r->line, r->pos, r->whole, r->bound, g->nvisit - before, threshold(g), r->starts,
+                __builtin_popcountll(r->blanks));
+#endif
+    }
+    free(binfo);
+}
+
+/* ------------------------------------------------------------------ */
+/* Python glue                                                          */
+/* ------------------------------------------------------------------ */
+
+static int read_fixed(PyObject *obj, void *dst, Py_ssize_t size, const char *what) {
+    Py_buffer b;
+    if (PyObject_GetBuffer(obj, &b, PyBUF_SIMPLE) < 0) return -1;
+    if (b.len != size) {
+        PyErr_Format(PyExc_ValueError, "%s must have %zd bytes, not %zd", what, size, b.len);
+        PyBuffer_Release(&b);
+        return -1;
+    }
+    memcpy(dst, b.buf, (size_t)size);
+    PyBuffer_Release(&b);
+    return 0;
+}
+
+static int Tables_init(TablesObject *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"nletters", "values", "blank_value", "lm", "blm", "wm",
+                             "rack_size", "bingo", "centre", "codes", NULL};
+    int nletters, blank_value, rack_size, bingo, centre;
+    PyObject *values, *lm, *blm, *wm, *codes;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOiOOOiiiO!", kwlist, &nletters, &values, &blank_value, &lm,
+                                     &blm, &wm, &rack_size, &bingo, &centre, &PyDict_Type, &codes))
+        return -1;
+    if (self->codes) {
+        PyErr_SetString(PyExc_RuntimeError, "Tables are initialised once");
+        return -1;
+    }
+    if (nletters < 1 || nletters > (int)KWG_MAX_LETTERS) {
+        PyErr_SetString(PyExc_ValueError, "nletters must be 1..63");
+        return -1;
+    }
+    if (centre < 0 || centre >= NSQ || rack_size < 1 || rack_size > MAXRACK) {
+        PyErr_SetString(PyExc_ValueError, "bad centre or rack size");
+        return -1;
+    }
+    int32_t vals[MAXC];
+    if (read_fixed(values, vals, sizeof vals, "values") < 0) return -1;
+    if (read_fixed(lm, self->lm, sizeof self->lm, "lm") < 0) return -1;
+    if (read_fixed(blm, self->blm, sizeof self->blm, "blm") < 0) return -1;
+    if (read_fixed(wm, self->wm, sizeof self->wm, "wm") < 0) return -1;
+    for (int i = 0; i < MAXC; i++) {
+        if (vals[i] < 0 || vals[i] > 1000) {
+            PyErr_SetString(PyExc_ValueError, "letter values must be 0..1000");
+            return -1;
+        }
+        self->value[i] = vals[i];
+    }
+    for (int sq = 0; sq < NSQ; sq++) {
+        if (self->wm[sq] < 1 || self->wm[sq] > 9) {
+            PyErr_SetString(PyExc_ValueError, "word multipliers must be 1..9");
+            return -1;
+        }
+        uint8_t m = 0;
+        for (int L = 0; L < MAXC; L++) {
+            if (self->lm[sq][L] > 9 || self->blm[sq][L] > 9) {
+                PyErr_SetString(PyExc_ValueError, "letter multipliers must be 0..9");
+                return -1;
+            }
+            if (L >= 1 && L <= nletters && self->blm[sq][L] > m) m = self->blm[sq][L];
+        }
+        self->lm_all_max[sq] = m;
+    }
+    if (blank_value < 0 || blank_value > 1000 || bingo < 0 || bingo > 100000) {
+        PyErr_SetString(PyExc_ValueError, "bad blank value or bingo");
+        return -1;
+    }
+    self->nletters = nletters;
+    self->all_letters = (nletters == 63 ? ~0ull : ((1ull << (nletters + 1)) - 1)) & ~1ull;
+    self->blank_value = blank_value;
+    self->rack_size = rack_size;
+    self->bingo = bingo;
+    self->centre = centre;
+    Py_INCREF(codes);
+    Py_XSETREF(self->codes, codes);
+    return 0;
+}
+
+static void Tables_dealloc(TablesObject *self) {
+    Py_XDECREF(self->codes);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Reads a Board's cells (15 lists of 15 Tile or None) into codes. */
+static int read_cells(TablesObject *self, PyObject *cells, uint8_t *board) {
+    PyObject *rows = PySequence_Fast(cells, "board must be 225 bytes or 15 rows of 15 cells");
+    if (!rows) return -1;
+    if (PySequence_Fast_GET_SIZE(rows) != N) {
+        Py_DECREF(rows);
+        PyErr_SetString(PyExc_ValueError, "board must have 15 rows");
+        return -1;
+    }
+    for (int r = 0; r < N; r++) {
+        PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(rows, r), "a board row must be a sequence");
+        if (!row) goto fail;
+        if (PySequence_Fast_GET_SIZE(row) != N) {
+            Py_DECREF(row);
+            PyErr_SetString(PyExc_ValueError, "board rows must have 15 cells");
+            goto fail;
+        }
+        for (int c = 0; c < N; c++) {
+            PyObject *cell = PySequence_Fast_GET_ITEM(row, c);
+            if (cell == Py_None) {
+                board[r * N + c] = 0;
+                continue;
+            }
+            PyObject *letter = PyObject_GetAttr(cell, s_letter);
+            if (!letter) {
+                Py_DECREF(row);
+                goto fail;
+            }
+            PyObject *code = PyDict_GetItemWithError(self->codes, letter);
+            Py_DECREF(letter);
+            long v = UNKNOWN_CODE;
+            if (code) {
+                v = PyLong_AsLong(code);
+                if (v == -1 && PyErr_Occurred()) {
+                    Py_DECREF(row);
+                    goto fail;
+                }
+            } else if (PyErr_Occurred()) {
+                Py_DECREF(row);
+                goto fail;
+            }
+            if (v < 1 || v > 63) v = UNKNOWN_CODE;
+            PyObject *blank = PyObject_GetAttr(cell, s_blank);
+            if (!blank) {
+                Py_DECREF(row);
+                goto fail;
+            }
+            int isb = PyObject_IsTrue(blank);
+            Py_DECREF(blank);
+            if (isb < 0) {
+                Py_DECREF(row);
+                goto fail;
+            }
+            board[r * N + c] = (uint8_t)(v | (isb ? BLANK_BIT : 0));
+        }
+        Py_DECREF(row);
+    }
+    Py_DECREF(rows);
+    return 0;
+fail:
+    Py_DECREF(rows);
+    return -1;
+}
+
+static PyObject *Tables_generate(TablesObject *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"nodes", "dawg_root", "gaddag_root", "board", "rack",
+                             "top", "count_all", "vertical_first", "bingo_index", NULL};
+    PyObject *nodes_obj, *board_obj, *rack_obj, *bi_obj = Py_None;
+    unsigned long droot, groot;
+    int top = 0, count_all = 0, vertical_first = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OkkOO|ippO", kwlist, &nodes_obj, &droot, &groot, &board_obj,
+                                     &rack_obj, &top, &count_all, &vertical_first, &bi_obj))
+        return NULL;
+    if (bi_obj != Py_None && !PyObject_TypeCheck(bi_obj, &BingoIndexType)) {
+        PyErr_SetString(PyExc_TypeError, "bingo_index must be a BingoIndex or None");
+        return NULL;
+    }
+    const BingoIndexObject *bi = bi_obj == Py_None ? NULL : (const BingoIndexObject *)bi_obj;
+    if (bi && (!bi->ready || bi->rack_size != self->rack_size)) {
+        PyErr_SetString(PyExc_ValueError, "the BingoIndex was built for another rack size");
+        return NULL;
+    }
+    if (top < 0) {
+        PyErr_SetString(PyExc_ValueError, "top must be >= 0");
+        return NULL;
+    }
+    uint8_t board[NSQ];
+    if (PyBytes_Check(board_obj) || PyByteArray_Check(board_obj) || PyMemoryView_Check(board_obj)) {
+        if (read_fixed(board_obj, board, NSQ, "board") < 0) return NULL;
+        for (int i = 0; i < NSQ; i++) {
+            if (board[i] && ((board[i] & CODE_MASK) == 0 || (board[i] & 0x40))) {
+                PyErr_SetString(PyExc_ValueError, "board codes must be 1..63, with 0x80 for a blank");
+                return NULL;
+            }
+        }
+    } else if (read_cells(self, board_obj, board) < 0) {
+        return NULL;
+    }
+    uint8_t rack[N];
+    Py_buffer rb;
+    if (PyObject_GetBuffer(rack_obj, &rb, PyBUF_SIMPLE) < 0) return NULL;
+    if (rb.len > self->rack_size || rb.len > N) {
+        PyBuffer_Release(&rb);
+        PyErr_SetString(PyExc_ValueError, "too many tiles on the rack");
+        return NULL;
+    }
+    int rack_len = (int)rb.len;
+    memcpy(rack, rb.buf, (size_t)rb.len);
+    PyBuffer_Release(&rb);
+    for (int i = 0; i < rack_len; i++)
+        if (rack[i] > 63) {
+            PyErr_SetString(PyExc_ValueError, "rack codes must be 0 (blank) or 1..63");
+            return NULL;
+        }
+
+    Py_buffer nb;
+    if (PyObject_GetBuffer(nodes_obj, &nb, PyBUF_SIMPLE) < 0) return NULL;
+    size_t nnodes = (size_t)nb.len / 4;
+    if (nnodes < 2 || droot >= nnodes || groot >= nnodes) {
+        PyBuffer_Release(&nb);
+        PyErr_SetString(PyExc_ValueError, "roots out of the edge array");
+        return NULL;
+    }
+
+    Gen g;
+    memset(&g, 0, sizeof g);
+    g.nodes = (const uint32_t *)nb.buf;
+    g.t = self;
+    g.top = top;
+    g.compact_at = top ? 2 * (size_t)top + 1024 : (size_t)-1;
+    if (top) {
+        g.heap = (int32_t *)malloc(sizeof(int32_t) * (size_t)top);
+        if (!g.heap) {
+            PyBuffer_Release(&nb);
+            return PyErr_NoMemory();
+        }
+    }
+    Query q = {board, rack, rack_len, top, count_all, vertical_first, (uint32_t)droot, (uint32_t)groot, bi};
+
+    Py_INCREF(self); /* the tables and the index must outlive the search */
+    Py_INCREF(bi_obj);
+    Py_BEGIN_ALLOW_THREADS
+    run_search(&g, &q);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(bi_obj);
+    Py_DECREF(self);
+    PyBuffer_Release(&nb);
+#ifdef SOLVER_STATS
+    fprintf(stderr, "STATS nodes=%lld count=%lld\n", g.nvisit, g.count);
+#endif
+
+    if (top && !g.oom) compact(&g);
+    free(g.heap);
+    if (g.oom) {
+        free(g.moves);
+        return PyErr_NoMemory();
+    }
+
+    PyObject *list = PyList_New((Py_ssize_t)g.n);
+    if (!list) {
+        free(g.moves);
+        return NULL;
+    }
+    for (size_t i = 0; i < g.n; i++) {
+        const Move *m = &g.moves[i];
+        int row = m->dir ? m->start : m->line, col = m->dir ? m->line : m->start;
+        PyObject *item = Py_BuildValue("(iiOy#i)", row, col, m->dir ? Py_True : Py_False, (const char *)m->tiles,
+                                       (Py_ssize_t)m->len, (int)m->score);
+        if (!item) {
+            Py_DECREF(list);
+            free(g.moves);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, item);
+    }
+    free(g.moves);
+    PyObject *count;
+    if (count_all || !top) {
+        count = PyLong_FromLongLong(g.count);
+        if (!count) {
+            Py_DECREF(list);
+            return NULL;
+        }
+    } else {
+        count = Py_NewRef(Py_None);
+    }
+    return Py_BuildValue("(NN)", list, count);
+}
+
+static PyMethodDef Tables_methods[] = {
+    {"generate", (PyCFunction)(void (*)(void))Tables_generate, METH_VARARGS | METH_KEYWORDS,
+     "generate(nodes, dawg_root, gaddag_root, board, rack, top=0, count_all=False, vertical_first=True)\n"
+     "-> (moves, count): moves as (row, col, vertical, tiles, score)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject TablesType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "scoring._solver.Tables",
+    .tp_basicsize = sizeof(TablesObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Per rule set tables of the move generator.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Tables_init,
+    .tp_dealloc = (destructor)Tables_dealloc,
+    .tp_methods = Tables_methods,
+};
+
+static struct PyModuleDef moduledef = {
+    PyModuleDef_HEAD_INIT, "scoring._solver", "The compiled move generator (see scoring/solver.py).", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__solver(void) {
+    if (PyType_Ready(&TablesType) < 0 || PyType_Ready(&BingoIndexType) < 0) return NULL;
+    s_letter = PyUnicode_InternFromString("letter");
+    s_blank = PyUnicode_InternFromString("blank");
+    if (!s_letter || !s_blank) return NULL;
+    PyObject *m = PyModule_Create(&moduledef);
+    if (!m) return NULL;
+    Py_INCREF(&TablesType);
+    if (PyModule_AddObject(m, "Tables", (PyObject *)&TablesType) < 0) {
+        Py_DECREF(&TablesType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&BingoIndexType);
+    if (PyModule_AddObject(m, "BingoIndex", (PyObject *)&BingoIndexType) < 0) {
+        Py_DECREF(&BingoIndexType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

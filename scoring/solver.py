@@ -1,0 +1,390 @@
+"""The move generator: every legal move of a position, or the best N (RULES §3).
+
+The hot part is compiled (``scoring/_solver.c``: GADDAG move generation with
+per-call cross-checks, and best-first search over anchors with score upper
+bounds for the best-N mode); this module turns positions and racks into its
+inputs and its output into :class:`SolvedMove` objects.
+
+Typical use::
+
+    graph = WordGraph.load("ru.kwg")
+    result = solve(Board(get_ruleset("ru")), "ЗДОРОВЫ", graph, top=1)
+    result.moves[0].notation(), result.moves[0].score      # ('H4 ЗДОРОВЫ', 90)
+
+    solver = solver_for(get_ruleset("ru"), graph)         # tables cached: cheap repeated calls
+    solver.solve(board, "АБВ??ГД", top=10, count_all=True)
+    solver.solve(board, rack, top=1, ties=True)           # every move of top score
+
+The first call for a graph builds the tables and an anagram index of the
+lexicon's 7- to 9-letter words (tens of ms; it prunes the best-N search).
+``SolvedMove.placed`` and ``.words`` are worked out on demand.
+
+Moves are sorted best first: score descending, then notation (code-point
+order of ``format_move``'s text). A move is one set of tiles (letters and
+blank flags) on one line: the same tiles reached through different blank
+assignments of the rack are one move; a blank played as X and a real X are
+two moves. A single tile that forms words in both directions is listed once
+per direction (``H8 …`` and ``8H …`` are both ways to write it). On the
+empty board vertical moves are legal; they are listed in the all-moves mode
+and left out of best-N lists (duplicate places the first move horizontally),
+unless ``first_vertical`` says otherwise; ``count_all`` always counts them.
+Nothing here imports Django.
+"""
+
+from __future__ import annotations
+
+import struct
+import time
+import weakref
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from . import _solver
+from .board import Board, Tile
+from .coords import Coord, format_coord
+from .notation import NotationError, parse_rack
+from .placement import Placement
+from .rules import CENTRE, SIZE, RuleSet
+
+if TYPE_CHECKING:  # pragma: no cover
+    from lexicon.graph import WordGraph
+
+__all__ = ["SolveResult", "SolvedMove", "Solver", "SolverError", "solve", "solver_for"]
+
+BLANK_BIT = 0x80
+UNKNOWN_CODE = 63  # a letter of the rule set that the word graph does not know: never playable
+
+
+class SolverError(ValueError):
+    """Inputs the solver cannot use (a rack or board of another set, a graph without a GADDAG)."""
+
+
+class _Core:
+    """What the compiled generator needs for one rule set and one word graph.
+
+    Holds the edge array (a zero-copy view of the graph's mapping) but not the
+    :class:`WordGraph` itself, so that a cache keyed weakly by the graph works.
+    """
+
+    def __init__(self, ruleset: RuleSet, graph: WordGraph):
+        if not getattr(graph, "has_gaddag", True) or not graph.gaddag_root:
+            raise SolverError(f"the word graph {getattr(graph, 'path', '')} has no GADDAG: rebuild it with gaddag=True")
+        alphabet = graph.alphabet
+        graph_code = {letter: i + 1 for i, letter in enumerate(alphabet)}
+        codes = {letter: graph_code.get(letter, UNKNOWN_CODE) for letter in ruleset.letters}
+        if len(alphabet) >= UNKNOWN_CODE and UNKNOWN_CODE in codes.values():
+            raise SolverError("the word graph's alphabet is full and lacks letters of the rule set")
+        self.ruleset = ruleset
+        self.codes = codes
+        values = [0] * 64
+        lm = bytearray(SIZE * SIZE * 64)
+        blm = bytearray(SIZE * SIZE * 64)
+        for letter, code in codes.items():
+            if code == UNKNOWN_CODE:
+                continue
+            values[code] = ruleset.value(letter)
+            for r in range(SIZE):
+                for c in range(SIZE):
+                    sq = (r * SIZE + c) * 64 + code
+                    lm[sq] = ruleset.letter_multiplier(r, c, letter, False)
+                    blm[sq] = ruleset.letter_multiplier(r, c, letter, True)
+        wm = bytes(ruleset.layout.word_mult[r][c] for r in range(SIZE) for c in range(SIZE))
+        self.tables = _solver.Tables(
+            nletters=len(alphabet),
+            values=struct.pack("<64i", *values),
+            blank_value=ruleset.blank_value,
+            lm=bytes(lm),
+            blm=bytes(blm),
+            wm=wm,
+            rack_size=ruleset.rack_size,
+            bingo=ruleset.bingo,
+            centre=CENTRE[0] * SIZE + CENTRE[1],
+            codes=codes,
+        )
+        self.nodes = graph.nodes_buffer()
+        self.dawg_root = graph.dawg_root
+        self.gaddag_root = graph.gaddag_root
+        # anagram index of the words a full rack can make (prunes the best-N search)
+        self.bingo_index = _solver.BingoIndex(self.nodes, self.dawg_root, len(alphabet), ruleset.rack_size)
+        # code (| BLANK_BIT) -> the letter as written in a move (lower case for a blank)
+        fen = ["?"] * 256
+        tile = [None] * 256
+        for letter, code in codes.items():
+            if code == UNKNOWN_CODE:
+                continue
+            fen[code] = letter
+            tile[code] = Tile(letter, False)
+            blank = Tile(letter, True)
+            fen[code | BLANK_BIT] = blank.fen()
+            tile[code | BLANK_BIT] = blank
+        self.fen = fen
+        self.tile = tile
+        labels = {}
+        for r in range(SIZE):
+            for c in range(SIZE):
+                for vertical in (False, True):
+                    labels[r, c, vertical] = format_coord(Coord(r, c, vertical))
+        self.labels = labels
+        self._rack_cache: dict[str, bytes] = {}
+
+    def rack_codes(self, rack: str | Iterable[str]) -> bytes:
+        """The rack as letter codes (0 for a blank); SolverError on a tile of another set."""
+        if isinstance(rack, str):
+            codes = self._rack_cache.get(rack)
+            if codes is None:
+                codes = self._rack_codes(rack)
+                if len(self._rack_cache) >= 4096:
+                    self._rack_cache.clear()
+                self._rack_cache[rack] = codes
+            return codes
+        return self._rack_codes(rack)
+
+    def _rack_codes(self, rack: str | Iterable[str]) -> bytes:
+        rs = self.ruleset
+        if isinstance(rack, str):
+            try:
+                tiles = parse_rack(rack, rs)
+            except NotationError as exc:
+                raise SolverError(str(exc)) from None
+        else:
+            tiles = []
+            for t in rack:
+                if t == "?":
+                    tiles.append("?")
+                    continue
+                letter = rs.normalize_letter(t) if isinstance(t, str) else t
+                if not isinstance(letter, str) or not rs.is_letter(letter):
+                    raise SolverError(f"«{t}» on the rack is not a tile of the {rs.id} set")
+                tiles.append(letter)
+            if len(tiles) > rs.rack_size:
+                raise SolverError(f"a rack holds at most {rs.rack_size} tiles, this one has {len(tiles)}")
+        return bytes(0 if t == "?" else self.codes[t] for t in tiles)
+
+
+class SolvedMove:
+    """One legal move: where, the whole word, its score; the rest is worked out on demand."""
+
+    __slots__ = ("score", "_row", "_col", "_vertical", "_codes", "_core", "_board", "_notation", "_words")
+
+    def __init__(self, core: _Core, board: Board, row: int, col: int, vertical: bool, codes: bytes, score: int):
+        self.score = score
+        self._row = row
+        self._col = col
+        self._vertical = vertical
+        self._codes = codes
+        self._core = core
+        self._board = board
+        fen = core.fen
+        self._notation = core.labels[row, col, vertical] + " " + "".join([fen[c] for c in codes])
+        self._words: list[str] | None = None
+
+    @property
+    def coord(self) -> Coord:
+        return Coord(self._row, self._col, self._vertical)
+
+    @property
+    def tiles(self) -> tuple[Tile, ...]:
+        """The whole main word, letters already on the board included (blanks: ``blank=True``)."""
+        tile = self._core.tile
+        return tuple(tile[c] for c in self._codes)
+
+    @property
+    def word(self) -> str:
+        """The main word as written (blanks in lower case)."""
+        return self._notation.split(" ", 1)[1]
+
+    @property
+    def placed(self) -> tuple[Placement, ...]:
+        """The tiles the move puts on empty squares."""
+        out = []
+        coord = self.coord
+        for i, t in enumerate(self.tiles):
+            r, c = coord.square(i)
+            if self._board[r, c] is None:
+                out.append(Placement(r, c, t.letter, t.blank))
+        return tuple(out)
+
+    @property
+    def tiles_placed(self) -> int:
+        return len(self.placed)
+
+    @property
+    def blanks(self) -> int:
+        """Blanks the move plays from the rack."""
+        return sum(1 for p in self.placed if p.blank)
+
+    @property
+    def words(self) -> list[str]:
+        """Every word formed, main word first, as written (blanks in lower case)."""
+        if self._words is None:
+            from .notation import MoveText
+            from .placement import evaluate
+
+            play = evaluate(self._board, MoveText(self.coord, self.tiles))
+            self._words = [w.word for w in play.words]
+        return list(self._words)
+
+    def notation(self, convention: str | None = None, cyrillic: bool = False) -> str:
+        """``H8 ЗДОРОВЫ`` (RULES §2; other conventions through scoring.notation.format_move)."""
+        if convention is None and not cyrillic:
+            return self._notation
+        from .notation import format_move
+
+        return format_move(self.coord, self.tiles, convention=convention or "duplicate", cyrillic=cyrillic)
+
+    def sort_key(self) -> tuple[int, str]:
+        return (-self.score, self._notation)
+
+    def to_dict(self) -> dict:
+        return {
+            "move": self._notation,
+            "score": self.score,
+            "words": self.words,
+            "blanks": self.blanks,
+            "tiles_placed": self.tiles_placed,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SolvedMove):
+            return NotImplemented
+        return self._notation == other._notation and self.score == other.score
+
+    def __hash__(self) -> int:
+        return hash((self._notation, self.score))
+
+    def __repr__(self) -> str:
+        return f"<SolvedMove {self._notation} {self.score}>"
+
+
+@dataclass
+class SolveResult:
+    moves: list[SolvedMove]
+    count_all: int | None
+    elapsed_ms: float
+
+    @property
+    def best(self) -> SolvedMove | None:
+        return self.moves[0] if self.moves else None
+
+    def to_dict(self) -> dict:
+        return {
+            "moves": [m.to_dict() for m in self.moves],
+            "count_all": self.count_all,
+            "elapsed_ms": self.elapsed_ms,
+        }
+
+
+#: Larger ``top`` values run the exhaustive search (the best-N heap is sized by ``top``).
+_MAX_TOP = 1 << 16
+
+
+def _sort_key(m: SolvedMove) -> tuple[int, str]:
+    return (-m.score, m._notation)
+
+
+class Solver:
+    """The move generator for one rule set and one word graph (its tables built once)."""
+
+    def __init__(self, ruleset: RuleSet, graph: WordGraph):
+        self.ruleset = ruleset
+        self.graph = graph
+        self._core = _Core(ruleset, graph)
+
+    @classmethod
+    def _from_core(cls, core: _Core, graph: WordGraph | None) -> Solver:
+        self = cls.__new__(cls)
+        self.ruleset = core.ruleset
+        self.graph = graph
+        self._core = core
+        return self
+
+    def solve(
+        self,
+        board: Board,
+        rack: str | Iterable[str],
+        *,
+        top: int | None = None,
+        count_all: bool = False,
+        first_vertical: bool | None = None,
+        ties: bool = False,
+    ) -> SolveResult:
+        """Every legal move (``top=None``) or the ``top`` best, best first.
+
+        ``count_all`` also counts every legal move (``SolveResult.count_all``).
+        ``first_vertical``: list vertical moves on the empty board (default: only
+        in the all-moves mode). ``ties``: with ``top``, also keep the moves tied
+        with the last one kept (``top=1, ties=True``: every move of top score).
+        """
+        started = time.perf_counter()
+        core = self._core
+        if board.ruleset.id != core.ruleset.id:
+            raise SolverError(f"the board is a {board.ruleset.id} board, the solver plays {core.ruleset.id}")
+        if top is not None and (not isinstance(top, int) or top < 1):
+            raise SolverError("top must be a positive number of moves (or None for all moves)")
+        rack_codes = core.rack_codes(rack)
+        vertical_first = (top is None) if first_vertical is None else bool(first_vertical)
+        cells = board.rows()  # a copy: the moves read it later (placed, words)
+        raw, count = core.tables.generate(
+            core.nodes,
+            core.dawg_root,
+            core.gaddag_root,
+            cells,
+            rack_codes,
+            top if top is not None and top <= _MAX_TOP else 0,
+            count_all,
+            vertical_first,
+            core.bingo_index,
+        )
+        if raw:
+            snapshot = Board(board.ruleset, cells)
+            moves = [SolvedMove(core, snapshot, *m) for m in raw]
+        else:
+            moves = []
+        moves.sort(key=_sort_key)
+        if top is not None and len(moves) > top:
+            cut = top
+            if ties:
+                while cut < len(moves) and moves[cut].score == moves[top - 1].score:
+                    cut += 1
+            del moves[cut:]
+        if not count_all:
+            count = None
+        return SolveResult(moves, count, (time.perf_counter() - started) * 1000.0)
+
+    def best(self, board: Board, rack: str | Iterable[str]) -> SolvedMove | None:
+        """The top move (None when no move exists)."""
+        return self.solve(board, rack, top=1).best
+
+
+_CORES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def solver_for(ruleset: RuleSet, graph: WordGraph) -> Solver:
+    """A cached :class:`Solver` for the rule set and graph (kept while the graph lives)."""
+    per_graph = _CORES.get(graph)
+    if per_graph is None:
+        per_graph = {}
+        _CORES[graph] = per_graph
+    core = per_graph.get(ruleset.id)
+    if core is None:
+        core = _Core(ruleset, graph)
+        per_graph[ruleset.id] = core
+    return Solver._from_core(core, graph)
+
+
+def solve(
+    board: Board,
+    rack: str | list[str],
+    graph: WordGraph,
+    *,
+    top: int | None = None,
+    count_all: bool = False,
+    first_vertical: bool | None = None,
+    ties: bool = False,
+) -> SolveResult:
+    """Every legal move (or the ``top`` best) of ``rack`` on ``board`` with the words of ``graph``."""
+    return solver_for(board.ruleset, graph).solve(
+        board, rack, top=top, count_all=count_all, first_vertical=first_vertical, ties=ties
+    )
+

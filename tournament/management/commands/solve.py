@@ -1,0 +1,107 @@
+"""``manage.py solve``: every legal move of a rack on a board, or the best N (the compiled solver)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from django.core.management.base import BaseCommand, CommandError
+
+from scoring.check import UnusableInput, load_position
+from scoring.notation import NotationError, parse_rack
+from scoring.rules import RuleSet, ruleset_ids
+
+
+def one_line_errors(command: BaseCommand, parser, prog_name: str, subcommand: str):
+    """Argument errors on the command line: one line on stderr and exit status 2 (no usage dump)."""
+    original = parser.error
+
+    def error(message):
+        if getattr(parser, "called_from_command_line", False):
+            command.stderr.write(f"{prog_name} {subcommand}: error: {message}")
+            sys.exit(2)
+        original(message)
+
+    parser.error = error
+    return parser
+
+
+def positive_int(text: str) -> int:
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not a positive number")
+    return value
+
+
+def open_solver(ruleset: RuleSet, lexicon: str):
+    """The cached solver for the rule set over the lexicon (name, .kwg or word-list file); exit 2 if unusable."""
+    from lexicon.resolve import LexiconNotFound, open_lexicon
+    from scoring.solver import SolverError, solver_for
+
+    try:
+        graph = open_lexicon(lexicon, ruleset.id)
+    except LexiconNotFound as exc:
+        raise CommandError(str(exc), returncode=2) from None
+    try:
+        return solver_for(ruleset, graph)
+    except SolverError as exc:
+        raise CommandError(str(exc), returncode=2) from None
+
+
+class Command(BaseCommand):
+    help = (
+        "List the legal moves of a rack on a board, best first (all of them, or --top N). "
+        "Exit 0, or 2 on unusable arguments."
+    )
+
+    def create_parser(self, prog_name, subcommand, **kwargs):
+        parser = super().create_parser(prog_name, subcommand, **kwargs)
+        return one_line_errors(self, parser, prog_name, subcommand)
+
+    def add_arguments(self, parser):
+        parser.add_argument("--ruleset", required=True, help=f"one of {', '.join(ruleset_ids())}")
+        parser.add_argument("--lexicon", required=True, help="lexicon name, compiled graph (.kwg) or word-list file")
+        parser.add_argument("--board", default="", help="board FEN (omit for the empty board)")
+        parser.add_argument("--rack", required=True, help="the rack, ? = blank (e.g. ЗДОРОВЫ, AB?CDE?)")
+        parser.add_argument("--top", type=positive_int, default=None, help="only the N best moves (default: all)")
+        parser.add_argument("--count-all", action="store_true", help="also count every legal move")
+        parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+    def handle(self, *args, **opts):
+        try:
+            ruleset, board = load_position(opts["ruleset"], opts["board"])
+        except UnusableInput as exc:
+            raise CommandError(str(exc), returncode=2) from None
+        try:
+            rack = parse_rack(opts["rack"], ruleset)
+        except NotationError as exc:
+            raise CommandError(f"rack: {exc}", returncode=2) from None
+        if not rack:
+            raise CommandError("rack: the rack is empty", returncode=2)
+        solver = open_solver(ruleset, opts["lexicon"])
+        result = solver.solve(board, rack, top=opts["top"], count_all=opts["count_all"])
+        if opts["json"]:
+            self.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False))
+            return
+        self._print_table(result, opts["top"])
+
+    def _print_table(self, result, top) -> None:
+        moves = result.moves
+        if not moves:
+            self.stdout.write("no legal move")
+        else:
+            width = max(len(m.notation()) for m in moves)
+            self.stdout.write(f"{'#':>4}  {'move':<{width}}  {'score':>5}  {'tiles':>5}  {'blanks':>6}  words")
+            for i, m in enumerate(moves, 1):
+                words = " ".join(m.words)
+                self.stdout.write(
+                    f"{i:>4}  {m.notation():<{width}}  {m.score:>5}  {m.tiles_placed:>5}  {m.blanks:>6}  {words}"
+                )
+        count = f", {result.count_all} legal moves in all" if result.count_all is not None else ""
+        shown = f"{len(moves)} move(s)" + (f" (best {top})" if top else "")
+        self.stdout.write(f"{shown}{count}; {result.elapsed_ms:.2f} ms")
