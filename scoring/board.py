@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from .rules import BLANK_APOSTROPHE, SIZE, RuleSet
 
-
 DIGITS = "0123456789"
 
 

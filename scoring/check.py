@@ -12,7 +12,7 @@ from .board import Board, BoardError
 from .coords import Convention, CoordError
 from .notation import NotationError, parse_move, parse_rack
 from .placement import IllegalMove, evaluate
-from .rules import RuleSet, RulesError, get_ruleset
+from .rules import RulesError, RuleSet, get_ruleset
 
 
 class UnusableInput(ValueError):

@@ -590,22 +590,18 @@ def play_game(ruleset: RuleSet | str, seed: int, solve_fn: SolveFn, **kwargs) ->
 # -- move generators ---------------------------------------------------------------------
 
 
-def graph_solver(ruleset: RuleSet, graph: Any, *, probe: int = 8) -> SolveFn:
+def graph_solver(ruleset: RuleSet, graph: Any) -> SolveFn:
     """A ``solve_fn`` on the compiled move generator (:mod:`scoring.solver`) and a word graph.
 
-    It returns every move of top score (all the game needs): it asks for the
-    ``probe`` best moves and, when they all tie (ties beyond them may have
-    been cut), for every legal move.
+    It returns every move of top score (all the game needs); on the empty board
+    only horizontal moves, as the first move is placed horizontally.
     """
     from .solver import solver_for
 
     solver = solver_for(ruleset, graph)
 
     def solve_fn(board: Board, rack: list[str]) -> list[Any]:
-        moves = solver.solve(board, rack, top=probe).moves
-        if len(moves) >= probe and moves[-1].score == moves[0].score:
-            moves = solver.solve(board, rack).moves
-        return moves
+        return solver.solve(board, rack, top=1, ties=True).moves
 
     return solve_fn
 
