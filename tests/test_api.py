@@ -351,3 +351,31 @@ def test_schema_is_complete_and_valid(client):
     assert schema["components"]["securitySchemes"]["tabletToken"]["type"] == "apiKey"
     response = client.get("/api/schema/")
     assert response.status_code == 200
+
+
+def test_game_control_endpoints(alice, tournament, regs, eager):
+    """No legal move → redraw, an arbiter's penalty, ending the game — through the API."""
+    client = APIClient()
+    client.force_authenticate(alice)
+    game = services.create_game(alice, tournament, seed=5)
+    base = f"/api/arbiter/tournaments/{tournament.slug}/games/{game.number}"
+    with eager(execute=True):
+        drawn = client.post(f"{base}/draw/", {"typed_rack": "UUQVVWW"}, format="json")
+    assert drawn.status_code == 201, drawn.json()
+    stuck = drawn.json()["id"]
+    with eager(execute=True):
+        redrawn = client.post(f"/api/arbiter/rounds/{stuck}/no-move/", format="json")
+    assert redrawn.status_code == 201 and redrawn.json()["id"] != stuck
+    assert client.get(f"/api/arbiter/rounds/{stuck}/").json()["status"] == "cancelled"
+    penalty = client.post(f"{base}/penalties/", {"table": regs[0].table_number, "points": 5, "reason": "noise"},
+                          format="json")
+    assert penalty.status_code == 201 and penalty.json()["points"] == 5
+    assert client.post(f"{base}/penalties/", {"table": 999, "points": 5, "reason": "x"},
+                       format="json").status_code == 404
+    assert client.post(f"{base}/penalties/", {"table": 1, "points": -3, "reason": "x"},
+                       format="json").status_code == 400
+    busy = client.post(f"{base}/finish/", {"why": "time"}, format="json")
+    assert busy.status_code == 409 and busy.json()["code"] == "round_pending"
+    client.post(f"/api/arbiter/rounds/{redrawn.json()['id']}/cancel/", {"why": "end"}, format="json")
+    done = client.post(f"{base}/finish/", {"why": "time"}, format="json")
+    assert done.status_code == 200 and done.json()["status"] == "finished"

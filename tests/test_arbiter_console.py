@@ -276,3 +276,34 @@ def test_load_demo_and_if_missing(lexdir, monkeypatch):
     call_command("load_demo", "--if-missing", "--lexicon-file", "fixtures/lexicons/sim-ru.txt", stdout=out2)
     assert "nothing to do" in out2.getvalue()
     assert Tournament.objects.count() == 1 and game.rounds.count() == 4
+
+
+def test_no_move_redraw_penalty_and_end_of_game_from_the_console(client, alice, tournament, regs, eager):
+    game = services.create_game(alice, tournament, seed=3)
+    client.force_login(alice)
+    action = reverse("arbiter:round_action", args=[tournament.slug, game.number])
+    with eager(execute=True):
+        client.post(action, {"action": "draw", "typed_rack": "UUQVVWW"})
+    stuck = Round.objects.get(game=game)
+    page = client.get(reverse("arbiter:game", args=[tournament.slug, game.number])).content.decode()
+    assert "The solver found no legal move for this rack" in page
+    with eager(execute=True):
+        response = client.post(action, {"action": "no_move", "round": stuck.pk}, follow=True)
+    assert "The rack went back into the bag" in response.content.decode()
+    stuck.refresh_from_db()
+    assert stuck.status == "cancelled"
+    fresh = Round.objects.exclude(pk=stuck.pk).get(game=game)
+    assert fresh.status == "drawn"
+    # an arbiter's penalty, by table number
+    client.post(action, {"action": "penalty", "table": regs[2].table_number, "points": 5, "reason": "phone rang"})
+    assert game.penalties.get(registration=regs[2]).points == 5
+    response = client.post(action, {"action": "penalty", "table": 999, "points": 5, "reason": "x"}, follow=True)
+    assert "No player at table 999" in response.content.decode()
+    # ending the game needs every round published or cancelled
+    response = client.post(action, {"action": "finish", "why": "time called"}, follow=True)
+    assert "publish or cancel it first" in response.content.decode()
+    client.post(action, {"action": "cancel", "round": fresh.pk, "why": "end of session"})
+    client.post(action, {"action": "finish", "why": "time called"})
+    game.refresh_from_db()
+    assert game.status == "finished"
+    assert AuditLog.objects.filter(action="game.finish", tournament=tournament).exists()

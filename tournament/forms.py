@@ -206,6 +206,12 @@ class ReasonForm(forms.Form):
     why = forms.CharField(label=_("reason"), max_length=500)
 
 
+class PenaltyForm(forms.Form):
+    table = forms.IntegerField(label=_("Table"), min_value=1)
+    points = forms.IntegerField(label=_("Points"), min_value=1, max_value=1000)
+    reason = forms.CharField(label=_("Reason"), max_length=300)
+
+
 class SlipForm(forms.Form):
     table = forms.IntegerField(label=_("table"), min_value=1)
     word = forms.CharField(label=_("word"), max_length=40)

@@ -442,6 +442,75 @@ def publish_round(actor, rnd: Round) -> Round:
     return rnd
 
 
+def redraw_no_move(actor, rnd: Round) -> Round | None:
+    """The solver found no legal move for the round's rack (RULES §4): the rack goes back into the bag
+    (logged), the round is cancelled, and a new rack is drawn. When no other rack can be drawn the game
+    ends instead. Returns the new round, or None when the game ended."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=rnd.game_id)
+        rnd.refresh_from_db()
+        if rnd.solver_status != Round.SolverStatus.NO_MOVE:
+            raise ServiceError("has_moves", f"round {rnd.number}: the solver has not reported «no legal move» "
+                                            f"(solver: {rnd.solver_status})")
+        if rnd.status not in (Round.Status.DRAWN, Round.Status.OPEN, Round.Status.CLOSED, Round.Status.JUDGED):
+            raise ServiceError("conflict", f"round {rnd.number} is {rnd.status}")
+        g = DuplicateGame.from_json(game.state)
+        try:
+            ended = g.no_move()
+        except GameError as exc:
+            raise ServiceError(exc.code, str(exc)) from None
+        Round.objects.filter(pk=rnd.pk).update(status=Round.Status.CANCELLED)
+        game.state = g.to_json()
+        fields = ["state"]
+        if g.over:
+            game.status, game.end_reason = Game.Status.FINISHED, g.end_reason or "no_move"
+            fields += ["status", "end_reason"]
+        game.save(update_fields=fields)
+        audit(actor, "round.no_move", rnd, before={"rack": rnd.rack, "status": rnd.status},
+              after={"returned_to_bag": not ended, "game_over": g.over, "log": [e.to_json() for e in g.log[-1:]]},
+              tournament=game.tournament)
+        if g.over:
+            apply_warning_penalties(game)
+            return None
+    return draw_round(actor, game)
+
+
+def finish_game(actor, game: Game, *, why: str) -> Game:
+    """The arbiter ends a game (e.g. the prepared racks are used up or time is called): no round may be
+    pending; warnings become penalties as at a natural end."""
+    if not why or not why.strip():
+        raise ServiceError("why_missing", "ending a game needs a reason")
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.status != Game.Status.PLAYING:
+            raise ServiceError("game_over", f"{game} is already {game.status}")
+        pending = _live_rounds(game).exclude(status=Round.Status.PUBLISHED).first()
+        if pending is not None:
+            raise ServiceError("round_pending", f"round {pending.number} is {pending.status}: publish or cancel it first")
+        game.status, game.end_reason = Game.Status.FINISHED, "arbiter"
+        game.save(update_fields=["status", "end_reason"])
+        penalties = apply_warning_penalties(game)
+        audit(actor, "game.finish", game, after={"why": why.strip(), "warning_penalties": len(penalties)},
+              tournament=game.tournament)
+    return game
+
+
+def add_penalty(actor, game: Game, registration: Registration, *, points: int, reason: str) -> Penalty:
+    """An arbiter's penalty (conduct, illegible slip…), audited; it counts in the game's standings."""
+    if registration.tournament_id != game.tournament_id:
+        raise ServiceError("wrong_tournament", "this player is not registered in the game's tournament")
+    if not isinstance(points, int) or isinstance(points, bool) or not 1 <= points <= 1000:
+        raise ServiceError("bad_points", "a penalty is a whole number of points from 1 to 1000")
+    if not reason or not reason.strip():
+        raise ServiceError("why_missing", "a penalty needs a reason")
+    with transaction.atomic():
+        penalty = Penalty.objects.create(game=game, registration=registration, kind=Penalty.Kind.OTHER,
+                                         points=points, reason=reason.strip(), created_by=actor)
+        audit(actor, "penalty.add", penalty, after={"table": registration.table_number, "points": points,
+                                                    "reason": reason.strip()}, tournament=game.tournament)
+    return penalty
+
+
 def apply_warning_penalties(game: Game) -> list[Penalty]:
     """End of game: from the (free + 1)-th warning each costs the penalty. Recomputed from scratch."""
     t = game.tournament

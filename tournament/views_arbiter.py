@@ -321,7 +321,7 @@ def game(request, tournament, number):
     rounds = g.rounds.order_by("number", "id")
     return render(request, "arbiter/game.html", _ctx(
         tournament, "games", page="game", game=g, round=rnd, live=live, rounds=rounds, draw_form=forms.DrawForm(),
-        cancel_form=forms.ReasonForm(), top=(rnd.top_moves[0] if rnd and rnd.top_moves else None)))
+        cancel_form=forms.ReasonForm(), penalty_form=forms.PenaltyForm(), top=(rnd.top_moves[0] if rnd and rnd.top_moves else None)))
 
 
 @arbiter_view
@@ -337,7 +337,7 @@ def round_action(request, tournament, number):
     g = _game(tournament, number)
     action = request.POST.get("action", "")
     rnd = current_round(g)
-    if action != "draw" and (rnd is None or str(rnd.pk) != request.POST.get("round")):
+    if action not in ("draw", "finish", "penalty") and (rnd is None or str(rnd.pk) != request.POST.get("round")):
         messages.error(request, _("The round changed meanwhile; look again."))
         return redirect("arbiter:game", slug=tournament.slug, number=g.number)
     user = request.user
@@ -375,6 +375,33 @@ def round_action(request, tournament, number):
             else:
                 services.cancel_round(user, rnd, why=form.cleaned_data["why"])
                 messages.success(request, _("Round %(n)d is cancelled.") % {"n": rnd.number})
+        elif action == "no_move":
+            new = services.redraw_no_move(user, rnd)
+            if new is None:
+                messages.warning(request, _("No legal move and no other rack can be drawn: the game is over."))
+            else:
+                messages.success(request, _("The rack went back into the bag; round %(n)d redrawn: %(rack)s.")
+                                 % {"n": new.number, "rack": new.rack})
+        elif action == "finish":
+            form = forms.ReasonForm(request.POST)
+            if not form.is_valid():
+                messages.error(request, _("Ending a game needs a reason."))
+            else:
+                services.finish_game(user, g, why=form.cleaned_data["why"])
+                messages.success(request, _("Game %(n)d is over; warnings became penalties.") % {"n": g.number})
+        elif action == "penalty":
+            form = forms.PenaltyForm(request.POST)
+            if not form.is_valid():
+                messages.error(request, _("A penalty needs a table, whole points and a reason."))
+            else:
+                reg = tournament.registrations.filter(table_number=form.cleaned_data["table"]).first()
+                if reg is None:
+                    messages.error(request, _("No player at table %(t)d.") % {"t": form.cleaned_data["table"]})
+                else:
+                    services.add_penalty(user, g, reg, points=form.cleaned_data["points"],
+                                         reason=form.cleaned_data["reason"])
+                    messages.success(request, _("Penalty of %(p)d points for table %(t)d.")
+                                     % {"p": form.cleaned_data["points"], "t": reg.table_number})
         else:
             messages.error(request, _("Unknown action."))
     except ServiceError as exc:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from tournament.models import AuditLog, Game, Registration, Round, Slip, Tournament, Verdict
+from tournament.models import AuditLog, Game, Penalty, Registration, Round, Slip, Tournament, Verdict
 
 MAX_WORD = 40
 MAX_COORD = 10
@@ -128,6 +128,21 @@ class ChooseTopSerializer(serializers.Serializer):
 
 class WhySerializer(serializers.Serializer):
     why = serializers.CharField(max_length=2000, help_text="the reason, recorded in the audit log")
+
+
+class PenaltyInputSerializer(serializers.Serializer):
+    table = serializers.IntegerField(min_value=1, max_value=100000)
+    points = serializers.IntegerField(min_value=1, max_value=1000)
+    reason = serializers.CharField(max_length=300)
+
+
+class PenaltySerializer(serializers.ModelSerializer):
+    table = serializers.IntegerField(source="registration.table_number", read_only=True)
+
+    class Meta:
+        model = Penalty
+        fields = ["id", "table", "kind", "points", "reason", "created_at"]
+        read_only_fields = fields
 
 
 class SlipSerializer(serializers.ModelSerializer):

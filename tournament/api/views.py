@@ -454,6 +454,43 @@ class ArbiterCancelRound(RoundAction):
         return services.cancel_round(request.user, rnd, why=data["why"])
 
 
+class ArbiterNoMoveRedraw(ArbiterView):
+    @extend_schema(tags=["arbiter"], summary="No legal move: the rack goes back to the bag and a new one is drawn",
+                   request=None, responses={201: s.ArbiterRoundSerializer, 200: s.ArbiterGameSerializer,
+                                            **errors(400, 401, 403, 404, 409)})
+    def post(self, request, pk):
+        rnd = self.round(pk)
+        new = services.redraw_no_move(request.user, rnd)
+        if new is None:  # no other rack can be drawn: the game ended
+            return Response(s.ArbiterGameSerializer(Game.objects.get(pk=rnd.game_id)).data)
+        new = Round.objects.select_related("game__tournament").get(pk=new.pk)
+        return Response(s.ArbiterRoundSerializer(new).data, status=status.HTTP_201_CREATED)
+
+
+class ArbiterFinishGame(ArbiterView):
+    @extend_schema(tags=["arbiter"], summary="End the game (every round published or cancelled); warnings become "
+                                             "penalties", request=s.WhySerializer,
+                   responses={200: s.ArbiterGameSerializer, **errors(400, 401, 403, 404, 409)})
+    def post(self, request, slug, number):
+        game = self.game(slug, number)
+        data = validated(s.WhySerializer, request.data)
+        return Response(s.ArbiterGameSerializer(services.finish_game(request.user, game, why=data["why"])).data)
+
+
+class ArbiterPenalty(ArbiterView):
+    @extend_schema(tags=["arbiter"], summary="An arbiter's penalty for a table in this game (audited)",
+                   request=s.PenaltyInputSerializer,
+                   responses={201: s.PenaltySerializer, **errors(400, 401, 403, 404, 409)})
+    def post(self, request, slug, number):
+        game = self.game(slug, number)
+        data = validated(s.PenaltyInputSerializer, request.data)
+        reg = game.tournament.registrations.filter(table_number=data["table"]).first()
+        if reg is None:
+            raise ApiError(404, f"no player at table {data['table']}", "no_such_table")
+        penalty = services.add_penalty(request.user, game, reg, points=data["points"], reason=data["reason"])
+        return Response(s.PenaltySerializer(penalty).data, status=status.HTTP_201_CREATED)
+
+
 class ArbiterSlips(ArbiterView):
     @extend_schema(tags=["arbiter"], summary="Slips of the round (every version)", parameters=[
         OpenApiParameter("current", bool, required=False, description="only the slips that count")],
