@@ -12,6 +12,7 @@ urlpatterns = [
     path("arbiter/login/", auth_views.LoginView.as_view(), name="login"),
     path("arbiter/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("arbiter/lexicons/", include("lexicon.urls")),
+    path("arbiter/pdf/", include("tournament.pdf_urls")),
     path("arbiter/", include("tournament.arbiter_urls")),
     path("admin/", admin.site.urls),
     path("api/", include("tournament.api.urls")),

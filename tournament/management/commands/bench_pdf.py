@@ -1,0 +1,150 @@
+"""``manage.py bench_pdf``: how long the standings PDF of a big tournament takes (target ≤ 5 s).
+
+Creates a tournament with ``--players`` players and ``--games`` × ``--rounds`` published rounds
+inside a transaction that is rolled back at the end (nothing stays in the database), then times
+what the Celery task does for the tournament standings: the fingerprint of the data, the
+standings and the PDF. The file goes to a temporary folder (or ``--out``).
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+from django.test.utils import override_settings
+from django.utils import timezone
+
+from tournament import pdf
+
+FIRST = ["Іван", "Ołena", "Łukasz", "Марія", "Пётр", "Zofia", "Jean", "Ёлка", "Ґанна", "Paweł", "Анна", "Émile"]
+LAST = ["Ґудзь", "Żółć", "Шевченко", "Kowalczyk", "Ёлкин", "Dupont", "Wiśniewski", "Петров", "Їжакевич",
+        "Łęcka-Świętochowska", "Коваленко-Загорулько", "Brzęczyszczykiewicz"]
+CLUBS = ["Київ", "Kraków", "Спартак", "Paris", "Łódź", "Одеса", "Wrocław", "Минск", ""]
+
+
+class _Rollback(Exception):
+    pass
+
+
+class Command(BaseCommand):
+    help = "Time the standings PDF of a generated tournament (rolled back afterwards)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--players", type=int, default=1500)
+        parser.add_argument("--games", type=int, default=3)
+        parser.add_argument("--rounds", type=int, default=20, help="published rounds per game")
+        parser.add_argument("--group-by", choices=pdf.GROUPS, help="also time the standings in sections")
+        parser.add_argument("--target", type=float, default=5.0, help="seconds (default 5)")
+        parser.add_argument("--check", action="store_true", help="exit 1 when the target is missed")
+        parser.add_argument("--out", help="keep the PDF here")
+        parser.add_argument("--seed", type=int, default=1)
+
+    def handle(self, *args, **opts):
+        if not 1 <= opts["players"] <= 20000 or not 1 <= opts["games"] <= 20 or not 1 <= opts["rounds"] <= 40:
+            raise CommandError("--players 1..20000, --games 1..20, --rounds 1..40", returncode=2)
+        media = Path(tempfile.mkdtemp(prefix="bench-pdf-"))
+        results: dict = {}
+        try:
+            with override_settings(MEDIA_ROOT=str(media)):
+                try:
+                    with transaction.atomic():
+                        t0 = time.perf_counter()
+                        tournament = self._make(opts)
+                        results["setup"] = time.perf_counter() - t0
+                        self._time(tournament, None, opts, results)
+                        if opts["group_by"]:
+                            self._time(tournament, opts["group_by"], opts, results)
+                        raise _Rollback
+                except _Rollback:
+                    pass
+        finally:
+            shutil.rmtree(media, ignore_errors=True)
+        ok = all(r["total"] <= opts["target"] for r in results.values() if isinstance(r, dict))
+        if opts["check"] and not ok:
+            raise CommandError(f"the standings PDF took longer than {opts['target']:.1f} s", returncode=1)
+
+    def _time(self, tournament, group_by, opts, results):
+        from tournament.pdf import documents
+
+        spec = pdf.make_spec(tournament, "standings", group_by=group_by)
+        resolved = pdf.resolve(spec)
+        t0 = time.perf_counter()
+        pdf.fingerprint(spec, resolved)
+        t1 = time.perf_counter()
+        from django.utils import translation
+
+        with translation.override(tournament.language):
+            doc = documents.standings_document(tournament, group_by=group_by)
+            t2 = time.perf_counter()
+            data = doc.build()
+        t3 = time.perf_counter()
+        built = pdf.build(spec)  # what the task does: fingerprint, data, PDF, file
+        t4 = time.perf_counter()
+        again = pdf.build(spec)  # unchanged data: the cached file
+        t5 = time.perf_counter()
+        if opts["out"]:
+            Path(opts["out"]).write_bytes(data)
+        name = f"standings{' by ' + group_by if group_by else ''}"
+        results[name] = {"total": t4 - t3}
+        verdict = "OK" if t4 - t3 <= opts["target"] else "SLOW"
+        self.stdout.write(
+            f"{name}: {opts['players']} players, {opts['games']} games × {opts['rounds']} rounds — "
+            f"fingerprint {t1 - t0:.2f} s, standings {t2 - t1:.2f} s, PDF {t3 - t2:.2f} s "
+            f"({doc.page_count} pages, {len(data) / 1024:.0f} KB); "
+            f"task total {t4 - t3:.2f} s [{verdict}, target ≤ {opts['target']:.1f} s]; "
+            f"again with unchanged data {t5 - t4:.3f} s (cached: {again.cached}, file {built.path.name})"
+        )
+
+    def _make(self, opts):
+        from lexicon.models import Lexicon
+        from tournament.models import (
+            Game,
+            Penalty,
+            Player,
+            Registration,
+            Round,
+            Solo,
+            Tournament,
+            Verdict,
+            secret_hash,
+        )
+
+        rng = random.Random(opts["seed"])
+        lexicon = Lexicon.objects.create(name="bench-pdf", ruleset="ru", status=Lexicon.Status.READY, version=1,
+                                         content_hash="0" * 64, file_path="none.kwg")
+        t = Tournament.objects.create(name="Бенчмарк «Ґудзик» — Łódź", slug=f"bench-pdf-{rng.randrange(10**9)}",
+                                      ruleset="ru", lexicon=lexicon, language="ru", starts_on=timezone.localdate(),
+                                      venue="Київ")
+        n = opts["players"]
+        players = Player.objects.bulk_create([
+            Player(name=f"{rng.choice(FIRST)} {rng.choice(LAST)} {i}", club=rng.choice(CLUBS),
+                   category=rng.choice(["senior", "junior", "veteran", "U12"]), series=rng.choice("ABCD"))
+            for i in range(n)])
+        regs = Registration.objects.bulk_create([
+            Registration(tournament=t, player=p, table_number=i + 1, access_code_hash=secret_hash(f"bench-{t.slug}-{i}"),
+                         access_code_hint="BE…")
+            for i, p in enumerate(players)])
+        now = timezone.now()
+        for g in range(opts["games"]):
+            game = Game.objects.create(tournament=t, number=g + 1, seed=g, state={}, status=Game.Status.FINISHED)
+            rounds = Round.objects.bulk_create([
+                Round(game=game, number=r + 1, rack="АБВГДЕЖ", status=Round.Status.PUBLISHED, published_at=now,
+                      chosen_move="H8 ТОП", chosen_score=rng.randint(20, 90))
+                for r in range(opts["rounds"])])
+            verdicts = []
+            for rnd in rounds:
+                for reg in regs:
+                    score = max(0, rnd.chosen_score - rng.choice([0, 0, 0, 2, 5, 10, 20, rnd.chosen_score]))
+                    verdicts.append(Verdict(registration=reg, round=rnd, awarded=score, reason="ok",
+                                            warning=rng.random() < 0.02))
+            Verdict.objects.bulk_create(verdicts, batch_size=5000)
+            Solo.objects.bulk_create([Solo(round=rnd, registration=rng.choice(regs), points=10)
+                                      for rnd in rounds[:3]])
+            Penalty.objects.bulk_create([Penalty(game=game, registration=rng.choice(regs), points=5,
+                                                 kind=Penalty.Kind.WARNINGS) for _ in range(5)])
+        return t

@@ -1,0 +1,98 @@
+"""``manage.py print_pdf``: one of the printed documents as a PDF file, without a worker.
+
+Exit status: 0 written, 1 the file or the font is a problem, 2 unusable arguments.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournament import pdf
+from tournament.models import Tournament
+from tournament.pdf.base import FontError
+
+
+class Command(BaseCommand):
+    help = ("Print a document of a tournament as PDF: standings, game-sheet, player-sheet, arbitration, slips "
+            "or cards. Printing cards issues new access codes (the previous ones stop working).")
+
+    def add_arguments(self, parser):
+        parser.add_argument("kind", choices=pdf.KINDS, help="the document")
+        parser.add_argument("--tournament", required=True, metavar="SLUG", help="the tournament's short name")
+        parser.add_argument("--game", metavar="N", help="game number (game-sheet, arbitration; standings of a game)")
+        parser.add_argument("--round", metavar="N", help="round number (arbitration; printed on slips)")
+        parser.add_argument("--player", metavar="ID", help="player id (player-sheet; cards of one player)")
+        parser.add_argument("--group-by", choices=pdf.GROUPS, help="standings in sections by series, category or club")
+        parser.add_argument("--copies", metavar="N", help="slips per table (slips; default 1)")
+        parser.add_argument("--language", metavar="LANG", help="language of the document (default: the tournament's)")
+        parser.add_argument("--base-url", metavar="URL",
+                            help="cards: the address the tablets open, e.g. http://192.168.1.10:8000")
+        parser.add_argument("--new-codes", action="store_true",
+                            help="cards: confirm that new access codes are issued (the old ones stop working)")
+        parser.add_argument("--log-out-tablets", action="store_true",
+                            help="cards: also end the tablet sessions opened with the old codes")
+        parser.add_argument("--out", required=True, metavar="FILE", help="the PDF file to write ('-': standard output)")
+
+    def handle(self, *args, **opts):
+        kind = opts["kind"]
+        t = Tournament.objects.filter(slug=opts["tournament"]).first()
+        if t is None:
+            raise CommandError(f"no tournament with the short name {opts['tournament']!r}", returncode=2)
+        try:
+            spec = pdf.make_spec(t, kind, game=opts["game"], round=opts["round"], player=opts["player"],
+                                 group_by=opts["group_by"], copies=opts["copies"], language=opts["language"])
+        except pdf.SpecError as exc:
+            raise CommandError(str(exc), returncode=2) from None
+        base_url = None
+        if kind == "cards":
+            base_url = (opts["base_url"] or "").strip()
+            if not base_url.startswith(("http://", "https://")):
+                raise CommandError("cards need --base-url, the address the tablets open (http://host:port); "
+                                   "the QR code holds <base-url>/tablet/login/?code=CODE", returncode=2)
+            if not opts["new_codes"]:
+                raise CommandError("printing cards issues new access codes and the previous codes stop working: "
+                                   "add --new-codes to confirm", returncode=2)
+        elif opts["base_url"] or opts["new_codes"] or opts["log_out_tablets"]:
+            raise CommandError("--base-url, --new-codes and --log-out-tablets apply to cards only", returncode=2)
+        to_stdout = opts["out"] == "-"
+        out = None if to_stdout else Path(opts["out"])
+        if out is not None and (out.is_dir() or not out.parent.is_dir()):
+            raise CommandError(f"cannot write {out}: {'it is a folder' if out.is_dir() else 'no such folder'}",
+                               returncode=2)
+        if to_stdout:
+            handle, name = tempfile.mkstemp(suffix=".pdf")
+            os.close(handle)
+            out = Path(name)
+        try:
+            built = self._build(spec, base_url, opts["log_out_tablets"], out)
+            if to_stdout:
+                sys.stdout.flush()
+                sys.stdout.buffer.write(out.read_bytes())
+                sys.stdout.buffer.flush()
+                return
+        finally:
+            if to_stdout:
+                out.unlink(missing_ok=True)
+        size = out.stat().st_size
+        pages = f"{built.pages} page{'s' if built.pages != 1 else ''}, " if built.pages else ""
+        note = " (unchanged data: the cached file)" if built.cached else ""
+        self.stdout.write(f"{kind}: {pages}{size / 1024:.0f} KB → {out}{note}")
+        if kind == "cards":
+            self.stderr.write("New access codes were issued for the players on these cards; the previous codes "
+                              "no longer work.")
+
+    @staticmethod
+    def _build(spec, base_url, log_out_tablets, out):
+        try:
+            return pdf.build(spec, base_url=base_url, log_out_tablets=log_out_tablets, out=out)
+        except pdf.SpecError as exc:
+            raise CommandError(str(exc), returncode=2) from None
+        except FontError as exc:
+            raise CommandError(str(exc), returncode=1) from None
+        except OSError as exc:
+            raise CommandError(f"cannot write {out}: {exc.strerror or exc}", returncode=1) from None

@@ -1,0 +1,517 @@
+"""The printed-document frame: embedded fonts, styles, header, footer with "page x of y".
+
+A document subclasses :class:`Document` and returns its flowables from :meth:`Document.story`;
+:meth:`Document.build` lays them out with reportlab's platypus. Every page gets the header
+(tournament, document title) and the footer (time of printing, "page x of y"). The page total
+is known only at the end, so the canvas keeps each finished page and draws the footers when
+the document is saved (:class:`CountingCanvas`).
+
+Text is set in DejaVu Sans, embedded as a TrueType subset: Cyrillic (ru, uk with Ґ Є І Ї and
+the apostrophe), Polish and French letters print as they are. The font is looked for in
+``DUPLICATE_PDF_FONT_DIR``, ``settings.PDF_FONT_DIR``, the usual system font folders and
+``fc-match``; when it cannot be found :class:`FontError` says what to install.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from io import BytesIO
+from pathlib import Path
+
+from django.conf import settings
+from django.utils import timezone
+from django.utils.translation import get_language, gettext
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
+
+#: Progress callback: (fraction done 0..1, short message).
+Progress = Callable[[float, str], None]
+
+#: role → (file name, fontconfig pattern, reportlab font name)
+FONT_FILES = {
+    "regular": ("DejaVuSans.ttf", "DejaVu Sans", "DejaVuSans"),
+    "bold": ("DejaVuSans-Bold.ttf", "DejaVu Sans:style=Bold", "DejaVuSans-Bold"),
+    "mono": ("DejaVuSansMono.ttf", "DejaVu Sans Mono", "DejaVuSansMono"),
+    "mono_bold": ("DejaVuSansMono-Bold.ttf", "DejaVu Sans Mono:style=Bold", "DejaVuSansMono-Bold"),
+}
+SYSTEM_FONT_DIRS = (
+    "/usr/share/fonts/truetype/dejavu",
+    "/usr/share/fonts/dejavu",
+    "/usr/share/fonts/TTF",
+    "/usr/share/fonts/truetype",
+    "/usr/local/share/fonts",
+    "/opt/homebrew/share/fonts",
+    "/Library/Fonts",
+    "~/Library/Fonts",
+    "~/.local/share/fonts",
+    "~/.fonts",
+    "C:/Windows/Fonts",
+)
+
+INK = colors.HexColor("#1b1f24")
+MUTED = colors.HexColor("#5f6b7a")
+LINE = colors.HexColor("#c9d0d8")
+ZEBRA = colors.HexColor("#f3f5f8")
+HEAD_BG = colors.HexColor("#e4e9f0")
+FLAG_BG = colors.HexColor("#fff1d6")
+ACCENT = colors.HexColor("#1f5fa8")
+
+
+#: The documents' own texts in the tournament languages, used until the message catalogues
+#: (locale/*/django.po) translate them: gettext's answer wins as soon as it has one.
+PRINT_TEXTS: dict[str, dict[str, str]] = {
+    "Printed %(when)s": {"ru": "Напечатано %(when)s", "uk": "Надруковано %(when)s", "pl": "Wydrukowano %(when)s",
+                         "fr": "Imprimé le %(when)s"},
+    "Page %(page)s of %(pages)s": {"ru": "Страница %(page)s из %(pages)s", "uk": "Сторінка %(page)s з %(pages)s",
+                                   "pl": "Strona %(page)s z %(pages)s", "fr": "Page %(page)s sur %(pages)s"},
+    "Games: %(n)s": {"ru": "Партий: %(n)s", "uk": "Партій: %(n)s", "pl": "Partie: %(n)s", "fr": "Parties : %(n)s"},
+    "Rounds: %(n)s": {"ru": "Ходов: %(n)s", "uk": "Ходів: %(n)s", "pl": "Rundy: %(n)s", "fr": "Coups : %(n)s"},
+    "Players: %(n)s": {"ru": "Игроков: %(n)s", "uk": "Гравців: %(n)s", "pl": "Gracze: %(n)s",
+                       "fr": "Joueurs : %(n)s"},
+    "by series": {"ru": "по сериям", "uk": "за серіями", "pl": "według serii", "fr": "par série"},
+    "by category": {"ru": "по категориям", "uk": "за категоріями", "pl": "według kategorii",
+                    "fr": "par catégorie"},
+    "by club": {"ru": "по клубам", "uk": "за клубами", "pl": "według klubów", "fr": "par club"},
+    "game over": {"ru": "партия окончена", "uk": "партію закінчено", "pl": "partia zakończona",
+                  "fr": "partie terminée"},
+    "G%(n)s": {"ru": "П%(n)s", "uk": "П%(n)s", "pl": "P%(n)s", "fr": "P%(n)s"},
+    "letter ×3 for a tile of the square's colour": {
+        "ru": "буква ×3, если цвет фишки совпадает с цветом клетки",
+        "uk": "буква ×3, якщо колір плитки збігається з кольором клітинки",
+        "pl": "litera ×3, gdy kolor płytki zgadza się z kolorem pola",
+        "fr": "lettre ×3 pour une tuile de la couleur de la case"},
+    "blank (no value)": {"ru": "пустышка (0 очков)", "uk": "пуста плитка (0 балів)", "pl": "blank (0 punktów)",
+                         "fr": "joker (0 point)"},
+    "Game sheet": {"ru": "Протокол партии", "uk": "Протокол партії", "pl": "Protokół partii",
+                   "fr": "Feuille de partie"},
+    "Bag": {"ru": "Мешочек", "uk": "Мішок", "pl": "Worek", "fr": "Sac"},
+    "not played yet": {"ru": "ещё не сыгран", "uk": "ще не зіграно", "pl": "jeszcze nie rozegrana",
+                       "fr": "pas encore joué"},
+    "Rack: tiles kept from the previous round + new tiles (bold); a blank is ?; in a move a blank is a "
+    "lower-case letter.": {
+        "ru": "Подставка: фишки, оставшиеся с прошлого хода + новые (жирным); пустышка — ?; в ходе пустышка "
+              "записана строчной буквой.",
+        "uk": "Підставка: плитки, що залишилися з попереднього ходу + нові (жирним); пуста плитка — ?; у ході "
+              "пуста плитка записана малою літерою.",
+        "pl": "Stojak: płytki pozostałe z poprzedniej rundy + nowe (pogrubione); blank to ?; w ruchu blank "
+              "jest zapisany małą literą.",
+        "fr": "Tirage : lettres restées du coup précédent + nouvelles lettres (en gras) ; un joker est ? ; "
+              "dans un coup, un joker est écrit en minuscule."},
+    "Final board": {"ru": "Итоговая доска", "uk": "Підсумкова дошка", "pl": "Plansza końcowa",
+                    "fr": "Grille finale"},
+    "Board after round %(n)s": {"ru": "Доска после хода %(n)s", "uk": "Дошка після ходу %(n)s",
+                                "pl": "Plansza po rundzie %(n)s", "fr": "Grille après le coup %(n)s"},
+    "redraw ×%(n)s": {"ru": "перетяжка ×%(n)s", "uk": "повторне витягування ×%(n)s",
+                      "pl": "ponowne losowanie ×%(n)s", "fr": "rejet ×%(n)s"},
+    "Player sheet": {"ru": "Лист игрока", "uk": "Аркуш гравця", "pl": "Karta gracza", "fr": "Feuille du joueur"},
+    "Table %(n)s": {"ru": "Стол %(n)s", "uk": "Стіл %(n)s", "pl": "Stół %(n)s", "fr": "Table %(n)s"},
+    "Diff.": {"ru": "Разница", "uk": "Різниця", "pl": "Różnica", "fr": "Écart"},
+    "Awarded": {"ru": "Начислено", "uk": "Нараховано", "pl": "Przyznano", "fr": "Accordé"},
+    "(%(free)s free)": {"ru": "(%(free)s без штрафа)", "uk": "(%(free)s без штрафу)", "pl": "(%(free)s bez kary)",
+                        "fr": "(%(free)s sans pénalité)"},
+    "Penalty": {"ru": "Штраф", "uk": "Штраф", "pl": "Kara", "fr": "Pénalité"},
+    "Game total": {"ru": "Итого за партию", "uk": "Разом за партію", "pl": "Suma partii",
+                   "fr": "Total de la partie"},
+    "Arbitration sheet": {"ru": "Лист арбитра", "uk": "Аркуш судді", "pl": "Arkusz sędziego",
+                          "fr": "Feuille d'arbitrage"},
+    "True score": {"ru": "Верный счёт", "uk": "Правильні бали", "pl": "Właściwy wynik", "fr": "Score réel"},
+    "Versions: %(n)s": {"ru": "Версий: %(n)s", "uk": "Версій: %(n)s", "pl": "Wersje: %(n)s",
+                        "fr": "Versions : %(n)s"},
+    "not judged yet": {"ru": "ещё не отсужен", "uk": "ще не розглянуто", "pl": "jeszcze nie oceniono",
+                       "fr": "pas encore jugé"},
+    "To look at: %(n)s": {"ru": "Требуют внимания: %(n)s", "uk": "Потребують уваги: %(n)s",
+                          "pl": "Do sprawdzenia: %(n)s", "fr": "À vérifier : %(n)s"},
+    "%(flag)s: no verdict yet, a warning, an arbiter's decision, or a verdict other than “right”.": {
+        "ru": "%(flag)s: решения ещё нет, предупреждение, решение арбитра или решение, отличное от «верно».",
+        "uk": "%(flag)s: рішення ще немає, попередження, рішення судді або рішення, відмінне від «правильно».",
+        "pl": "%(flag)s: brak decyzji, ostrzeżenie, decyzja sędziego lub decyzja inna niż „poprawnie”.",
+        "fr": "%(flag)s : pas encore de verdict, un avertissement, une décision de l'arbitre ou un verdict "
+              "autre que « juste »."},
+    "Slips": {"ru": "Бланки", "uk": "Бланки", "pl": "Blankiety", "fr": "Bulletins"},
+    "Round": {"ru": "Ход", "uk": "Хід", "pl": "Runda", "fr": "Coup"},
+    "Score": {"ru": "Очки", "uk": "Бали", "pl": "Punkty", "fr": "Points"},
+    "Word": {"ru": "Слово", "uk": "Слово", "pl": "Słowo", "fr": "Mot"},
+    "Write the whole word, the letters already on the board too; a blank in lower case.": {
+        "ru": "Пишите слово целиком, вместе с буквами, уже стоящими на доске; пустышку — строчной буквой.",
+        "uk": "Пишіть слово повністю, разом із літерами, що вже є на дошці; пусту плитку — малою літерою.",
+        "pl": "Wpisz całe słowo, także litery już leżące na planszy; blank małą literą.",
+        "fr": "Écrivez le mot entier, lettres déjà posées sur la grille comprises ; un joker en minuscule."},
+    "Access cards": {"ru": "Карточки доступа", "uk": "Картки доступу", "pl": "Karty dostępu",
+                     "fr": "Cartes d'accès"},
+    "Scan to log in": {"ru": "Отсканируйте для входа", "uk": "Скануйте, щоб увійти",
+                       "pl": "Zeskanuj, aby się zalogować", "fr": "Scannez pour vous connecter"},
+    "Printing access cards issues new codes: the codes given before stop working. Tick the box to confirm.": {
+        "ru": "Печать карточек выдаёт новые коды: прежние коды перестают действовать. Отметьте флажок, "
+              "чтобы подтвердить.",
+        "uk": "Друк карток видає нові коди: попередні коди перестають діяти. Позначте прапорець, щоб "
+              "підтвердити.",
+        "pl": "Drukowanie kart wydaje nowe kody: dotychczasowe kody przestają działać. Zaznacz pole, aby "
+              "potwierdzić.",
+        "fr": "Imprimer les cartes donne de nouveaux codes : les codes donnés avant ne marchent plus. Cochez "
+              "la case pour confirmer."},
+    "The tablets' address must start with http:// or https://.": {
+        "ru": "Адрес для планшетов должен начинаться с http:// или https://.",
+        "uk": "Адреса для планшетів має починатися з http:// або https://.",
+        "pl": "Adres dla tabletów musi zaczynać się od http:// lub https://.",
+        "fr": "L'adresse des tablettes doit commencer par http:// ou https://."},
+}
+
+
+def tr(message: str) -> str:
+    """gettext, or the document's own translation (:data:`PRINT_TEXTS`) while the catalogue lacks it."""
+    text = gettext(message)
+    if text == message:
+        text = PRINT_TEXTS.get(message, {}).get((get_language() or "en")[:2], message)
+    return text
+
+
+_ = tr  # so that makemessages finds the texts
+
+
+class FontError(RuntimeError):
+    """The TrueType font the documents need is not installed (the message says what to do)."""
+
+
+@dataclass(frozen=True)
+class Fonts:
+    regular: str
+    bold: str
+    mono: str
+    mono_bold: str
+    files: dict
+
+
+def font_dirs() -> list[Path]:
+    """The folders searched for DejaVu Sans, in order."""
+    dirs = []
+    for value in (os.environ.get("DUPLICATE_PDF_FONT_DIR"), getattr(settings, "PDF_FONT_DIR", None)):
+        if value:
+            dirs.append(Path(value).expanduser())
+    dirs += [Path(d).expanduser() for d in SYSTEM_FONT_DIRS]
+    return dirs
+
+
+def _fc_match(pattern: str) -> Path | None:
+    """``fc-match`` (fontconfig) answers with the file of a family, when installed."""
+    exe = shutil.which("fc-match")
+    if not exe:
+        return None
+    try:
+        out = subprocess.run([exe, "-f", "%{file}", pattern], capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    path = Path(out.strip()) if out.strip() else None
+    return path if path and path.is_file() else None
+
+
+def find_font(role: str) -> Path | None:
+    """The file of a font role: in :func:`font_dirs` (or one folder level down), else via fontconfig."""
+    filename, pattern, _name = FONT_FILES[role]
+    for folder in font_dirs():
+        candidate = folder / filename
+        if candidate.is_file():
+            return candidate
+        try:
+            subs = [sub for sub in folder.iterdir() if sub.is_dir()] if folder.is_dir() else []
+        except OSError:
+            continue
+        for sub in subs:
+            if (sub / filename).is_file():
+                return sub / filename
+    found = _fc_match(pattern)
+    return found if found is not None and found.name == filename else None
+
+
+def _register(role: str, path: Path) -> str:
+    name = FONT_FILES[role][2]
+    if name not in pdfmetrics.getRegisteredFontNames():
+        try:
+            pdfmetrics.registerFont(TTFont(name, str(path)))
+        except Exception as exc:  # a damaged or unreadable file
+            raise FontError(f"the font file {path} cannot be read: {exc}") from None
+    return name
+
+
+@functools.cache
+def register_fonts() -> Fonts:
+    """Registers DejaVu Sans (and its bold and mono faces when found) with reportlab, once per process.
+
+    Only DejaVuSans.ttf is required: a missing bold or mono face falls back to the regular one.
+    """
+    regular = find_font("regular")
+    if regular is None:
+        searched = ", ".join(str(d) for d in font_dirs())
+        raise FontError(
+            "the PDF documents need the TrueType font DejaVu Sans (DejaVuSans.ttf) and it was not found "
+            f"(searched: {searched}, and fontconfig). Install it (Debian/Ubuntu: apt-get install "
+            "fonts-dejavu-core) or set DUPLICATE_PDF_FONT_DIR to the folder that holds DejaVuSans.ttf."
+        )
+    files: dict[str, Path | None] = {"regular": regular}
+    names = {"regular": _register("regular", regular)}
+    for role in ("bold", "mono", "mono_bold"):
+        path = find_font(role)
+        files[role] = path
+        names[role] = _register(role, path) if path is not None else ""
+    names["bold"] = names["bold"] or names["regular"]
+    if not names["mono"]:
+        names["mono"], names["mono_bold"] = names["regular"], names["bold"]
+    names["mono_bold"] = names["mono_bold"] or names["mono"]
+    pdfmetrics.registerFontFamily(names["regular"], normal=names["regular"], bold=names["bold"],
+                                  italic=names["regular"], boldItalic=names["bold"])
+    if names["mono"] != names["regular"]:
+        pdfmetrics.registerFontFamily(names["mono"], normal=names["mono"], bold=names["mono_bold"],
+                                      italic=names["mono"], boldItalic=names["mono_bold"])
+    return Fonts(names["regular"], names["bold"], names["mono"], names["mono_bold"], files)
+
+
+def text_width(text: str, font: str, size: float) -> float:
+    return pdfmetrics.stringWidth(text, font, size)
+
+
+def fit_text(text: str, font: str, size: float, width: float) -> str:
+    """``text`` cut with an ellipsis so that it fits ``width`` points."""
+    text = text or ""
+    if width <= 0 or pdfmetrics.stringWidth(text, font, size) <= width:
+        return text
+    ell = "…"
+    lo, hi = 0, len(text)
+    while lo < hi:  # the longest prefix that fits with the ellipsis
+        mid = (lo + hi + 1) // 2
+        if pdfmetrics.stringWidth(text[:mid].rstrip() + ell, font, size) <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + ell
+
+
+def escape(text) -> str:
+    """Text for a reportlab Paragraph (its mini-markup)."""
+    return str(text if text is not None else "").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def minus(n: int | float) -> str:
+    """A number with a typographic minus sign."""
+    return str(n).replace("-", "\u2212")
+
+
+class CountingCanvas(Canvas):
+    """A canvas that holds every page until the end, then stamps "page x of y" on each.
+
+    ``footer(canvas, page, total)`` is called for every page before it is written.
+    """
+
+    def __init__(self, *args, footer: Callable[[Canvas, int, int], None] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._held_pages: list[dict] = []
+        self._footer = footer
+
+    def showPage(self):  # noqa: N802 (reportlab's name)
+        self._held_pages.append(dict(self.__dict__))
+        self._startPage()
+
+    def save(self):
+        total = len(self._held_pages)
+        for state in self._held_pages:
+            self.__dict__.update(state)
+            if self._footer is not None:
+                self._footer(self, self._pageNumber, total)
+            Canvas.showPage(self)
+        Canvas.save(self)
+
+
+class _Template(BaseDocTemplate):
+    def __init__(self, target, document: Document, **kwargs):
+        super().__init__(target, **kwargs)
+        self.document = document
+
+    def afterFlowable(self, flowable):  # noqa: N802
+        self.document.after_flowable(flowable)
+
+
+class Document:
+    """A printed document. Subclasses set :attr:`title` and return the story; hooks may be overridden.
+
+    ``heading``: the tournament's name (header of every page); ``subtitle``: a second header line
+    (dates, venue). ``generated_at``: the time printed in the footer (now by default).
+    """
+
+    title = ""
+    pagesize = A4
+    landscape = False
+    margin_left = 15 * mm
+    margin_right = 15 * mm
+    margin_top = 20 * mm
+    margin_bottom = 16 * mm
+    author = "Duplicate tournament"
+
+    def __init__(self, *, heading: str = "", subtitle: str = "", generated_at=None):
+        self.fonts = register_fonts()
+        self.heading = heading
+        self.subtitle = subtitle
+        self.generated_at = generated_at or timezone.localtime()
+        self.styles = self.make_styles()
+        self.page_count = 0
+        self._progress: Progress | None = None
+        self._done = 0.0
+
+    # -- hooks -------------------------------------------------------------------------
+    @property
+    def page_size(self) -> tuple[float, float]:
+        return landscape(self.pagesize) if self.landscape else self.pagesize
+
+    @property
+    def frame_width(self) -> float:
+        return self.page_size[0] - self.margin_left - self.margin_right
+
+    @property
+    def frame_height(self) -> float:
+        return self.page_size[1] - self.margin_top - self.margin_bottom
+
+    def document_title(self) -> str:
+        return self.title
+
+    def make_styles(self) -> dict[str, ParagraphStyle]:
+        """The paragraph styles, by name (override to add or change some)."""
+        f = self.fonts
+        base = ParagraphStyle("body", fontName=f.regular, fontSize=9.5, leading=12, textColor=INK)
+        return {
+            "body": base,
+            "small": ParagraphStyle("small", parent=base, fontSize=8, leading=10, textColor=MUTED),
+            "cell": ParagraphStyle("cell", parent=base, fontSize=8.5, leading=10.5),
+            "cell_right": ParagraphStyle("cell_right", parent=base, fontSize=8.5, leading=10.5, alignment=TA_RIGHT),
+            "cell_center": ParagraphStyle("cell_center", parent=base, fontSize=8.5, leading=10.5, alignment=TA_CENTER),
+            "title": ParagraphStyle("title", parent=base, fontName=f.bold, fontSize=17, leading=21, spaceAfter=2),
+            "subtitle": ParagraphStyle("subtitle", parent=base, fontSize=10, leading=13, textColor=MUTED,
+                                       spaceAfter=6),
+            "h2": ParagraphStyle("h2", parent=base, fontName=f.bold, fontSize=12.5, leading=16, spaceBefore=10,
+                                 spaceAfter=4, keepWithNext=True),
+            "h3": ParagraphStyle("h3", parent=base, fontName=f.bold, fontSize=10.5, leading=13, spaceBefore=6,
+                                 spaceAfter=3, keepWithNext=True),
+            "facts": ParagraphStyle("facts", parent=base, fontSize=9, leading=12, alignment=TA_LEFT),
+            "mono": ParagraphStyle("mono", parent=base, fontName=f.mono, fontSize=9, leading=11),
+            "head": ParagraphStyle("head", parent=base, fontName=f.bold, fontSize=7.8, leading=9.2),
+            "head_right": ParagraphStyle("head_right", parent=base, fontName=f.bold, fontSize=7.8, leading=9.2,
+                                         alignment=TA_RIGHT),
+            "head_center": ParagraphStyle("head_center", parent=base, fontName=f.bold, fontSize=7.8,
+                                          leading=9.2, alignment=TA_CENTER),
+        }
+
+    def story(self) -> list:
+        """The flowables of the document (subclasses)."""
+        raise NotImplementedError
+
+    def estimated_pages(self) -> int:
+        """A guess of the page count, for the progress shown while laying out."""
+        return 1
+
+    def draw_header(self, canvas: Canvas, page: int) -> None:
+        """Tournament (left) and document title (right) above a thin rule."""
+        w, h = self.page_size
+        y = h - self.margin_top + 8 * mm
+        canvas.saveState()
+        canvas.setFillColor(MUTED)
+        canvas.setFont(self.fonts.bold, 8.5)
+        title = fit_text(self.document_title(), self.fonts.bold, 8.5, self.frame_width * 0.48)
+        canvas.drawRightString(w - self.margin_right, y, title)
+        canvas.setFont(self.fonts.regular, 8.5)
+        room = self.frame_width - text_width(title, self.fonts.bold, 8.5) - 8 * mm
+        canvas.drawString(self.margin_left, y, fit_text(self.heading, self.fonts.regular, 8.5, room))
+        canvas.setStrokeColor(LINE)
+        canvas.setLineWidth(0.6)
+        canvas.line(self.margin_left, y - 2.2 * mm, w - self.margin_right, y - 2.2 * mm)
+        canvas.restoreState()
+
+    def draw_footer(self, canvas: Canvas, page: int, total: int) -> None:
+        """Time of printing (left), "page x of y" (right)."""
+        w, _h = self.page_size
+        y = self.margin_bottom - 8 * mm
+        canvas.saveState()
+        canvas.setStrokeColor(LINE)
+        canvas.setLineWidth(0.6)
+        canvas.line(self.margin_left, y + 3.5 * mm, w - self.margin_right, y + 3.5 * mm)
+        canvas.setFillColor(MUTED)
+        canvas.setFont(self.fonts.regular, 8)
+        printed = _("Printed %(when)s") % {"when": self.generated_at.strftime("%Y-%m-%d %H:%M")}
+        canvas.drawString(self.margin_left, y, printed)
+        canvas.setFont(self.fonts.bold, 8)
+        canvas.drawRightString(w - self.margin_right, y, self.page_label(page, total))
+        canvas.restoreState()
+
+    @staticmethod
+    def page_label(page: int, total: int) -> str:
+        return _("Page %(page)s of %(pages)s") % {"page": page, "pages": total}
+
+    def after_flowable(self, flowable) -> None:
+        """Called after each flowable is placed (progress)."""
+
+    # -- building ----------------------------------------------------------------------------
+    def title_block(self, title: str | None = None, facts: Iterable[str] = ()) -> list:
+        """The big title of the first page, the tournament's subtitle line and a line of facts."""
+        from reportlab.platypus import Paragraph, Spacer
+
+        out = [Paragraph(escape(title or self.document_title()), self.styles["title"])]
+        sub = " · ".join(p for p in (self.heading, self.subtitle) if p)
+        if sub:
+            out.append(Paragraph(escape(sub), self.styles["subtitle"]))
+        facts = [f for f in facts if f]
+        if facts:
+            out.append(Paragraph(" &nbsp;·&nbsp; ".join(facts), self.styles["facts"]))
+        out.append(Spacer(1, 4 * mm))
+        return out
+
+    def _report(self, fraction: float, message: str) -> None:
+        fraction = max(self._done, min(1.0, fraction))
+        self._done = fraction
+        if self._progress is not None:
+            self._progress(fraction, message)
+
+    def build(self, target: str | os.PathLike | BytesIO | None = None, *, progress: Progress | None = None) -> bytes | None:
+        """Lays the document out into ``target`` (a path or a file object); returns the bytes when no target."""
+        self._progress = progress
+        self._done = 0.0
+        out = BytesIO() if target is None else target
+        if isinstance(out, os.PathLike):
+            out = os.fspath(out)
+        estimate = max(1, self.estimated_pages())
+        story = self.story()
+        self._report(0.02, "layout")
+
+        def on_progress(kind, value):
+            if kind == "PAGE":
+                self._report(0.95 * min(1.0, value / (estimate + 1)), "page")
+
+        doc = _Template(
+            out, self, pagesize=self.page_size, leftMargin=self.margin_left, rightMargin=self.margin_right,
+            topMargin=self.margin_top, bottomMargin=self.margin_bottom, title=self.document_title(),
+            author=self.author, subject=self.heading, creator="duplicate-hall",
+        )
+        frame = Frame(self.margin_left, self.margin_bottom, self.frame_width, self.frame_height, id="body",
+                      leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        doc.addPageTemplates([PageTemplate(id="page", frames=[frame],
+                                           onPage=lambda canv, d: self.draw_header(canv, d.page))])
+        doc.setProgressCallBack(on_progress)
+
+        counted = {"pages": 0}
+
+        def footer(canv, page, total):
+            counted["pages"] = total
+            self.draw_footer(canv, page, total)
+
+        doc.build(story, canvasmaker=functools.partial(CountingCanvas, footer=footer))
+        self.page_count = counted["pages"]
+        self._report(1.0, "done")
+        if target is None:
+            return out.getvalue()
+        return None
