@@ -308,29 +308,47 @@ def judge_round(rnd: Round, actor=None) -> Round:
     def solve_fn(_board, _rack):
         return moves
 
-    with transaction.atomic():
-        for reg in t.registrations.all():
-            slip = Slip.objects.filter(registration=reg, round=rnd, is_current=True).first()
-            late = False
-            if slip is None:
-                slip = Slip.objects.filter(registration=reg, round=rnd, late=True).order_by("-version").first()
-                late = slip is not None
+    regs = list(t.registrations.all())
+    # One query for the slips and one for the verdicts, whatever the number of tables.
+    current: dict[int, Slip] = {}
+    latest_late: dict[int, Slip] = {}
+    for slip in Slip.objects.filter(round=rnd).order_by("registration_id", "-version"):
+        if slip.is_current:
+            current.setdefault(slip.registration_id, slip)
+        elif slip.late:
+            latest_late.setdefault(slip.registration_id, slip)
+    existing = {v.registration_id: v for v in Verdict.objects.filter(round=rnd)}
+    memo: dict[tuple, Any] = {}  # many players hand in the same move: judge it once
+    fields = ["slip", "awarded", "warning", "reason", "message", "true_score", "move"]
+    new, changed = [], []
+    for reg in regs:
+        slip = current.get(reg.pk)
+        late = False
+        if slip is None:
+            slip = latest_late.get(reg.pk)
+            late = slip is not None
+        key = None if slip is None else (slip.word, slip.coordinates or None, slip.announced_score, late)
+        if key not in memo:
             parts = None if slip is None else SlipParts(slip.word, slip.coordinates or None, slip.announced_score)
-            v = judge_slip(board, list(rnd.rack), parts, round_number=rnd.number, lexicon=lexicon,
-                           solve_fn=solve_fn, convention=t.convention, late=late)
-            existing = Verdict.objects.filter(registration=reg, round=rnd).first()
-            fields = dict(slip=slip, awarded=v.awarded, warning=v.warning, reason=v.reason, message=v.message,
-                          true_score=v.true_score, move=v.move or "")
-            if existing is None:
-                Verdict.objects.create(registration=reg, round=rnd, history=[], **fields)
-            elif existing.automatic:
-                for k, val in fields.items():
-                    setattr(existing, k, val)
-                existing.save()
+            memo[key] = judge_slip(board, list(rnd.rack), parts, round_number=rnd.number, lexicon=lexicon,
+                                   solve_fn=solve_fn, convention=t.convention, late=late)
+        v = memo[key]
+        values = dict(slip=slip, awarded=v.awarded, warning=v.warning, reason=v.reason, message=v.message,
+                      true_score=v.true_score, move=v.move or "")
+        verdict = existing.get(reg.pk)
+        if verdict is None:
+            new.append(Verdict(registration=reg, round=rnd, history=[], **values))
+        elif verdict.automatic:
+            for k, val in values.items():
+                setattr(verdict, k, val)
+            changed.append(verdict)
+    with transaction.atomic():
+        Verdict.objects.bulk_create(new, batch_size=500)
+        Verdict.objects.bulk_update(changed, fields, batch_size=500)
         _compute_solos(rnd)
         Round.objects.filter(pk=rnd.pk, status=Round.Status.CLOSED).update(
             status=Round.Status.JUDGED, judged_at=timezone.now())
-        audit(actor, "round.judge", rnd, after={"verdicts": t.registrations.count()}, tournament=t)
+        audit(actor, "round.judge", rnd, after={"verdicts": len(regs)}, tournament=t)
     rnd.refresh_from_db()
     return rnd
 

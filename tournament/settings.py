@@ -146,6 +146,12 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Recovery sweep (closes overdue rounds, judges closed ones, re-solves lost racks) every few seconds;
+# `serve` runs beat inside its worker (-B). With several workers run exactly one `celery beat`.
+CELERY_BEAT_SCHEDULE = {
+    "sweep-rounds": {"task": "tournament.sweep_rounds", "schedule": float(os.environ.get("SWEEP_SECONDS", "5"))},
+}
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 # -- lexicons -------------------------------------------------------------------
 LEXICON_DIR = Path(os.environ.get("LEXICON_DIR", VAR_DIR / "lexicons")).resolve()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
+from celery.signals import worker_ready
 from django.db import transaction
 from django.utils import timezone
 
@@ -89,3 +90,37 @@ def judge_round(self, round_id: int) -> str:
         return "skipped"
     services.judge_round(rnd)
     return "judged"
+
+
+@shared_task(name="tournament.sweep_rounds", ignore_result=True)
+def sweep_rounds() -> dict:
+    """Recovery: (re)sends the work a lost message would leave undone — a round past its deadline + grace
+    still open, a closed round not judged, a rack not solved. Run every few seconds by beat and when a
+    worker starts; every task it sends is idempotent, so a duplicate does nothing."""
+    from datetime import timedelta
+
+    now = timezone.now()
+    sent = {"close": 0, "judge": 0, "solve": 0}
+    for r in Round.objects.filter(status=Round.Status.OPEN, deadline__isnull=False).only("pk", "deadline",
+                                                                                          "grace_seconds"):
+        if r.deadline + timedelta(seconds=r.grace_seconds) <= now:
+            close_round.delay(r.pk)
+            sent["close"] += 1
+    for pk in Round.objects.filter(status=Round.Status.CLOSED).values_list("pk", flat=True):
+        judge_round.delay(pk)
+        sent["judge"] += 1
+    stale = now - timedelta(seconds=60)
+    for pk in (Round.objects.filter(solver_status=Round.SolverStatus.PENDING, created_at__lte=now - timedelta(seconds=5))
+               .exclude(status=Round.Status.CANCELLED).values_list("pk", flat=True)):
+        solve_round.delay(pk)
+        sent["solve"] += 1
+    for pk in (Round.objects.filter(solver_status=Round.SolverStatus.RUNNING, created_at__lte=stale)
+               .exclude(status=Round.Status.CANCELLED).values_list("pk", flat=True)):
+        solve_round.delay(pk)
+        sent["solve"] += 1
+    return sent
+
+
+@worker_ready.connect
+def _recover_on_start(**_kwargs) -> None:
+    sweep_rounds.delay()

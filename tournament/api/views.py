@@ -12,6 +12,7 @@ import hashlib
 import hmac
 
 from django.core.cache import cache
+from django.db import DatabaseError
 from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -20,7 +21,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import exceptions, status
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.response import Response
-from rest_framework.views import APIView
+from rest_framework.views import APIView, set_rollback
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from tournament import services
@@ -61,6 +62,15 @@ class ApiError(exceptions.APIException):
 
 def api_exception_handler(exc, context):
     """``{"detail": ..., "code": ...}`` for every handled error; field errors under ``errors``."""
+    if isinstance(exc, DatabaseError):
+        # Nothing was stored (the request's transaction rolls back): the tablet keeps the slip and
+        # retries with the same Idempotency-Key, so the slip is stored exactly once.
+        set_rollback()
+        response = Response({"detail": "the server could not store this now: try again with the same "
+                                       "Idempotency-Key", "code": "unavailable"},
+                            status=status.HTTP_503_SERVICE_UNAVAILABLE)
+        response["Retry-After"] = "2"
+        return response
     if isinstance(exc, services.ServiceError):
         code = exc.code or "error"
         st = status.HTTP_409_CONFLICT if code in CONFLICT_CODES else status.HTTP_400_BAD_REQUEST

@@ -108,7 +108,7 @@ class Command(BaseCommand):
         ready = Lexicon.objects.filter(name="ru", ruleset="ru", status=Lexicon.Status.READY).order_by("-version")
         if ready.exists():
             return ready.first()
-        self.stdout.write("Building the Russian lexicon from pymorphy3 (OpenCorpora, all word forms, ~10 s)…")
+        self.stdout.write("Building the Russian lexicon from pymorphy3 (OpenCorpora, all word forms, about a minute)…")
         try:
             return lexicon_services.build_lexicon("ru", "ru", "ru")
         except (LexiconError, ImportError, OSError) as exc:

@@ -32,6 +32,7 @@ class Command(BaseCommand):
                 python, "-m", "celery", "-A", "tournament", "worker",
                 "--loglevel", "INFO", "--concurrency", str(opts["celery_concurrency"]),
                 "--hostname", f"hall-worker-{os.getpid()}@%h",
+                "--beat",  # the recovery sweep (settings.CELERY_BEAT_SCHEDULE)
             ]
             children.append(("celery worker", subprocess.Popen(worker, cwd=settings.BASE_DIR, env=env)))
         web = [
