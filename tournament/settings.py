@@ -197,6 +197,7 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Duplicate tournament API",
     "DESCRIPTION": "Arbiter, player tablet and public display endpoints of the duplicate-Scrabble tournament system.",
     "VERSION": "0.1.0",
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
