@@ -14,6 +14,8 @@ urlpatterns = [
     path("arbiter/lexicons/", include("lexicon.urls")),
     path("arbiter/pdf/", include("tournament.pdf_urls")),
     path("arbiter/", include("tournament.arbiter_urls")),
+    path("tablet/", include("tournament.tablet_urls")),
+    path("display/", include("tournament.display_urls")),
     path("admin/", admin.site.urls),
     path("api/", include("tournament.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

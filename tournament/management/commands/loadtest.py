@@ -45,8 +45,7 @@ class Command(BaseCommand):
         parser.add_argument("--connections", type=int, default=1000, help="client connection pool size")
         parser.add_argument("--json", help="also write the figures to this file")
         parser.add_argument("--settings-module", default="tournament.settings",
-                            help="DJANGO_SETTINGS_MODULE of the server processes (tests.load.screens_settings "
-                                 "routes /tablet/ while tournament/urls.py doesn't)")
+                            help="DJANGO_SETTINGS_MODULE of the server processes")
         parser.add_argument("--phase", choices=["setup", "check"], help="internal: a phase run in the load environment")
         parser.add_argument("--io", help="internal: the phase's JSON file")
 

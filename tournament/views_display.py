@@ -1,0 +1,289 @@
+"""Hall display (the projector page) and the cheap *state version* every screen polls.
+
+Real time is plain polling: each tablet and display asks about once a second for the
+tournament's state version with ``If-None-Match``. While nothing changed the answer is a
+``304 Not Modified`` without a body, computed from a per-process memo refreshed at most every
+:data:`VERSION_TTL` seconds (two small indexed queries), so 1,500 tablets cost a few queries a
+second, not 1,500. When the version changes a screen fetches its full state once: the tablet
+``GET /api/tablet/state/``, the display ``state.json`` here (also answered 304 while unchanged).
+
+Every answer carries ``X-Server-Time`` (milliseconds since the epoch) so that a screen keeps its
+clock offset to the server up to date and counts down to the deadline correctly even when its own
+clock is wrong.
+
+Public, no login: the display shows what the hall sees on the projector.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+
+from django.conf import settings
+from django.http import Http404, HttpResponseNotModified, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET
+
+from scoring.board import Board, BoardError
+from scoring.coords import LATIN_ROWS, row_label
+from scoring.rules import get_ruleset
+
+from . import services
+from .api.views import board_after, current_round
+from .models import AuditLog, Game, Round, Tournament
+
+#: Seconds a computed version is reused by this process (the poll interval is ~1 s: worst case < 2 s).
+VERSION_TTL = 0.5
+#: Audit actions that change nothing a screen shows (one per slip: they would bump the version all round long).
+QUIET_ACTIONS = ("slip.submit",)
+#: Standing rows sent to the display at the end of a game.
+STANDINGS_ROWS = 2000
+PREMIUM_CLASS = {"TW": "tw", "DW": "dw", "TL": "tl", "DL": "dl", "Y": "ly", "G": "lg", "B": "lb", "R": "lr"}
+
+_versions: dict[int, tuple[float, str]] = {}
+_slug_ids: dict[str, int] = {}
+
+
+# -- state version ---------------------------------------------------------------------------------------
+
+
+def compute_version(tournament_id: int) -> str:
+    """A short tag of what every screen shows: the latest live round and the latest state-changing audit row.
+
+    Every service that changes a round, a verdict, a penalty or the tournament writes an audit row;
+    the round's own fields catch the rest (e.g. a status set by a task).
+    """
+    rnd = (Round.objects.filter(game__tournament_id=tournament_id).exclude(status=Round.Status.CANCELLED)
+           .order_by("-game__number", "-number", "-id")
+           .values_list("id", "status", "deadline", "published_at", "chosen_move", "chosen_score").first())
+    audit_id = (AuditLog.objects.filter(tournament_id=tournament_id).exclude(action__in=QUIET_ACTIONS)
+                .order_by("-id").values_list("id", flat=True).first())
+    raw = repr((rnd, audit_id)).encode()
+    # "<last audit id>.<hash>": the number only grows, so a screen can tell a process's stale memo from news
+    return f"{audit_id or 0}.{hashlib.sha256(raw).hexdigest()[:16]}"
+
+
+def tournament_version(tournament_id: int) -> str:
+    """:func:`compute_version`, reused for :data:`VERSION_TTL` seconds by this process."""
+    now = time.monotonic()
+    hit = _versions.get(tournament_id)
+    if hit is not None and now - hit[0] < VERSION_TTL:
+        return hit[1]
+    version = compute_version(tournament_id)
+    _versions[tournament_id] = (now, version)
+    return version
+
+
+def tournament_id_for(slug: str) -> int:
+    """The tournament's id (memoised: slugs don't change); 404 for an unknown slug."""
+    tid = _slug_ids.get(slug)
+    if tid is None:
+        tid = Tournament.objects.filter(slug=slug).values_list("id", flat=True).first()
+        if tid is None:
+            raise Http404("no such tournament")
+        _slug_ids[slug] = tid
+    return tid
+
+
+def etag_of(version: str) -> str:
+    return f'"{version}"'
+
+
+def not_modified(request, etag: str) -> bool:
+    wanted = request.headers.get("If-None-Match", "")
+    return any(tag.strip().removeprefix("W/") == etag for tag in wanted.split(",")) if wanted else False
+
+
+def stamp(response, etag: str | None = None):
+    """Headers of every polled answer: the server clock, the ETag, revalidate each time."""
+    response["X-Server-Time"] = str(int(time.time() * 1000))
+    response["Cache-Control"] = "no-cache"
+    if etag:
+        response["ETag"] = etag
+    return response
+
+
+@require_GET
+def state_version(request, slug: str):
+    """``{"version", "server_time"}`` with an ETag; ``304`` when ``If-None-Match`` is the current version.
+
+    No authentication and, most of the time, no query: the version says only "something changed".
+    """
+    etag = etag_of(tournament_version(tournament_id_for(slug)))
+    if not_modified(request, etag):
+        return stamp(HttpResponseNotModified(), etag)
+    return stamp(JsonResponse({"version": etag.strip('"'), "server_time": timezone.now().isoformat()}), etag)
+
+
+# -- language ---------------------------------------------------------------------------------------
+
+
+def language_for(request, default: str, cookie: str | None = None) -> tuple[str, str | None]:
+    """The screen's language: ``?lang=`` (``auto`` = the tournament's), then the cookie, then ``default``.
+
+    Returns (language, value to store in the cookie: ``""`` = delete, None = leave it).
+    """
+    known = dict(settings.LANGUAGES)
+    asked = request.GET.get("lang")
+    if asked is not None:
+        if asked in known:
+            return asked, asked
+        return (default if default in known else settings.LANGUAGE_CODE), ""
+    if cookie and request.COOKIES.get(cookie) in known:
+        return request.COOKIES[cookie], None
+    return (default if default in known else settings.LANGUAGE_CODE), None
+
+
+def render_in(request, lang: str, template: str, context: dict, strings=None):
+    """Renders ``template`` in ``lang``; ``strings()`` (texts for the page's script) is called in that language."""
+    with translation.override(lang):
+        extra = {"strings": strings()} if strings is not None else {}
+        response = render(request, template, {**context, **extra, "LANG": lang})
+    response["Content-Language"] = lang
+    return response
+
+
+# -- board data for the screens ------------------------------------------------------------------------
+
+
+def board_config(ruleset_id: str, convention: str, lang: str) -> dict:
+    """What a screen needs to draw the board and tiles: premiums, labels, tile values."""
+    ruleset = get_ruleset(ruleset_id)
+    layout = ruleset.layout
+    premiums = [[PREMIUM_CLASS.get(layout.premium_code(r, c), "") for c in range(15)] for r in range(15)]
+    english = convention == "english"
+    cyrillic = ruleset.cyrillic and lang in ("ru", "uk") and not english
+    if english:
+        rows, cols = [str(i + 1) for i in range(15)], list(LATIN_ROWS)
+    else:
+        rows, cols = [row_label(i, cyrillic) for i in range(15)], [str(i + 1) for i in range(15)]
+    return {"ruleset": ruleset_id, "values": dict(ruleset.values), "blank_value": ruleset.blank_value,
+            "colours": dict(ruleset.letter_colours), "premiums": premiums, "rows": rows, "cols": cols,
+            "convention": convention, "cyrillic": cyrillic, "cyrillic_input": ruleset.cyrillic and not english,
+            "alphabet": [letter for letter in ruleset.letters],
+            "rack_size": ruleset.rack_size}
+
+
+def new_squares(ruleset_id: str, before: str, after: str) -> list[list[int]]:
+    """Squares filled between two boards (the last top, highlighted)."""
+    try:
+        ruleset = get_ruleset(ruleset_id)
+        old, new = Board.from_fen(ruleset, before or None), Board.from_fen(ruleset, after or None)
+    except BoardError:
+        return []
+    return [[r, c] for r, c, _tile in new.tiles() if old.tile(r, c) is None]
+
+
+# -- display ------------------------------------------------------------------------------------------------
+
+
+def _iso(value):
+    return value.isoformat() if value else None
+
+
+def display_state(t: Tournament) -> dict:
+    """Everything the projector shows, in one JSON (only fetched again when the version changes)."""
+    now = timezone.now()
+    rnd = current_round(t)
+    game = rnd.game if rnd is not None else (
+        t.games.exclude(status=Game.Status.CANCELLED).order_by("-number").first())
+    state = {
+        "server_time": now.isoformat(),
+        "tournament": {"slug": t.slug, "name": t.name, "ruleset": t.ruleset, "games": t.games.count()},
+        "game": None, "round": None, "board": "", "last_move": [], "previous": None, "standings": None,
+    }
+    if game is None:
+        return state
+    state["game"] = {"number": game.number, "status": game.status, "end_reason": game.end_reason}
+    last = game.rounds.filter(status=Round.Status.PUBLISHED).order_by("-number").first()
+    if last is not None:
+        after = board_after(last)
+        state["board"] = after
+        state["last_move"] = new_squares(t.ruleset, last.board_before, after)
+        state["previous"] = {"number": last.number, "rack": last.rack, "move": last.chosen_move,
+                             "score": last.chosen_score}
+    else:
+        state["board"] = (game.state or {}).get("board", "") if rnd is None else rnd.board_before
+    if rnd is not None:
+        shown = rnd.status != Round.Status.DRAWN
+        left = None if rnd.deadline is None else max(0, int((rnd.deadline - now).total_seconds()))
+        state["round"] = {"id": rnd.pk, "number": rnd.number, "status": rnd.status,
+                          "rack": rnd.rack if shown else None, "deadline": _iso(rnd.deadline), "seconds_left": left}
+    if game.status == Game.Status.FINISHED:
+        rows = services.game_standings(game)
+        several = state["tournament"]["games"] > 1
+        totals = {}
+        if several:
+            totals = {r.registration.pk: r.total for r in services.tournament_standings(t)}
+        state["standings"] = {
+            "game": game.number, "top_total": rows[0].top_total if rows else 0,
+            "rows": [{"rank": r.rank, "table": r.registration.table_number, "name": r.player.name,
+                      "club": r.player.club, "total": r.total, "deficit": r.deficit, "percentage": r.percentage,
+                      "tournament_total": totals.get(r.registration.pk)} for r in rows[:STANDINGS_ROWS]],
+        }
+    return state
+
+
+@require_GET
+def display_state_json(request, slug: str):
+    """The display's state, with the version as ETag (304 while unchanged)."""
+    tid = tournament_id_for(slug)
+    etag = etag_of(tournament_version(tid))
+    if not_modified(request, etag):
+        return stamp(HttpResponseNotModified(), etag)
+    t = get_object_or_404(Tournament, pk=tid)
+    return stamp(JsonResponse(display_state(t), json_dumps_params={"ensure_ascii": False}), etag)
+
+
+def points_forms() -> dict:
+    """"%(n)s points" for n = 1, 2 and 5: the script picks the plural form of the language (1 / few / many)."""
+    return {str(n): ngettext("%(n)s point", "%(n)s points", n) for n in (1, 2, 5)}
+
+
+def display_strings() -> dict:
+    """Every text the display script shows, in the active language."""
+    return {
+        "status_none": _("Waiting for the first round"),
+        "status_drawn": _("The arbiter is drawing the rack"),
+        "status_open": _("Hand in your slips"),
+        "status_closed": _("Time is over"),
+        "status_judged": _("Time is over: the arbiter is checking the slips"),
+        "status_published": _("The top is on the board"),
+        "game_over": _("Game over"),
+        "game_round": _("Game %(game)s · round %(round)s"),
+        "game": _("Game %(game)s"),
+        "previous_top": _("Top of round %(n)s"),
+        "points": points_forms(),
+        "standings": _("Standings after game %(n)s"),
+        "player": _("Player"),
+        "club": _("Club"),
+        "total": _("Points"),
+        "deficit": _("Deficit"),
+        "tournament_total": _("Tournament"),
+        "top_total": _("Top total: %(n)s"),
+        "offline": _("No connection to the server"),
+    }
+
+
+@require_GET
+def display(request, slug: str):
+    t = get_object_or_404(Tournament, slug=slug)
+    lang, _store = language_for(request, t.language)
+    config = {
+        "slug": t.slug, "lang": lang,
+        "urls": {"state": reverse("display:state", args=[t.slug])},
+        "board": board_config(t.ruleset, t.convention, lang),
+    }
+    return render_in(request, lang, "display/display.html", {"tournament": t, "config": config}, display_strings)
+
+
+@require_GET
+def index(request):
+    """The tournaments, each with a link to its hall display."""
+    lang = translation.get_language() or settings.LANGUAGE_CODE
+    tournaments = Tournament.objects.order_by("-starts_on", "name")
+    return render_in(request, lang, "display/index.html", {"tournaments": tournaments})
