@@ -21,5 +21,5 @@ def heartbeat_seen(token: str) -> float | None:
 
 
 # The round tasks live in their own module; importing them here registers them with the worker.
-from .solver_tasks import close_round, judge_round, solve_round  # noqa: E402,F401
 from .pdf_tasks import build_pdf  # noqa: E402,F401
+from .solver_tasks import close_round, judge_round, solve_round  # noqa: E402,F401
