@@ -303,7 +303,10 @@ def test_redis_restart_keeps_queued_tasks_and_tablets_carry_on(tmp_path, own_red
         st3, body3 = hall.slip(3, uuid.uuid4().hex, "ЁЖ", pk)
         assert st3 == 201, body3
 
-        rnd = wait_for(lambda: (r := hall.round(pk))["status"] == "judged" and r, 15 + 2 + 45, step=0.5)
+        # kombu may end the worker on the lost connection ("Unrecoverable error"): its supervisor
+        # (manage.py serve, systemd) starts it again; the recovery sweep then closes and judges the round.
+        rnd = wait_for(lambda: (stack.supervise("worker"), (r := hall.round(pk))["status"] == "judged" and r)[1],
+                       15 + 2 + 45, step=0.5)
         assert rnd, f"the round was not closed and judged after the Redis restart: {hall.round(pk)['status']}"
         assert rnd["deadline"] == opened["deadline"]
         assert len(hall.slip_rows(pk)) == 3

@@ -170,6 +170,15 @@ class Stack:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)
 
+    def supervise(self, name: str = "worker") -> bool:
+        """Restart a process that died by itself (as ``manage.py serve`` or systemd would); True if restarted."""
+        proc = self.procs.get(name)
+        if proc is None or proc.poll() is None:
+            return False
+        self.procs.pop(name)
+        {"worker": self.start_worker, "web": self.start_web}[name]()
+        return True
+
     def kill9(self, name: str) -> None:
         """``kill -9`` of the whole process group (the worker and its pool), as a crash would."""
         proc = self.procs.pop(name)

@@ -109,7 +109,7 @@ def sweep_rounds() -> dict:
     for pk in Round.objects.filter(status=Round.Status.CLOSED).values_list("pk", flat=True):
         judge_round.delay(pk)
         sent["judge"] += 1
-    stale = now - timedelta(seconds=60)
+    stale = now - timedelta(seconds=10)  # a solve takes milliseconds: one still "running" after 10 s was lost
     for pk in (Round.objects.filter(solver_status=Round.SolverStatus.PENDING, created_at__lte=now - timedelta(seconds=5))
                .exclude(status=Round.Status.CANCELLED).values_list("pk", flat=True)):
         solve_round.delay(pk)

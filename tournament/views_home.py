@@ -1,7 +1,10 @@
-"""The landing page and the arbiter's login."""
+"""The landing page: one door per audience (arbiter, player tablet, hall display, API)."""
 
 from django.shortcuts import render
 
+from .models import Tournament
+
 
 def home(request):
-    return render(request, "home.html")
+    tournaments = Tournament.objects.order_by("-starts_on", "name")[:20]
+    return render(request, "home.html", {"tournaments": tournaments})

@@ -11,6 +11,8 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
+RESTARTS_PER_MINUTE = 5
+
 
 class Command(BaseCommand):
     help = "Run the web server (gunicorn) and a Celery worker together; Ctrl+C stops both."
@@ -26,23 +28,22 @@ class Command(BaseCommand):
     def handle(self, *args, **opts):
         python = sys.executable
         env = os.environ.copy()
-        children: list[tuple[str, subprocess.Popen]] = []
+        commands: dict[str, list[str]] = {}
         if not opts["no_worker"]:
-            worker = [
+            commands["celery worker"] = [
                 python, "-m", "celery", "-A", "tournament", "worker",
                 "--loglevel", "INFO", "--concurrency", str(opts["celery_concurrency"]),
                 "--hostname", f"hall-worker-{os.getpid()}@%h",
                 "--beat",  # the recovery sweep (settings.CELERY_BEAT_SCHEDULE)
             ]
-            children.append(("celery worker", subprocess.Popen(worker, cwd=settings.BASE_DIR, env=env)))
-        web = [
+        commands["web server"] = [
             python, "-m", "gunicorn", "tournament.wsgi:application",
             "--bind", f"{opts['host']}:{opts['port']}",
             "--workers", str(opts["web_workers"]), "--threads", str(opts["threads"]),
             "--worker-class", "gthread", "--timeout", "60", "--graceful-timeout", "10",
             "--access-logfile", "-",
         ]
-        children.append(("web server", subprocess.Popen(web, cwd=settings.BASE_DIR, env=env)))
+        children = {name: subprocess.Popen(argv, cwd=settings.BASE_DIR, env=env) for name, argv in commands.items()}
         self.stdout.write(
             f"Serving on http://{'localhost' if opts['host'] == '0.0.0.0' else opts['host']}:{opts['port']}/ "
             f"(broker: {settings.CELERY_BROKER_URL.split('@')[-1]}); Ctrl+C stops."
@@ -57,19 +58,29 @@ class Command(BaseCommand):
         signal.signal(signal.SIGINT, stop)
         signal.signal(signal.SIGTERM, stop)
         code = 0
+        restarts: list[float] = []
         while not stopping:
-            for name, proc in children:
-                if proc.poll() is not None:
-                    self.stderr.write(f"{name} exited with status {proc.returncode}; stopping.")
+            for name, proc in list(children.items()):
+                if proc.poll() is None:
+                    continue
+                now = time.monotonic()
+                restarts = [t for t in restarts if now - t < 60]
+                if len(restarts) >= RESTARTS_PER_MINUTE:
+                    self.stderr.write(f"{name} keeps exiting (status {proc.returncode}); stopping.")
                     code = proc.returncode or 1
                     stopping = True
                     break
+                # A lost broker connection can end the worker; its tasks are idempotent and the
+                # recovery sweep resends what was lost, so starting it again is safe.
+                self.stderr.write(f"{name} exited with status {proc.returncode}; starting it again.")
+                restarts.append(now)
+                children[name] = subprocess.Popen(commands[name], cwd=settings.BASE_DIR, env=env)
             time.sleep(0.5)
-        for _, proc in children:
+        for proc in children.values():
             if proc.poll() is None:
                 proc.terminate()
         deadline = time.time() + 15
-        for _, proc in children:
+        for proc in children.values():
             try:
                 proc.wait(timeout=max(0.1, deadline - time.time()))
             except subprocess.TimeoutExpired:
