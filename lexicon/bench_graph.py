@@ -24,7 +24,7 @@ from .graph import MAX_NODES, MAX_WORD_LENGTH, MIN_WORD_LENGTH, WordGraph, build
 __all__ = ["bench", "main"]
 
 
-def _reset_peak_rss() -> bool:
+def reset_peak_rss() -> bool:
     """Resets the kernel's high-water mark of this process's RSS (Linux); False if not possible."""
     try:
         with open("/proc/self/clear_refs", "w") as f:
@@ -34,7 +34,7 @@ def _reset_peak_rss() -> bool:
         return False
 
 
-def _rss_mb(field: str) -> float:
+def rss_mb(field: str) -> float:
     """VmRSS / VmHWM of this process in MB (ru_maxrss as a fallback for the peak)."""
     try:
         with open("/proc/self/status") as f:
@@ -44,6 +44,11 @@ def _rss_mb(field: str) -> float:
     except OSError:
         pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def peak_rss_mb(exact: bool) -> float:
+    """The peak RSS since :func:`reset_peak_rss` (``exact``), else since the process started."""
+    return round(rss_mb("VmHWM") if exact else rss_mb("ru_maxrss"), 1)
 
 
 def _read_words(source: str | os.PathLike[str] | Iterable[str]) -> list[str]:
@@ -81,10 +86,10 @@ def bench(
 
     with tempfile.TemporaryDirectory(prefix="graph-bench-") as tmp:
         path = Path(out) if out is not None else Path(tmp) / "bench.kwg"
-        figures["rss_before_mb"] = round(_rss_mb("VmRSS"), 1)
-        exact = _reset_peak_rss()
+        figures["rss_before_mb"] = round(rss_mb("VmRSS"), 1)
+        exact = reset_peak_rss()
         info = build(words, alphabet, path, gaddag=gaddag)
-        figures["peak_rss_mb"] = round(_rss_mb("VmHWM") if exact else _rss_mb("ru_maxrss"), 1)
+        figures["peak_rss_mb"] = round(rss_mb("VmHWM") if exact else rss_mb("ru_maxrss"), 1)
         figures["peak_rss_exact"] = exact
         figures["build_s"] = round(info.seconds, 3)
         figures["word_count"] = info.word_count

@@ -69,7 +69,8 @@ def _check_alphabet(graph: WordGraph, ruleset_id: str | None, what: str) -> None
         )
 
 
-def _file_sha256(path: Path) -> str:
+def file_sha256(path: Path) -> str:
+    """SHA-256 of a file, read in 1 MB chunks."""
     digest = hashlib.sha256()
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
@@ -82,7 +83,7 @@ def compiled_wordlist(path: Path, ruleset_id: str, *, skip_capitalised: bool = T
     from .services import publish_graph
     from .sources import SourceError, read_wordlist
 
-    sha = _file_sha256(path)
+    sha = file_sha256(path)
     flag = "caps-skipped" if skip_capitalised else "caps-kept"
     folder = _lexicon_dir() / CACHE_SUBDIR
     cached = folder / f"{sha}-{ruleset_id}-{flag}.kwg"

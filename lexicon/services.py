@@ -10,11 +10,9 @@ Domain errors raise :class:`LexiconError` with a message for humans.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import random
 import re
-import resource
 import shutil
 import tempfile
 import time
@@ -29,8 +27,10 @@ from django.utils import timezone
 from scoring.rules import RulesError, get_ruleset, ruleset_ids
 
 from . import sources
+from .bench_graph import peak_rss_mb, reset_peak_rss
 from .graph import GraphError, WordGraph, build
 from .models import Lexicon, LexiconError, lexicon_dir, load_graph_file
+from .resolve import file_sha256
 from .sources import SkipReport, SourceError, SourceResult, WordNormalizer
 
 __all__ = [
@@ -104,27 +104,6 @@ class _Progress:
         self(int(fraction * READ_SHARE), "reading")
 
 
-def _reset_peak_rss() -> bool:
-    try:
-        with open("/proc/self/clear_refs", "w") as f:
-            f.write("5")
-        return True
-    except OSError:
-        return False
-
-
-def _peak_rss_mb(exact: bool) -> float:
-    if exact:
-        try:
-            with open("/proc/self/status") as f:
-                for line in f:
-                    if line.startswith("VmHWM:"):
-                        return round(int(line.split()[1]) / 1024, 1)
-        except OSError:
-            pass
-    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
-
-
 # -- files ----------------------------------------------------------------------------------
 
 
@@ -167,14 +146,6 @@ def publish_graph(tmp: Path, final: Path, content_hash: str) -> bool:
     raise LexiconError(f"cannot store the compiled lexicon at {final}")
 
 
-def _file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 # -- the build ---------------------------------------------------------------------------------
 
 
@@ -193,7 +164,7 @@ def _compile(
     """Reads, compiles, stores the file and saves the row (``row`` if given, else a new one)."""
     progress = _Progress(row, progress_callback)
     started = time.perf_counter()
-    exact_rss = _reset_peak_rss()
+    exact_rss = reset_peak_rss()
     progress(0, "reading")
     try:
         result = read(progress.reading)
@@ -238,7 +209,7 @@ def _compile(
                 "read_s": round(read_seconds, 3),
                 "graph_s": round(info.seconds, 3),
                 "build_s": round(total_seconds, 3),
-                "peak_rss_mb": _peak_rss_mb(exact_rss),
+                "peak_rss_mb": peak_rss_mb(exact_rss),
                 "peak_rss_exact": exact_rss,
                 "file_mb": round(info.file_size / 1e6, 2),
                 "node_count": info.node_count,
@@ -369,7 +340,7 @@ def import_wordlist(
     if not path.is_file():
         raise LexiconError(f"word list not found: {path}")
     try:
-        sha = _file_sha256(path)
+        sha = file_sha256(path)
         size = path.stat().st_size
     except OSError as exc:
         raise LexiconError(f"cannot read the word list {path}: {exc.strerror or exc}") from None

@@ -54,6 +54,18 @@ def load_position(ruleset_id: str, fen: str | None) -> tuple[RuleSet, Board]:
     return ruleset, board
 
 
+def load_position_and_rack(ruleset_id: str, fen: str | None, rack_text: str) -> tuple[RuleSet, Board, list[str]]:
+    """:func:`load_position` plus a non-empty rack (``?`` = blank); :class:`UnusableInput` otherwise."""
+    ruleset, board = load_position(ruleset_id, fen)
+    try:
+        rack = parse_rack(rack_text, ruleset)
+    except NotationError as exc:
+        raise UnusableInput(f"rack: {exc}") from None
+    if not rack:
+        raise UnusableInput("rack: the rack is empty")
+    return ruleset, board, rack
+
+
 def check_move(
     board: Board,
     move_text: str,

@@ -6,10 +6,9 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.check import UnusableInput, load_position
+from scoring.check import UnusableInput, load_position_and_rack
 from scoring.coords import Convention
 from scoring.judge import JudgeInputError, judge_slip
-from scoring.notation import NotationError, parse_rack
 from scoring.rules import ruleset_ids
 
 
@@ -50,15 +49,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts):
         try:
-            ruleset, board = load_position(opts["ruleset"], opts["board"])
+            ruleset, board, rack = load_position_and_rack(opts["ruleset"], opts["board"], opts["rack"])
         except UnusableInput as exc:
             raise CommandError(str(exc), returncode=2) from None
-        try:
-            rack = parse_rack(opts["rack"], ruleset)
-        except NotationError as exc:
-            raise CommandError(f"rack: {exc}", returncode=2) from None
-        if not rack:
-            raise CommandError("rack: the rack is empty", returncode=2)
         round_number = opts["round"]
         if round_number is None:
             round_number = 1 if board.is_empty() else 2

@@ -7,8 +7,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.check import UnusableInput, load_position
-from scoring.notation import NotationError, parse_rack
+from scoring.check import UnusableInput, load_position_and_rack
 from scoring.rules import RuleSet, ruleset_ids
 
 
@@ -74,15 +73,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts):
         try:
-            ruleset, board = load_position(opts["ruleset"], opts["board"])
+            ruleset, board, rack = load_position_and_rack(opts["ruleset"], opts["board"], opts["rack"])
         except UnusableInput as exc:
             raise CommandError(str(exc), returncode=2) from None
-        try:
-            rack = parse_rack(opts["rack"], ruleset)
-        except NotationError as exc:
-            raise CommandError(f"rack: {exc}", returncode=2) from None
-        if not rack:
-            raise CommandError("rack: the rack is empty", returncode=2)
         solver = open_solver(ruleset, opts["lexicon"])
         result = solver.solve(board, rack, top=opts["top"], count_all=opts["count_all"])
         if opts["json"]:
