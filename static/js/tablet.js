@@ -330,23 +330,7 @@
     }
 
     // -- board ------------------------------------------------------------------------------------
-    function parseFen(fen) {
-      var rows = [];
-      for (var r = 0; r < 15; r++) rows.push([null, null, null, null, null, null, null, null, null, null, null, null, null, null, null]);
-      if (!fen) return rows;
-      fen.split("/").slice(0, 15).forEach(function (text, r) {
-        var c = 0, i = 0;
-        while (i < text.length && c < 15) {
-          var m = /^\d+/.exec(text.slice(i));
-          if (m) { c += parseInt(m[0], 10); i += m[0].length; continue; }
-          var ch = text[i++];
-          if (ch === "*") rows[r][c] = {letter: "'", blank: true};
-          else { var up = ch.toUpperCase(); rows[r][c] = {letter: up, blank: ch !== up}; }
-          c++;
-        }
-      });
-      return rows;
-    }
+    var parseFen = window.DuplicateBoard.parseFen;
     function buildBoard() {
       var box = $("board");
       box.innerHTML = "";
