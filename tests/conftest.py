@@ -25,3 +25,15 @@ def run_manage(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
 @pytest.fixture
 def manage():
     return run_manage
+
+
+#: Modules whose tests need the message broker although they use no test database.
+BROKER_MODULES = {"test_worker.py", "test_faults.py"}
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests that touch neither the database nor the broker are marked ``engine``: the CI run against
+    PostgreSQL and Redis leaves them out (they ran already in the embedded run)."""
+    for item in items:
+        if item.get_closest_marker("django_db") is None and item.path.name not in BROKER_MODULES:
+            item.add_marker(pytest.mark.engine)

@@ -99,7 +99,18 @@ def sweep_rounds() -> dict:
     worker starts; every task it sends is idempotent, so a duplicate does nothing."""
     from datetime import timedelta
 
-    now = timezone.now()
+    from django.db import DatabaseError
+
+    try:
+        return _sweep(timezone.now())
+    except DatabaseError as exc:  # e.g. a worker started before the migrations: nothing to recover yet
+        log.warning("recovery sweep skipped: %s", exc)
+        return {}
+
+
+def _sweep(now) -> dict:
+    from datetime import timedelta
+
     sent = {"close": 0, "judge": 0, "solve": 0}
     for r in Round.objects.filter(status=Round.Status.OPEN, deadline__isnull=False).only("pk", "deadline",
                                                                                           "grace_seconds"):
