@@ -27,6 +27,7 @@ from scoring.board import Board
 from scoring.draw import DrawError
 from scoring.game import DuplicateGame, GameError, offered_moves, rank_tops
 from scoring.judge import SlipParts, judge_slip
+from scoring.notation import NotationError, parse_word
 from scoring.rules import get_ruleset
 
 from .models import (
@@ -230,6 +231,10 @@ def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinate
         return _same_slip(existing, rnd, registration)
     if registration.tournament_id != rnd.game.tournament_id:
         raise ServiceError("wrong_tournament", "this player is not registered in this round's tournament")
+    try:  # a word with a letter outside the tile set is refused at once (a typo to fix), never stored
+        parse_word(word, get_ruleset(rnd.game.tournament.ruleset))
+    except NotationError as exc:
+        raise ServiceError("bad_letter", f"word: {exc}") from None
     try:
         with transaction.atomic():
             rnd = Round.objects.select_for_update().get(pk=rnd.pk)

@@ -31,10 +31,21 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 
 def _secret_key() -> str:
-    """From DJANGO_SECRET_KEY; otherwise one generated once for this installation (var/secret_key)."""
+    """From DJANGO_SECRET_KEY; otherwise one generated once for this installation (var/secret_key).
+
+    The generated key is only for the embedded set-up: in production (``DJANGO_ENV=production`` or
+    ``DJANGO_HTTPS=1``) a missing DJANGO_SECRET_KEY stops the start with a clear message.
+    """
     key = os.environ.get("DJANGO_SECRET_KEY")
     if key:
         return key
+    if os.environ.get("DJANGO_ENV", "").strip().lower() == "production" or env_bool("DJANGO_HTTPS", False):
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY is not set: in production (DJANGO_ENV=production or DJANGO_HTTPS=1) the secret "
+            "key comes only from the environment. Set DJANGO_SECRET_KEY to a long random value (50+ characters)."
+        )
     path = VAR_DIR / "secret_key"
     if not path.exists():
         tmp = path.with_suffix(".tmp")

@@ -97,7 +97,6 @@ def sweep_rounds() -> dict:
     """Recovery: (re)sends the work a lost message would leave undone — a round past its deadline + grace
     still open, a closed round not judged, a rack not solved. Run every few seconds by beat and when a
     worker starts; every task it sends is idempotent, so a duplicate does nothing."""
-    from datetime import timedelta
 
     from django.db import DatabaseError
 

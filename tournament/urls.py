@@ -21,3 +21,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]
+
+handler400 = "tournament.views_home.bad_request"
+handler404 = "tournament.views_home.page_not_found"
+handler500 = "tournament.views_home.server_error"
