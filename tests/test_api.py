@@ -6,7 +6,6 @@ import io
 from datetime import timedelta
 
 import pytest
-from django.core.cache import cache
 from django.core.management import call_command
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
@@ -17,20 +16,11 @@ from tournament.models import AuditLog, Round, Slip
 
 from .tournament_helpers import *  # noqa: F403  (fixtures)
 
-pytestmark = [pytest.mark.django_db]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("local_cache")]
 PREPARED = ["CATSROE", "OE+DRSZ?"]
 A = "/api/arbiter"
 T = "/api/tablet"
 P = "/api/public"
-
-
-@pytest.fixture(autouse=True)
-def local_cache(settings):
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                   "LOCATION": "api-tests"}}
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def arbiter_client(user) -> APIClient:

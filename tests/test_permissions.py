@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.core.cache import cache
 from django.db import transaction
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
@@ -20,7 +19,7 @@ from tournament.api import urls as api_urls
 
 from .tournament_helpers import *  # noqa: F403  (fixtures)
 
-pytestmark = [pytest.mark.django_db]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("local_cache")]
 PREPARED = ["CATSROE", "OE+DRSZ?"]
 ROLES = ["anonymous", "player", "other_player", "arbiter", "other_arbiter"]
 DENIED = (401, 403)
@@ -73,15 +72,6 @@ MATRIX = {
 def cases(name):
     entry = MATRIX[name]
     return entry if isinstance(entry, list) else [entry]
-
-
-@pytest.fixture(autouse=True)
-def local_cache(settings):
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                   "LOCATION": "permission-tests"}}
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

@@ -18,7 +18,6 @@ import time
 import pytest
 import schemathesis
 from django.core import signals
-from django.core.cache import cache
 from django.core.handlers.wsgi import WSGIHandler
 from django.db import close_old_connections, transaction
 from hypothesis import HealthCheck, given, settings
@@ -29,21 +28,12 @@ from tournament import services
 
 from .tournament_helpers import *  # noqa: F403  (fixtures)
 
-pytestmark = [pytest.mark.django_db]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("local_cache")]
 
 PREPARED = ["CATSROE", "OE+DRSZ?"]
 MAX_EXAMPLES = 20
 #: the whole test must stay well under 3 minutes
 BUDGET_SECONDS = 170
-
-
-@pytest.fixture(autouse=True)
-def local_cache(settings):
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                   "LOCATION": "schemathesis-tests"}}
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

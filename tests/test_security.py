@@ -13,7 +13,6 @@ import sys
 import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.test import Client
 from django.urls import URLPattern
 from rest_framework.test import APIClient
@@ -25,6 +24,8 @@ from tournament.models import AuditLog, Registration, Round
 
 from .conftest import ROOT
 from .tournament_helpers import *  # noqa: F403  (fixtures)
+
+pytestmark = [pytest.mark.usefixtures("local_cache")]
 
 PREPARED = ["CATSROE", "OE+DRSZ?"]
 ROLES = ["anonymous", "player", "other_player", "arbiter", "other_arbiter", "staff"]
@@ -84,15 +85,6 @@ MODULES = {"arbiter": arbiter_urls, "lexicon": lexicon_urls, "pdf": pdf_urls, "t
            "display": display_urls}
 PREFIXES = {"arbiter": "/arbiter/", "lexicon": "/arbiter/lexicons/", "pdf": "/arbiter/pdf/", "tablet": "/tablet/",
             "display": "/display/"}
-
-
-@pytest.fixture(autouse=True)
-def local_cache(settings):
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                   "LOCATION": "security-tests"}}
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

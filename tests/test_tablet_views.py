@@ -6,7 +6,6 @@ import json
 import re
 
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from tournament import services, views_display
@@ -15,18 +14,7 @@ from tournament.models import Game, Round, Slip
 from .tournament_helpers import *  # noqa: F403  (fixtures)
 from .tournament_helpers import PREPARED
 
-pytestmark = [pytest.mark.django_db]
-
-
-@pytest.fixture(autouse=True)
-def local_cache(settings):
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                   "LOCATION": "tablet-tests"}}
-    cache.clear()
-    views_display._versions.clear()
-    views_display._slug_ids.clear()
-    yield
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("local_cache")]
 
 
 @pytest.fixture

@@ -84,4 +84,20 @@ def run_round(alice, game, eager, slips: dict, *, typed=None):
     return services.judge_round(rnd, alice)
 
 
-__all__ = ["alice", "bob", "eager", "lexicon_row", "regs", "tournament"]
+@pytest.fixture
+def local_cache(settings):
+    """A private in-memory cache (rate limits, idempotency, state versions) emptied around each test."""
+    from django.core.cache import cache
+
+    from tournament import views_display
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                   "LOCATION": "tests"}}
+    cache.clear()
+    views_display._versions.clear()
+    views_display._slug_ids.clear()
+    yield
+    cache.clear()
+
+
+__all__ = ["alice", "bob", "eager", "lexicon_row", "local_cache", "regs", "tournament"]
