@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 
 from django.core.cache import cache
 from django.db import DatabaseError
@@ -35,6 +36,8 @@ from .permissions import (
     IsTabletPlayer,
     PublicReadOnly,
 )
+
+log = logging.getLogger(__name__)
 
 #: ServiceError codes meaning "the current state doesn't allow it" (409); every other code is a 400.
 CONFLICT_CODES = frozenset({
@@ -595,7 +598,11 @@ class TabletLogin(BaseView):
                    responses={200: s.TabletTokenSerializer, **errors(400, 429)})
     def post(self, request):
         key = login_failures_key(request)
-        failures = cache.get(key, 0)
+        try:
+            failures = cache.get(key, 0)
+        except Exception:  # the cache (Redis) is down: the 40+-bit codes still guard, players can log in
+            log.warning("cache unavailable: login attempts not counted", exc_info=True)
+            failures = 0
         if failures >= LOGIN_MAX_FAILURES:
             raise ApiError(429, f"too many wrong access codes from this address: wait "
                                 f"{LOGIN_WINDOW_SECONDS // 60} minutes and try again", "too_many_attempts")
@@ -614,6 +621,8 @@ class TabletLogin(BaseView):
                 cache.incr(key)
             except ValueError:  # expired in between
                 cache.set(key, 1, LOGIN_WINDOW_SECONDS)
+            except Exception:
+                log.warning("cache unavailable: a wrong access code not counted", exc_info=True)
             raise
         return Response({"token": token, "tournament": reg.tournament.slug, "table": reg.table_number,
                          "name": reg.player.name})
@@ -631,10 +640,17 @@ def shared_tablet_state(tournament: Tournament) -> dict:
     from tournament.views_display import compute_version
 
     key = f"tablet-shared:{tournament.pk}:{compute_version(tournament.pk)}"
-    data = cache.get(key)
+    try:
+        data = cache.get(key)
+    except Exception:  # the cache (Redis) is down: tablets carry on without it
+        log.warning("cache unavailable: tablet state computed without it", exc_info=True)
+        return _compute_shared_state(tournament)
     if data is None:
         data = _compute_shared_state(tournament)
-        cache.set(key, data, 120)
+        try:
+            cache.set(key, data, 120)
+        except Exception:
+            log.warning("cache unavailable: tablet state not kept", exc_info=True)
     return data
 
 
