@@ -404,17 +404,7 @@ class WordNormalizer:
         return upper
 
     def check(self, word: str) -> tuple[str, str] | None:
-        foreign = [c for c in word if c not in self.letters]
-        if foreign:
-            return "foreign_letter", "".join(foreign)
-        if self.apostrophe and "'" in word and (word[0] == "'" or word[-1] == "'" or "''" in word):
-            return "misplaced_apostrophe", ""
-        n = len(word)
-        if n < MIN_LEN:
-            return "too_short", ""
-        if n > MAX_LEN:
-            return "too_long", f"{n}"
-        return None
+        return _letters_check(word, self.letters - {"'"}, self.apostrophe)
 
 
 def _is_capitalised(raw: str) -> bool:

@@ -20,6 +20,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from lexicon.resolve import file_sha256
+
 ROOT = Path(__file__).resolve().parent.parent
 BASELINE = ROOT / "tests" / "solver_baseline.txt"
 SHARED = Path(os.environ.get("SHARED_DIR", ROOT.parent / "shared"))
@@ -44,14 +46,6 @@ def wordlist_path() -> Path | None:
         return None
     path = Path(folder) / "en.txt"
     return path if path.is_file() else None
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def cached_graph(wordlist: Path, alphabet: str, cache_dir: Path | None = None):
