@@ -403,6 +403,7 @@ class Drive:
         rnd = json.loads(body)
         self.deadline = parse_time(rnd["deadline"])
         self.open_at = time.time()
+        self.open_mono = time.monotonic()
         due = self.deadline + rnd["grace_seconds"]
         while time.time() < due + 120:
             st, _h, body = await self.request(session, "arbiter", "GET", f"/api/arbiter/rounds/{self.round_id}/",
@@ -552,6 +553,27 @@ class Drive:
 # -- the report --------------------------------------------------------------------------------------------
 
 
+def timeline(drive: Drive, step: float = 5) -> list[dict]:
+    """Requests and p95 latency per ``step`` seconds of the round (0 = the open), per endpoint."""
+    origin = getattr(drive, "open_mono", None)
+    if origin is None:
+        return []
+    to_epoch = time.time() - time.monotonic()
+    deadline = (drive.deadline - to_epoch - origin) if drive.deadline else None
+    windows: dict[int, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for ep in ("version", "state", "slip"):
+        for t, lat in zip(drive.rec.times.get(ep, []), drive.rec.samples.get(ep, []), strict=True):
+            windows[int((t - origin) // step)][ep].append(lat)
+    rows = []
+    for w in sorted(windows):
+        start = w * step
+        row = {"from_s": start, "to_deadline_s": None if deadline is None else round(start - deadline)}
+        for ep, lat in windows[w].items():
+            row[ep] = {"n": len(lat), "p95_ms": round(1000 * pct(lat, 95))}
+        rows.append(row)
+    return rows
+
+
 def summarize(drive: Drive) -> dict:
     rec = drive.rec
     span = max(1e-6, drive.end - drive.start)
@@ -580,5 +602,6 @@ def summarize(drive: Drive) -> dict:
     out["in_burst"] = sum(1 for e in entries if drive.deadline and e["sent_at"] >= drive.deadline - drive.o.burst)
     out["login_seconds"] = round(getattr(drive, "login_seconds", 0), 1)
     out["solve_seconds"] = round(getattr(drive, "solve_seconds", 0), 2)
+    out["timeline"] = timeline(drive)
     out["polling"] = "version (ETag/304) + state on change" if drive.version_url else "plain GET /api/tablet/state/"
     return out

@@ -304,8 +304,16 @@ class AuditLog(models.Model):
     after = models.JSONField(null=True, blank=True)
     at = models.DateTimeField(auto_now_add=True, db_index=True)
 
+    #: Actions that change nothing a screen shows (one per slip): left out of the screens' state version.
+    QUIET_ACTIONS = ("slip.submit",)
+
     class Meta:
         ordering = ["-at", "-id"]
+        indexes = [
+            # the screens' state version asks for a tournament's latest non-slip row, many times a second
+            models.Index(fields=["tournament", "id"], condition=~models.Q(action="slip.submit"),
+                         name="audit_screen_version"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M:%S} {self.action} {self.object_type}#{self.object_id}"

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from scoring.board import Board
@@ -218,52 +218,75 @@ def open_round(actor, rnd: Round) -> Round:
 
 def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinates: str = "", score: int | None = None,
                 idempotency_key: str | None = None, source: str = Slip.Source.TABLET, actor=None,
-                received_at=None) -> Slip:
+                received_at=None, checked: bool = False) -> Slip:
     """Stores a slip version. A retry with the same idempotency key returns the same slip.
 
     Until the deadline a new slip replaces the previous one (every version is kept).
     A slip after the deadline is kept, marked late, and does not replace an on-time one.
     Paper slips may be typed by the arbiter after closing, with the time they were handed in.
+    ``checked``: the caller has just looked the idempotency key up and found no slip.
+
+    The round row is share-locked (PostgreSQL ``FOR SHARE``) and the player's row locked: slips of
+    many players are stored side by side, one player's versions one after another, while the close (an ``UPDATE`` of that row) waits for the slips in flight and a slip
+    that comes after it sees the round closed.
     """
     key = idempotency_key or f"auto-{uuid.uuid4()}"
-    existing = Slip.objects.filter(idempotency_key=key).first()
-    if existing is not None:
-        return _same_slip(existing, rnd, registration)
-    if registration.tournament_id != rnd.game.tournament_id:
+    if not checked:
+        existing = Slip.objects.filter(idempotency_key=key).first()
+        if existing is not None:
+            return _same_slip(existing, rnd, registration)
+    tournament = registration.tournament
+    if tournament.pk != rnd.game.tournament_id:
         raise ServiceError("wrong_tournament", "this player is not registered in this round's tournament")
     try:  # a word with a letter outside the tile set is refused at once (a typo to fix), never stored
-        parse_word(word, get_ruleset(rnd.game.tournament.ruleset))
+        parse_word(word, get_ruleset(tournament.ruleset))
     except NotationError as exc:
         raise ServiceError("bad_letter", f"word: {exc}") from None
     try:
         with transaction.atomic():
-            rnd = Round.objects.select_for_update().get(pk=rnd.pk)
+            status, deadline = _share_lock_round(rnd.pk)
             paper = source in (Slip.Source.PAPER, Slip.Source.ARBITER)
             # after closing, tablet slips are still kept (as late); paper slips carry their hand-in time
-            if rnd.status not in (Round.Status.OPEN, Round.Status.CLOSED):
-                raise ServiceError("round_not_open", f"round {rnd.number} is {rnd.status}: slips are not taken")
+            if status not in (Round.Status.OPEN, Round.Status.CLOSED):
+                raise ServiceError("round_not_open", f"round {rnd.number} is {status}: slips are not taken")
             now = received_at if (paper and received_at) else timezone.now()
-            late = rnd.deadline is not None and now > rnd.deadline
-            previous = (Slip.objects.select_for_update().filter(registration=registration, round=rnd)
-                        .order_by("-version"))
-            last = previous.first()
-            version = (last.version + 1) if last else 1
+            # a tablet slip that comes after the close (even a close forced before the deadline) is late
+            late = (deadline is not None and now > deadline) or (status == Round.Status.CLOSED and not paper)
+            # one player's slips one at a time (versions), other players' side by side
+            Registration.objects.select_for_update(no_key=True).filter(pk=registration.pk).values_list("pk").first()
+            last = (Slip.objects.filter(registration=registration, round_id=rnd.pk)
+                    .order_by("-version").values_list("version", flat=True).first())
+            version = (last + 1) if last else 1
             current = not late
-            if current:
-                previous.filter(is_current=True).update(is_current=False)
+            if current and version > 1:
+                Slip.objects.filter(registration=registration, round_id=rnd.pk, is_current=True).update(
+                    is_current=False)
             slip = Slip.objects.create(
-                registration=registration, round=rnd, word=word.strip(), coordinates=(coordinates or "").strip(),
+                registration=registration, round_id=rnd.pk, word=word.strip(), coordinates=(coordinates or "").strip(),
                 announced_score=score, received_at=now, source=source, idempotency_key=key, version=version,
                 is_current=current, late=late, entered_by=actor if getattr(actor, "is_authenticated", False) else None,
             )
             audit(actor, "slip.submit", slip, after={"text": slip.text, "version": version, "late": late,
-                                                      "source": source}, tournament=rnd.game.tournament)
+                                                      "source": source}, tournament=tournament)
     except IntegrityError:
         existing = Slip.objects.filter(idempotency_key=key).first()
         if existing is None:
             raise
         return _same_slip(existing, rnd, registration)
     return slip
+
+
+def _share_lock_round(pk: int) -> tuple[str, object]:
+    """(status, deadline) of a round, share-locked until the transaction ends."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cur:
+            cur.execute(f"SELECT status, deadline FROM {Round._meta.db_table} WHERE id = %s FOR SHARE", [pk])
+            row = cur.fetchone()
+        if row is None:
+            raise Round.DoesNotExist(pk)
+        return row[0], row[1]
+    # SQLite has one writer at a time; other databases: an exclusive row lock
+    return Round.objects.select_for_update().values_list("status", "deadline").get(pk=pk)
 
 
 def _same_slip(existing: Slip, rnd: Round, registration: Registration) -> Slip:

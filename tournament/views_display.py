@@ -20,6 +20,7 @@ import hashlib
 import time
 
 from django.conf import settings
+from django.db import connection
 from django.http import Http404, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -39,7 +40,7 @@ from .models import AuditLog, Game, Round, Tournament
 #: Seconds a computed version is reused by this process (the poll interval is ~1 s: worst case < 2 s).
 VERSION_TTL = 0.5
 #: Audit actions that change nothing a screen shows (one per slip: they would bump the version all round long).
-QUIET_ACTIONS = ("slip.submit",)
+QUIET_ACTIONS = AuditLog.QUIET_ACTIONS
 #: Standing rows sent to the display at the end of a game.
 STANDINGS_ROWS = 2000
 PREMIUM_CLASS = {"TW": "tw", "DW": "dw", "TL": "tl", "DL": "dl", "Y": "ly", "G": "lg", "B": "lb", "R": "lr"}
@@ -51,17 +52,28 @@ _slug_ids: dict[str, int] = {}
 # -- state version ---------------------------------------------------------------------------------------
 
 
+_ROUND_SQL = (  # plain SQL: built once, not by the ORM on every call
+    f"SELECT r.id, r.status, r.deadline, r.published_at, r.chosen_move, r.chosen_score "
+    f"FROM {Round._meta.db_table} r JOIN {Game._meta.db_table} g ON g.id = r.game_id "
+    f"WHERE g.tournament_id = %s AND r.status <> %s ORDER BY g.number DESC, r.number DESC, r.id DESC LIMIT 1")
+_AUDIT_SQL = (  # served by the partial index audit_screen_version
+    f"SELECT id FROM {AuditLog._meta.db_table} WHERE tournament_id = %s AND "
+    f"NOT (action = %s) ORDER BY id DESC LIMIT 1")
+assert len(AuditLog.QUIET_ACTIONS) == 1, "_AUDIT_SQL names one quiet action (as the index does)"
+
+
 def compute_version(tournament_id: int) -> str:
     """A short tag of what every screen shows: the latest live round and the latest state-changing audit row.
 
     Every service that changes a round, a verdict, a penalty or the tournament writes an audit row;
     the round's own fields catch the rest (e.g. a status set by a task).
     """
-    rnd = (Round.objects.filter(game__tournament_id=tournament_id).exclude(status=Round.Status.CANCELLED)
-           .order_by("-game__number", "-number", "-id")
-           .values_list("id", "status", "deadline", "published_at", "chosen_move", "chosen_score").first())
-    audit_id = (AuditLog.objects.filter(tournament_id=tournament_id).exclude(action__in=QUIET_ACTIONS)
-                .order_by("-id").values_list("id", flat=True).first())
+    with connection.cursor() as cur:
+        cur.execute(_ROUND_SQL, [tournament_id, Round.Status.CANCELLED])
+        rnd = cur.fetchone()
+        cur.execute(_AUDIT_SQL, [tournament_id, *QUIET_ACTIONS])
+        row = cur.fetchone()
+    audit_id = row[0] if row else None
     raw = repr((rnd, audit_id)).encode()
     # "<last audit id>.<hash>": the number only grows, so a screen can tell a process's stale memo from news
     return f"{audit_id or 0}.{hashlib.sha256(raw).hexdigest()[:16]}"
@@ -76,6 +88,15 @@ def tournament_version(tournament_id: int) -> str:
     version = compute_version(tournament_id)
     _versions[tournament_id] = (now, version)
     return version
+
+
+def known_version(slug: str) -> str | None:
+    """The version this process computed less than :data:`VERSION_TTL` seconds ago; None if it has none."""
+    tid = _slug_ids.get(slug)
+    hit = _versions.get(tid) if tid is not None else None
+    if hit is None or time.monotonic() - hit[0] >= VERSION_TTL:
+        return None
+    return hit[1]
 
 
 def tournament_id_for(slug: str) -> int:

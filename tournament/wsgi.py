@@ -3,4 +3,9 @@ import os
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
-application = get_wsgi_application()
+django_application = get_wsgi_application()
+
+from tournament.fast_polls import FastVersionPolls  # noqa: E402  (needs the settings loaded above)
+
+#: Django behind the layer that answers unchanged version polls with a 304 at once.
+application = FastVersionPolls(django_application)

@@ -228,16 +228,30 @@ def same_body(slip: Slip, data: dict) -> bool:
             and slip.announced_score == data.get("score"))
 
 
-def submit_idempotent(rnd: Round, registration: Registration, data: dict, key: str, **kwargs) -> tuple[Slip, bool]:
-    """``services.submit_slip`` with a retry check: (slip, created). Same key + another body → 409."""
+def retried_slip(key: str, registration: Registration, data: dict) -> Slip | None:
+    """The slip already stored under this idempotency key (a retry), None for a new key.
+
+    Same key + another body or another player → 409.
+    """
     existing = Slip.objects.filter(idempotency_key=key).first()
-    if existing is not None:
-        if existing.registration_id != registration.pk or not same_body(existing, data):
-            raise ApiError(409, f"this {IDEMPOTENCY_HEADER} was already used for another slip: send a new key "
-                                "for a new slip", "idempotency_conflict")
-        return existing, False
+    if existing is not None and (existing.registration_id != registration.pk or not same_body(existing, data)):
+        raise ApiError(409, f"this {IDEMPOTENCY_HEADER} was already used for another slip: send a new key "
+                            "for a new slip", "idempotency_conflict")
+    return existing
+
+
+def submit_idempotent(rnd: Round, registration: Registration, data: dict, key: str, *,
+                      looked_up: bool = False, **kwargs) -> tuple[Slip, bool]:
+    """``services.submit_slip`` with a retry check: (slip, created). Same key + another body → 409.
+
+    ``looked_up``: :func:`retried_slip` was called for this key just before and found nothing.
+    """
+    if not looked_up:
+        existing = retried_slip(key, registration, data)
+        if existing is not None:
+            return existing, False
     slip = services.submit_slip(rnd, registration, word=data["word"], coordinates=data.get("coordinates") or "",
-                                score=data.get("score"), idempotency_key=key, **kwargs)
+                                score=data.get("score"), idempotency_key=key, checked=True, **kwargs)
     return slip, True
 
 
@@ -734,17 +748,15 @@ class TabletSlip(TabletView):
         raw_key = idempotency_key(request, required=True)
         data = validated(s.TabletSlipSerializer, request.data)
         key = f"tablet:{reg.pk}:{raw_key}"
-        existing = Slip.objects.filter(idempotency_key=key).first()
-        if existing is not None:
-            slip, created = submit_idempotent(existing.round, reg, data, key)
-        else:
+        slip, created = retried_slip(key, reg, data), False
+        if slip is None:
             rnd = current_round(reg.tournament)
             if rnd is None or rnd.status not in (Round.Status.OPEN, Round.Status.CLOSED):
                 raise ApiError(409, "no round is open: slips are not taken now", "no_open_round")
             if data.get("round") is not None and data["round"] != rnd.pk:
                 raise ApiError(409, f"round {data['round']} is not the current round: slips are not taken for it",
                                "round_changed")
-            slip, created = submit_idempotent(rnd, reg, data, key)
+            slip, created = submit_idempotent(rnd, reg, data, key, looked_up=True)
         if slip.late:
             raise ApiError(409, "time is over: the slip was stored as late and counts as missing", "time_over",
                            slip=s.OwnSlipSerializer(slip).data)

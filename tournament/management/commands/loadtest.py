@@ -43,6 +43,8 @@ class Command(BaseCommand):
         parser.add_argument("--threads", type=int, default=8)
         parser.add_argument("--celery-concurrency", type=int, default=2)
         parser.add_argument("--connections", type=int, default=1000, help="client connection pool size")
+        parser.add_argument("--timeline", action="store_true",
+                            help="also print requests and p95 per 5 s of the round")
         parser.add_argument("--json", help="also write the figures to this file")
         parser.add_argument("--settings-module", default="tournament.settings",
                             help="DJANGO_SETTINGS_MODULE of the server processes")
@@ -138,6 +140,12 @@ class Command(BaseCommand):
         for ep, s in summary["endpoints"].items():
             w(f"{ep:<24}{s['requests']:>9}{s['rps']:>9}{s['peak_rps']:>8}{s['p50_ms']:>9}{s['p95_ms']:>9}"
               f"{s['p99_ms']:>9}{s['max_ms']:>9}")
+        if o.get("timeline"):
+            w("timeline (s from the open; s to the deadline): requests / p95 ms per endpoint")
+            for row in summary["timeline"]:
+                parts = [f"{ep} {row[ep]['n']}/{row[ep]['p95_ms']}" for ep in ("version", "state", "slip")
+                         if ep in row]
+                w(f"  {row['from_s']:>6.0f} ({row['to_deadline_s']:>+4}) " + "  ".join(parts))
         w("outcomes: " + ", ".join(f"{k}: {v}" for k, v in summary["outcomes"].items()))
         w("errors: " + (", ".join(f"{k}: {v}" for k, v in summary["errors"].items()) or "none"))
         w(f"slips: {summary['slips_sent']} sent ({summary['in_burst']} in the last {o['burst']} s; "

@@ -1,0 +1,123 @@
+"""The WSGI layer that answers unchanged version polls with a 304 before Django (tournament/fast_polls.py)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from tournament import views_display
+from tournament.fast_polls import FastVersionPolls
+
+from .tournament_helpers import *  # noqa: F403  (fixtures)
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("local_cache")]
+
+
+class Inner:
+    """The Django application as the layer sees it: records what it was given."""
+
+    def __init__(self):
+        self.paths: list[str] = []
+
+    def __call__(self, environ, start_response):
+        self.paths.append(environ["PATH_INFO"])
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b"django"]
+
+
+def call(app, path: str, *, etag: str | None = None, method: str = "GET", scheme: str = "http", **extra):
+    environ = {"REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": "", "wsgi.url_scheme": scheme,
+               "wsgi.input": io.BytesIO(b""), "SERVER_NAME": "testserver", "SERVER_PORT": "80", **extra}
+    if etag is not None:
+        environ["HTTP_IF_NONE_MATCH"] = etag
+    seen = {}
+
+    def start_response(status, headers, exc_info=None):
+        seen["status"], seen["headers"] = status, dict(headers)
+
+    body = b"".join(app(environ, start_response))
+    return seen["status"], seen["headers"], body
+
+
+@pytest.fixture
+def layer():
+    views_display._versions.clear()
+    inner = Inner()
+    return FastVersionPolls(inner), inner
+
+
+def test_unchanged_poll_is_answered_before_django_with_the_views_headers(client, tournament, layer):
+    app, inner = layer
+    tablet, display = f"/tablet/version/{tournament.slug}/", f"/display/{tournament.slug}/version/"
+    # nothing known yet in this process: Django answers (and the view memoises the version)
+    assert call(app, tablet, etag='"0.x"')[0] == "200 OK" and inner.paths == [tablet]
+    first = client.get(tablet)
+    etag = first["ETag"]
+    django_304 = client.get(tablet, HTTP_IF_NONE_MATCH=etag)
+    assert django_304.status_code == 304
+
+    for path in (tablet, display):
+        status, headers, body = call(app, path, etag=etag)
+        assert (status, body) == ("304 Not Modified", b"")
+        assert headers["ETag"] == etag and abs(int(headers["X-Server-Time"]) - int(django_304["X-Server-Time"])) < 60_000
+        for name in ("Cache-Control", "X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy",
+                     "Cross-Origin-Opener-Policy"):
+            assert headers[name] == django_304[name], name
+    assert call(app, tablet, etag=f'W/{etag}, "other"')[0] == "304 Not Modified"  # weak tags, lists
+    assert inner.paths == [tablet] and app.answered == 3
+
+
+def test_everything_else_goes_to_django(client, tournament, layer, monkeypatch):
+    app, inner = layer
+    tablet = f"/tablet/version/{tournament.slug}/"
+    etag = client.get(tablet)["ETag"]
+    cases = [
+        (tablet, {"etag": '"1.0000000000000000"'}),  # another version: the 200 with the new one comes from Django
+        (tablet, {}),  # no If-None-Match
+        (tablet, {"etag": etag, "method": "HEAD"}),
+        (tablet, {"etag": etag, "method": "POST"}),
+        ("/tablet/version/other-slug/", {"etag": etag}),  # a slug this process has not seen
+        (f"/tablet/version/{tournament.slug}/x/", {"etag": etag}),
+        (f"/api/tablet/version/{tournament.slug}/", {"etag": etag}),
+        ("/tablet/", {"etag": etag}),
+    ]
+    for path, kw in cases:
+        assert call(app, path, **kw)[2] == b"django", (path, kw)
+    assert len(inner.paths) == len(cases) and app.answered == 0
+    monkeypatch.setattr(views_display, "VERSION_TTL", 0)  # the memo is stale: Django computes the version again
+    assert call(app, tablet, etag=etag)[2] == b"django"
+
+
+def test_a_change_reaches_the_polls_within_the_memo_time(client, alice, tournament, layer, monkeypatch):
+    from tournament import services
+
+    app, inner = layer
+    tablet = f"/tablet/version/{tournament.slug}/"
+    etag = client.get(tablet)["ETag"]
+    assert call(app, tablet, etag=etag)[0] == "304 Not Modified"
+    services.create_game(alice, tournament)
+    monkeypatch.setattr(views_display, "VERSION_TTL", 0)  # as VERSION_TTL seconds later
+    assert call(app, tablet, etag=etag)[2] == b"django"
+    fresh = client.get(tablet, HTTP_IF_NONE_MATCH=etag)
+    assert fresh.status_code == 200 and fresh["ETag"] != etag
+
+
+def test_https_settings_plain_http_polls_are_redirected_by_django(client, tournament, settings):
+    settings.SECURE_SSL_REDIRECT, settings.SECURE_HSTS_SECONDS = True, 3600
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    views_display._versions.clear()
+    inner = Inner()
+    app = FastVersionPolls(inner)
+    tablet = f"/tablet/version/{tournament.slug}/"
+    etag = client.get(tablet, HTTP_X_FORWARDED_PROTO="https", secure=True)["ETag"]
+    assert call(app, tablet, etag=etag)[2] == b"django"
+    status, headers, _ = call(app, tablet, etag=etag, HTTP_X_FORWARDED_PROTO="https")
+    assert status == "304 Not Modified" and headers["Strict-Transport-Security"].startswith("max-age=3600")
+
+
+def test_the_served_application_has_the_layer():
+    from tournament import wsgi
+
+    assert isinstance(wsgi.application, FastVersionPolls)
+    assert wsgi.application.app is wsgi.django_application

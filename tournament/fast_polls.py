@@ -1,0 +1,84 @@
+"""Version polls answered before Django: the WSGI layer in front of the application.
+
+Every tablet and display asks about once a second whether the tournament's state changed
+(``GET /tablet/version/<slug>/`` or ``/display/<slug>/version/`` with ``If-None-Match``). Almost
+every answer is ``304 Not Modified``. Going through Django's URL resolver, middleware and view for
+each of 1,500 polls a second costs most of a core; here, when this process knows the tournament's
+current version (:func:`tournament.views_display.known_version`, refreshed by the Django view every
+:data:`~tournament.views_display.VERSION_TTL` seconds) and the poll already has it, the 304 is sent
+at once with the same headers the view would send. Every other request, and every poll this layer
+cannot answer (unknown slug, stale memo, changed version, no ``If-None-Match``), goes to Django.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterable
+
+from django.conf import settings
+
+from tournament import views_display
+
+#: The two polled paths (Django's ``<slug:slug>`` is ``[-a-zA-Z0-9_]+``).
+POLL_PATH = re.compile(r"^/(?:tablet/version/([-a-zA-Z0-9_]+)|display/([-a-zA-Z0-9_]+)/version)/$")
+
+
+def security_headers() -> list[tuple[str, str]]:
+    """The headers Django's security and clickjacking middleware add to every answer."""
+    out = [("Cache-Control", "no-cache")]
+    if settings.SECURE_CONTENT_TYPE_NOSNIFF:
+        out.append(("X-Content-Type-Options", "nosniff"))
+    if settings.SECURE_REFERRER_POLICY:
+        policy = settings.SECURE_REFERRER_POLICY
+        out.append(("Referrer-Policy", policy if isinstance(policy, str) else ",".join(policy)))
+    if settings.SECURE_CROSS_ORIGIN_OPENER_POLICY:
+        out.append(("Cross-Origin-Opener-Policy", settings.SECURE_CROSS_ORIGIN_OPENER_POLICY))
+    out.append(("X-Frame-Options", getattr(settings, "X_FRAME_OPTIONS", "DENY")))
+    return out
+
+
+class FastVersionPolls:
+    """WSGI middleware: ``304`` for a version poll whose ``If-None-Match`` is this process's current version."""
+
+    def __init__(self, app: Callable):
+        self.app = app
+        self.static_headers = security_headers()
+        self.hsts = None
+        if settings.SECURE_HSTS_SECONDS:
+            value = f"max-age={settings.SECURE_HSTS_SECONDS}"
+            if settings.SECURE_HSTS_INCLUDE_SUBDOMAINS:
+                value += "; includeSubDomains"
+            if settings.SECURE_HSTS_PRELOAD:
+                value += "; preload"
+            self.hsts = value
+        self.redirect = settings.SECURE_SSL_REDIRECT  # plain-HTTP polls go to Django, which redirects them
+        self.answered = 0  # polls answered here (this process), for the load test and the tests
+
+    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        wanted = environ.get("HTTP_IF_NONE_MATCH")
+        if wanted and environ.get("REQUEST_METHOD") == "GET" and (not self.redirect or self.is_secure(environ)):
+            match = POLL_PATH.match(environ.get("PATH_INFO", ""))
+            if match:
+                version = views_display.known_version(match.group(1) or match.group(2))
+                if version is not None:
+                    etag = views_display.etag_of(version)
+                    if any(tag.strip().removeprefix("W/") == etag for tag in wanted.split(",")):
+                        return self.not_modified(environ, start_response, etag)
+        return self.app(environ, start_response)
+
+    def not_modified(self, environ: dict, start_response: Callable, etag: str) -> list[bytes]:
+        headers = [("ETag", etag), ("X-Server-Time", str(int(time.time() * 1000))), *self.static_headers]
+        if self.hsts and self.is_secure(environ):
+            headers.append(("Strict-Transport-Security", self.hsts))
+        self.answered += 1
+        start_response("304 Not Modified", headers)
+        return []
+
+    @staticmethod
+    def is_secure(environ: dict) -> bool:
+        proxy = settings.SECURE_PROXY_SSL_HEADER
+        if proxy:
+            header, value = proxy
+            return environ.get(header) == value
+        return environ.get("wsgi.url_scheme") == "https"
