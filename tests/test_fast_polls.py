@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import json
+from datetime import datetime
 
 import pytest
 
@@ -65,7 +67,18 @@ def test_unchanged_poll_is_answered_before_django_with_the_views_headers(client,
                      "Cross-Origin-Opener-Policy"):
             assert headers[name] == django_304[name], name
     assert call(app, tablet, etag=f'W/{etag}, "other"')[0] == "304 Not Modified"  # weak tags, lists
-    assert inner.paths == [tablet] and app.answered == 3
+
+    # a poll with another version (or none) gets the 200 with the body the view sends
+    django_200 = client.get(tablet, HTTP_IF_NONE_MATCH='"1.0000000000000000"')
+    for kw in ({"etag": '"1.0000000000000000"'}, {}):
+        status, headers, body = call(app, tablet, **kw)
+        assert status == "200 OK" and headers["ETag"] == etag and headers["Content-Type"] == "application/json"
+        assert int(headers["Content-Length"]) == len(body)
+        mine, theirs = json.loads(body), json.loads(django_200.content)
+        assert mine.pop("server_time") and theirs.pop("server_time") and mine == theirs
+        for name in ("Cache-Control", "X-Content-Type-Options", "X-Frame-Options"):
+            assert headers[name] == django_200[name], name
+    assert inner.paths == [tablet] and app.answered == 5
 
 
 def test_everything_else_goes_to_django(client, tournament, layer, monkeypatch):
@@ -73,8 +86,6 @@ def test_everything_else_goes_to_django(client, tournament, layer, monkeypatch):
     tablet = f"/tablet/version/{tournament.slug}/"
     etag = client.get(tablet)["ETag"]
     cases = [
-        (tablet, {"etag": '"1.0000000000000000"'}),  # another version: the 200 with the new one comes from Django
-        (tablet, {}),  # no If-None-Match
         (tablet, {"etag": etag, "method": "HEAD"}),
         (tablet, {"etag": etag, "method": "POST"}),
         ("/tablet/version/other-slug/", {"etag": etag}),  # a slug this process has not seen
@@ -121,3 +132,36 @@ def test_the_served_application_has_the_layer():
 
     assert isinstance(wsgi.application, FastVersionPolls)
     assert wsgi.application.app is wsgi.django_application
+
+
+def test_the_public_round_shows_the_rack_from_the_open_and_never_the_top(client, alice, tournament, layer, eager):
+    from tournament import services
+
+    from .tournament_helpers import PREPARED
+
+    app, _inner = layer
+    tablet = f"/tablet/version/{tournament.slug}/"
+    assert client.get(tablet).json()["round"] is None
+    game = services.create_game(alice, tournament, prepared_racks=PREPARED)
+    with eager(execute=True):
+        rnd = services.draw_round(alice, game)
+    views_display._versions.clear()
+    drawn = client.get(tablet).json()["round"]
+    assert drawn == {"id": rnd.pk, "game": 1, "number": 1, "status": "drawn", "rack": None, "deadline": None,
+                     "grace_seconds": rnd.grace_seconds}
+    with eager(execute=False):
+        rnd = services.open_round(alice, rnd)
+    views_display._versions.clear()
+    opened = client.get(tablet).json()["round"]
+    assert opened["status"] == "open" and opened["rack"] == rnd.rack
+    assert datetime.fromisoformat(opened["deadline"]) == rnd.deadline
+    # the layer sends the same, and nothing of the top or the slips at any stage
+    body = call(app, tablet)[2].decode()
+    assert json.loads(body)["round"] == opened
+    services.submit_slip(rnd, services.register_player(alice, tournament, name="Ann")[0], word="CARTS", score=20,
+                         idempotency_key="pub-1")
+    services.close_round(rnd, alice, force=True)
+    views_display._versions.clear()
+    closed = client.get(tablet).content.decode()
+    for secret in ("CARTS", "top", "chosen", str(rnd.top_moves[0]["score"]) + ","):
+        assert secret not in closed, secret

@@ -6,7 +6,7 @@ import threading
 import time
 
 import pytest
-from django.db import connection, connections, transaction
+from django.db import connection, connections
 
 from tournament import services
 from tournament.models import Round, Slip
@@ -35,7 +35,8 @@ def in_thread(fn):
     return thread, out
 
 
-def test_slips_do_not_wait_for_each_other_and_the_close_waits_for_them(alice, tournament, regs, eager):
+def test_slips_do_not_wait_for_each_other_and_the_close_waits_for_them(alice, tournament, regs, eager,
+                                                                       monkeypatch):
     if connection.vendor != "postgresql":
         pytest.skip("row locks are PostgreSQL's (SQLite has one writer at a time)")
     game = services.create_game(alice, tournament, prepared_racks=PREPARED)
@@ -44,13 +45,20 @@ def test_slips_do_not_wait_for_each_other_and_the_close_waits_for_them(alice, to
     with eager(execute=False):
         rnd = services.open_round(alice, rnd)
     locked, release = threading.Event(), threading.Event()
+    real_audit = services.audit
 
-    def slip_in_flight():  # what a submission holds between reading the round and its commit
-        with transaction.atomic():
-            services._share_lock_round(rnd.pk)
+    def audit_then_hold(actor, action, obj, **kw):  # player 0's slip stops inside its transaction
+        row = real_audit(actor, action, obj, **kw)
+        if action == "slip.submit" and obj.registration_id == regs[0].pk:
             locked.set()
             release.wait(10)
-            return time.monotonic()
+        return row
+
+    monkeypatch.setattr(services, "audit", audit_then_hold)
+
+    def slip_in_flight():
+        services.submit_slip(rnd, regs[0], word="CARTS", score=20, idempotency_key="in-flight")
+        return time.monotonic()
 
     holder, held = in_thread(slip_in_flight)
     assert locked.wait(10)

@@ -156,6 +156,38 @@ def test_state_version_memo_costs_no_query(client, tournament, django_assert_num
         assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
 
 
+def test_tablet_state_after_a_poll_skips_the_version_queries(client, alice, tournament, regs, eager,
+                                                              django_assert_num_queries):
+    from tournament.api import views as api_views
+
+    views_display._versions.clear()
+    api_views._shared_states.clear()
+    game = services.create_game(alice, tournament, prepared_racks=PREPARED)
+    rnd = open_(alice, start_round(alice, game, eager), eager)
+    _reg, code = services.register_player(alice, tournament, name="Zoe Late")
+    tablet = APIClient()
+    tablet.credentials(HTTP_AUTHORIZATION=f"Tablet {login(code)}")
+    tag = client.get(f"/tablet/version/{tournament.slug}/")["ETag"]
+    tablet.get(f"/api/tablet/state/?v={tag.strip(chr(34))}")  # the first tablet builds the shared state
+    with django_assert_num_queries(2):  # then: the tablet (token) and its own slip; the version is the poll's
+        state = tablet.get(f"/api/tablet/state/?v={tag.strip(chr(34))}").json()
+    assert state["round"]["id"] == rnd.pk and state["round"]["rack"] == rnd.rack
+    assert state["version"] == tag.strip('"')  # the tablet keeps it as its ETag
+    with django_assert_num_queries(4):  # no version given (or an unknown one): looked up again
+        assert tablet.get("/api/tablet/state/?v=1.nonsense").json()["round"]["rack"] == rnd.rack
+    # a change: the poll's new version gives the new state (never the old one under the new tag)
+    with eager(execute=False):
+        services.close_round(rnd, alice, force=True)
+    views_display._versions.clear()  # as VERSION_TTL seconds later
+    new_tag = client.get(f"/tablet/version/{tournament.slug}/", HTTP_IF_NONE_MATCH=tag)["ETag"]
+    assert new_tag != tag
+    state = tablet.get(f"/api/tablet/state/?v={new_tag.strip(chr(34))}").json()
+    assert state["round"]["status"] == "closed" and state["round"]["accepting_slips"] is False
+    assert state["version"] == new_tag.strip('"')
+    # asked with a tag this process does not know: the version is looked up, the answer says which it is
+    assert tablet.get(f"/api/tablet/state/?v={tag.strip(chr(34))}").json()["version"] == new_tag.strip('"')
+
+
 # -- display ---------------------------------------------------------------------------------------------
 
 

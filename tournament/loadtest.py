@@ -334,6 +334,7 @@ class DriveOptions:
     tablets: int
     burst: float = 20
     poll: float = 1.0
+    announce: float = 5.0  # seconds between the draw and the open: the arbiter reads the rack out
     early_fraction: float = 0.15
     replace_fraction: float = 0.10
     lost_fraction: float = 0.05
@@ -358,6 +359,8 @@ class Drive:
         self.tokens: dict[int, str] = {}
         self.state_seen: Counter = Counter()
         self.plans_done = 0
+        self.open_sent: float | None = None  # epoch: the arbiter asked to open the round
+        self.saw_open: dict[int, float] = {}  # table → epoch its state first showed the open round
 
     # -- HTTP with measurement --------------------------------------------------------------------------------
     async def request(self, session, endpoint: str, method: str, path: str, *, timeout: float = 30, **kw):
@@ -396,6 +399,8 @@ class Drive:
             await asyncio.sleep(0.2)
         self.solve_seconds = time.monotonic() - t_draw
         self.moves = rnd.get("top_moves") or []
+        await asyncio.sleep(max(0.0, self.o.announce - (time.monotonic() - t_draw)))
+        self.open_sent = time.time()
         st, _h, body = await self.request(session, "arbiter", "POST", f"/api/arbiter/rounds/{self.round_id}/open/",
                                           json={}, headers=auth)
         if st != 200:
@@ -431,25 +436,44 @@ class Drive:
         auth = {"Authorization": f"Tablet {self.tokens[table]}", "Accept": "application/json"}
         etag = None
         planned = False
+        shown: dict = {}  # the round as this tablet shows it
         await asyncio.sleep(self.rng.random() * self.o.poll)
         while not self.done.is_set():
             fetch = False
             if self.version_url:
                 headers = {"If-None-Match": etag} if etag else {}
-                st, h, _b = await self.request(session, "version", "GET", self.version_url, headers=headers)
+                st, h, raw = await self.request(session, "version", "GET", self.version_url, headers=headers)
                 if st == 200 and h.get("ETag") != etag:
                     fetch, new_tag = True, h.get("ETag")
+                    # as the tablet page: the open of the round it shows as drawn comes with the poll's answer
+                    try:
+                        opened = json.loads(raw).get("round") or {}
+                    except (ValueError, AttributeError):
+                        opened = {}
+                    if (shown.get("id") == opened.get("id") == self.round_id and shown.get("status") == "drawn"
+                            and opened.get("status") == "open" and opened.get("rack") and opened.get("deadline")):
+                        fetch, etag, shown = False, new_tag, opened
+                        self.saw_open.setdefault(table, time.time())
+                        self.state_seen["open (from the poll)"] += 1
+                        planned = True
+                        asyncio.get_running_loop().create_task(
+                            self.submit_plan(session, table, auth, parse_time(opened["deadline"])))
             else:
                 fetch, new_tag = True, None
             if fetch:
                 if self.version_url:
                     await asyncio.sleep(self.rng.random() * 0.4)  # as the tablet page spreads its state requests
-                st, _h, body = await self.request(session, "state", "GET", "/api/tablet/state/", headers=auth)
+                query = f"?v={new_tag.strip(chr(34))}" if self.version_url and new_tag else ""
+                st, _h, body = await self.request(session, "state", "GET", "/api/tablet/state/" + query,
+                                                  headers=auth)
                 if st == 200:
-                    etag = new_tag
                     state = json.loads(body)
+                    etag = f'"{state["version"]}"' if state.get("version") else new_tag  # as the tablet page
                     rnd = state.get("round") or {}
+                    shown = rnd
                     self.state_seen[rnd.get("status")] += 1
+                    if rnd.get("status") == "open" and rnd.get("id") == self.round_id:
+                        self.saw_open.setdefault(table, time.time())
                     if not planned and rnd.get("status") == "open" and rnd.get("id") == self.round_id:
                         planned = True
                         deadline = parse_time(rnd["deadline"])
@@ -603,5 +627,9 @@ def summarize(drive: Drive) -> dict:
     out["login_seconds"] = round(getattr(drive, "login_seconds", 0), 1)
     out["solve_seconds"] = round(getattr(drive, "solve_seconds", 0), 2)
     out["timeline"] = timeline(drive)
+    if drive.open_sent is not None:
+        seen = [t - drive.open_sent for t in drive.saw_open.values()]
+        out["open_to_tablets"] = {"tablets": len(seen), "p50_s": round(pct(seen, 50), 2),
+                                  "p95_s": round(pct(seen, 95), 2), "max_s": round(max(seen), 2) if seen else None}
     out["polling"] = "version (ETag/304) + state on change" if drive.version_url else "plain GET /api/tablet/state/"
     return out

@@ -138,7 +138,9 @@ def issue_tablet_token(registration: Registration, code: str) -> str:
 
 
 def registration_for_token(token: str) -> Registration | None:
-    return Registration.objects.filter(token_hash=secret_hash(token)).select_related("tournament", "player").first()
+    # order by pk: the model's default ordering would join the tournament table once more and sort
+    return (Registration.objects.filter(token_hash=secret_hash(token)).select_related("tournament", "player")
+            .order_by("pk").first())
 
 
 @transaction.atomic
@@ -232,7 +234,7 @@ def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinate
     """
     key = idempotency_key or f"auto-{uuid.uuid4()}"
     if not checked:
-        existing = Slip.objects.filter(idempotency_key=key).first()
+        existing = Slip.objects.filter(idempotency_key=key).order_by("pk").first()
         if existing is not None:
             return _same_slip(existing, rnd, registration)
     tournament = registration.tournament
@@ -253,7 +255,9 @@ def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinate
             # a tablet slip that comes after the close (even a close forced before the deadline) is late
             late = (deadline is not None and now > deadline) or (status == Round.Status.CLOSED and not paper)
             # one player's slips one at a time (versions), other players' side by side
-            Registration.objects.select_for_update(no_key=True).filter(pk=registration.pk).values_list("pk").first()
+            # (no ordering: Registration's default one joins the tournament, whose row would be locked too)
+            list(Registration.objects.select_for_update(no_key=True).filter(pk=registration.pk).order_by()
+                 .values_list("pk", flat=True))
             last = (Slip.objects.filter(registration=registration, round_id=rnd.pk)
                     .order_by("-version").values_list("version", flat=True).first())
             version = (last + 1) if last else 1
@@ -269,7 +273,7 @@ def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinate
             audit(actor, "slip.submit", slip, after={"text": slip.text, "version": version, "late": late,
                                                       "source": source}, tournament=tournament)
     except IntegrityError:
-        existing = Slip.objects.filter(idempotency_key=key).first()
+        existing = Slip.objects.filter(idempotency_key=key).order_by("pk").first()
         if existing is None:
             raise
         return _same_slip(existing, rnd, registration)

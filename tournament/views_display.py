@@ -17,11 +17,13 @@ Public, no login: the display shows what the hall sees on the projector.
 from __future__ import annotations
 
 import hashlib
+import json
 import time
+from datetime import UTC, datetime
 
 from django.conf import settings
 from django.db import connection
-from django.http import Http404, HttpResponseNotModified, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -45,7 +47,8 @@ QUIET_ACTIONS = AuditLog.QUIET_ACTIONS
 STANDINGS_ROWS = 2000
 PREMIUM_CLASS = {"TW": "tw", "DW": "dw", "TL": "tl", "DL": "dl", "Y": "ly", "G": "lg", "B": "lb", "R": "lr"}
 
-_versions: dict[int, tuple[float, str]] = {}
+#: tournament id → (monotonic time, version, public round): this process's memo.
+_versions: dict[int, tuple[float, str, dict | None]] = {}
 _slug_ids: dict[str, int] = {}
 
 
@@ -53,8 +56,8 @@ _slug_ids: dict[str, int] = {}
 
 
 _ROUND_SQL = (  # plain SQL: built once, not by the ORM on every call
-    f"SELECT r.id, r.status, r.deadline, r.published_at, r.chosen_move, r.chosen_score "
-    f"FROM {Round._meta.db_table} r JOIN {Game._meta.db_table} g ON g.id = r.game_id "
+    f"SELECT r.id, r.status, r.deadline, r.published_at, r.chosen_move, r.chosen_score, "
+    f"r.rack, r.number, g.number, r.grace_seconds FROM {Round._meta.db_table} r JOIN {Game._meta.db_table} g ON g.id = r.game_id "
     f"WHERE g.tournament_id = %s AND r.status <> %s ORDER BY g.number DESC, r.number DESC, r.id DESC LIMIT 1")
 _AUDIT_SQL = (  # served by the partial index audit_screen_version
     f"SELECT id FROM {AuditLog._meta.db_table} WHERE tournament_id = %s AND "
@@ -68,6 +71,11 @@ def compute_version(tournament_id: int) -> str:
     Every service that changes a round, a verdict, a penalty or the tournament writes an audit row;
     the round's own fields catch the rest (e.g. a status set by a task).
     """
+    return compute_screen_state(tournament_id)[0]
+
+
+def compute_screen_state(tournament_id: int) -> tuple[str, dict | None]:
+    """(version, public round): :func:`compute_version` and what anybody in the hall may see of the round."""
     with connection.cursor() as cur:
         cur.execute(_ROUND_SQL, [tournament_id, Round.Status.CANCELLED])
         rnd = cur.fetchone()
@@ -76,27 +84,69 @@ def compute_version(tournament_id: int) -> str:
     audit_id = row[0] if row else None
     raw = repr((rnd, audit_id)).encode()
     # "<last audit id>.<hash>": the number only grows, so a screen can tell a process's stale memo from news
-    return f"{audit_id or 0}.{hashlib.sha256(raw).hexdigest()[:16]}"
+    version = f"{audit_id or 0}.{hashlib.sha256(raw).hexdigest()[:16]}"
+    return version, public_round(rnd)
 
 
-def tournament_version(tournament_id: int) -> str:
-    """:func:`compute_version`, reused for :data:`VERSION_TTL` seconds by this process."""
+def public_round(row) -> dict | None:
+    """The round as the hall sees it on the projector: no rack before the open, never the top."""
+    if row is None:
+        return None
+    rid, status, deadline, _published, _move, _score, rack, number, game, grace = row
+    if isinstance(deadline, str):  # SQLite without a converter
+        deadline = datetime.fromisoformat(deadline)
+    if deadline is not None and timezone.is_naive(deadline):  # SQLite: naive UTC
+        deadline = timezone.make_aware(deadline, UTC)
+    return {"id": rid, "game": game, "number": number, "status": status,
+            "rack": rack if status != Round.Status.DRAWN else None,
+            "deadline": deadline.isoformat() if deadline else None, "grace_seconds": grace}
+
+
+def tournament_version(tournament_id: int, *, fresh: bool = False) -> str:
+    """:func:`compute_version`, reused for :data:`VERSION_TTL` seconds by this process (``fresh``: computed now)."""
+    return screen_state(tournament_id, fresh=fresh)[0]
+
+
+def screen_state(tournament_id: int, *, fresh: bool = False) -> tuple[str, dict | None]:
+    """:func:`compute_screen_state`, reused for :data:`VERSION_TTL` seconds by this process."""
     now = time.monotonic()
     hit = _versions.get(tournament_id)
-    if hit is not None and now - hit[0] < VERSION_TTL:
-        return hit[1]
-    version = compute_version(tournament_id)
-    _versions[tournament_id] = (now, version)
-    return version
+    if not fresh and hit is not None and now - hit[0] < VERSION_TTL:
+        return hit[1], hit[2]
+    version, rnd = compute_screen_state(tournament_id)
+    _versions[tournament_id] = (now, version, rnd)
+    return version, rnd
+
+
+def version_body(version: str, rnd: dict | None) -> bytes:
+    """The body of a version answer that is not a 304 (the Django view and the WSGI layer send the same)."""
+    return json.dumps({"version": version, "server_time": timezone.now().isoformat(), "round": rnd},
+                      separators=(",", ":")).encode()
 
 
 def known_version(slug: str) -> str | None:
     """The version this process computed less than :data:`VERSION_TTL` seconds ago; None if it has none."""
     tid = _slug_ids.get(slug)
-    hit = _versions.get(tid) if tid is not None else None
+    return known_version_of(tid) if tid is not None else None
+
+
+def known_tournament_id(slug: str) -> int | None:
+    """The id of a tournament this process has seen (no query)."""
+    return _slug_ids.get(slug)
+
+
+def known_version_of(tournament_id: int) -> str | None:
+    """:func:`known_version` by tournament id."""
+    known = known_screen_state(tournament_id)
+    return known[0] if known else None
+
+
+def known_screen_state(tournament_id: int) -> tuple[str, dict | None] | None:
+    """(version, public round) this process computed less than :data:`VERSION_TTL` seconds ago, or None."""
+    hit = _versions.get(tournament_id)
     if hit is None or time.monotonic() - hit[0] >= VERSION_TTL:
         return None
-    return hit[1]
+    return hit[1], hit[2]
 
 
 def tournament_id_for(slug: str) -> int:
@@ -130,14 +180,17 @@ def stamp(response, etag: str | None = None):
 
 @require_GET
 def state_version(request, slug: str):
-    """``{"version", "server_time"}`` with an ETag; ``304`` when ``If-None-Match`` is the current version.
+    """``{"version", "server_time", "round"}`` with an ETag; ``304`` when ``If-None-Match`` is the current version.
 
-    No authentication and, most of the time, no query: the version says only "something changed".
+    No authentication and, most of the time, no query. ``round`` is what the projector shows of the
+    latest round (no rack before the open, never the top): when a round opens a tablet shows the rack
+    and starts the clock from this answer, without a request of its own.
     """
-    etag = etag_of(tournament_version(tournament_id_for(slug)))
+    version, rnd = screen_state(tournament_id_for(slug))
+    etag = etag_of(version)
     if not_modified(request, etag):
         return stamp(HttpResponseNotModified(), etag)
-    return stamp(JsonResponse({"version": etag.strip('"'), "server_time": timezone.now().isoformat()}), etag)
+    return stamp(HttpResponse(version_body(version, rnd), content_type="application/json"), etag)
 
 
 # -- language ---------------------------------------------------------------------------------------

@@ -209,12 +209,29 @@
         setOnline(true);
         if (outbox.length && !sending && outbox[0].next && outbox[0].next - Date.now() > 2000) flush();
         var tag = r.headers.get("ETag");
-        if (r.status === 200 && tag !== etag && !older(tag, etag)) return loadState(tag, etag !== null);
+        if (r.status === 200 && tag !== etag && !older(tag, etag)) {
+          return r.json().then(function (body) {
+            if (openedNow(body && body.round)) { etag = tag; render(); return; }
+            return loadState(tag, etag !== null);
+          }, function () { return loadState(tag, etag !== null); });
+        }
       }).catch(function () {
         setOnline(false);
       }).then(function () {
         schedule(online ? POLL_MS + Math.random() * 150 : POLL_OFFLINE_MS);
       });
+    }
+    function openedNow(n) {
+      // the round we show as drawn has opened: the poll's answer has the rack and the deadline, and
+      // nothing of ours can have changed (no slip is taken before the open), so no request is needed
+      var r = state && state.round;
+      if (!r || !n || n.id !== r.id || r.status !== "drawn" || n.status !== "open" || !n.rack || !n.deadline) return false;
+      r.status = "open";
+      r.rack = n.rack;
+      r.deadline = n.deadline;
+      r.accepting_slips = serverNow() <= parseTime(n.deadline);
+      r.seconds_left = Math.max(0, Math.round((parseTime(n.deadline) - serverNow()) / 1000));
+      return true;
     }
     function older(tag, than) {  // another server process answering from a memo a moment old
       var a = parseInt(String(tag || "").replace(/\D*/, ""), 10), b = parseInt(String(than || "").replace(/\D*/, ""), 10);
@@ -224,7 +241,8 @@
       // 1,500 tablets see a change within the same second: spread their state requests a little
       return wait(spread ? Math.random() * 400 : 0).then(function () {
         var t0 = Date.now();
-        return fetch(cfg.urls.state, {cache: "no-store", headers: {"Authorization": "Tablet " + token, "Accept": "application/json"}})
+        var url = cfg.urls.state + (tag ? "?v=" + encodeURIComponent(String(tag).replace(/^W\//, "").replace(/"/g, "")) : "");
+        return fetch(url, {cache: "no-store", headers: {"Authorization": "Tablet " + token, "Accept": "application/json"}})
           .then(function (r) {
             var t1 = Date.now();
             if (r.status === 401 || r.status === 403) { loggedOut(); return; }
@@ -232,7 +250,9 @@
             return r.json().then(function (body) {
               sample(parseTime(body.server_time), t0, t1);
               state = body;
-              if (tag) etag = tag;
+              // the version this answer shows (never older than the poll's): no second fetch for it
+              if (body.version) etag = '"' + body.version + '"';
+              else if (tag) etag = tag;
               render();
             });
           });

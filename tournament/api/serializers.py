@@ -315,6 +315,8 @@ class TabletResultSerializer(serializers.Serializer):
 
 class TabletStateSerializer(serializers.Serializer):
     server_time = serializers.DateTimeField()
+    version = serializers.CharField(help_text="the state version this answer shows (the version poll's ETag "
+                                              "without quotes): the tablet keeps it as its ETag")
     tournament = serializers.DictField()
     player = serializers.DictField()
     round = TabletRoundSerializer(allow_null=True)

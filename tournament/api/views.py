@@ -233,7 +233,7 @@ def retried_slip(key: str, registration: Registration, data: dict) -> Slip | Non
 
     Same key + another body or another player → 409.
     """
-    existing = Slip.objects.filter(idempotency_key=key).first()
+    existing = Slip.objects.filter(idempotency_key=key).order_by("pk").first()
     if existing is not None and (existing.registration_id != registration.pk or not same_body(existing, data)):
         raise ApiError(409, f"this {IDEMPOTENCY_HEADER} was already used for another slip: send a new key "
                             "for a new slip", "idempotency_conflict")
@@ -623,7 +623,7 @@ class TabletLogin(BaseView):
         data = validated(s.TabletLoginSerializer, request.data)
         code = data["code"].strip()
         reg = (Registration.objects.select_related("tournament", "player")
-               .filter(access_code_hash=secret_hash(code)).first()) if code else None
+               .filter(access_code_hash=secret_hash(code)).order_by("pk").first()) if code else None
         try:
             if reg is None:
                 hmac.compare_digest(secret_hash(code), "0" * 64)  # same work as a real comparison
@@ -647,25 +647,51 @@ def own_slip(rnd: Round, reg: Registration) -> Slip | None:
     return slip or Slip.objects.filter(round=rnd, registration=reg).order_by("-version").first()
 
 
-def shared_tablet_state(tournament: Tournament) -> dict:
+#: Shared tablet states this process built or fetched, by cache key (one key per state version: never stale).
+_shared_states: dict[str, dict] = {}
+SHARED_STATES_KEPT = 16
+
+
+def shared_tablet_state(tournament: Tournament, seen_version: str | None = None) -> tuple[str, dict]:
     """What every tablet of a tournament shares (round, board, standings of a published round), computed
     once per state version and kept in the cache: a publication read by 1,500 tablets computes the
-    standings once, not 1,500 times."""
-    from tournament.views_display import compute_version
+    standings once, not 1,500 times. Returns (version, shared state).
 
-    key = f"tablet-shared:{tournament.pk}:{compute_version(tournament.pk)}"
+    ``seen_version``: the version the tablet's poll just reported. When this process's memo says the
+    same, no query is needed to know the version (the state of that version, or newer, is served).
+    """
+    from tournament.views_display import known_version_of, tournament_version
+
+    version = None
+    if seen_version:
+        known = known_version_of(tournament.pk)
+        if known == seen_version:
+            version = known
+    if version is None:
+        version = tournament_version(tournament.pk, fresh=True)
+    key = f"tablet-shared:{tournament.pk}:{version}"
+    data = _shared_states.get(key)
+    if data is not None:
+        return version, data
     try:
         data = cache.get(key)
     except Exception:  # the cache (Redis) is down: tablets carry on without it
         log.warning("cache unavailable: tablet state computed without it", exc_info=True)
-        return _compute_shared_state(tournament)
+        data = None
+        cache_ok = False
+    else:
+        cache_ok = True
     if data is None:
         data = _compute_shared_state(tournament)
-        try:
-            cache.set(key, data, 120)
-        except Exception:
-            log.warning("cache unavailable: tablet state not kept", exc_info=True)
-    return data
+        if cache_ok:
+            try:
+                cache.set(key, data, 120)
+            except Exception:
+                log.warning("cache unavailable: tablet state not kept", exc_info=True)
+    if len(_shared_states) >= SHARED_STATES_KEPT:
+        _shared_states.clear()
+    _shared_states[key] = data
+    return version, data
 
 
 def _compute_shared_state(t: Tournament) -> dict:
@@ -689,14 +715,18 @@ def _compute_shared_state(t: Tournament) -> dict:
 
 class TabletState(TabletView):
     @extend_schema(tags=["tablet"], summary="The tablet's state: round, rack, time left, board, own slip, result",
+                   parameters=[OpenApiParameter("v", str, required=False, description=(
+                       "the state version (ETag) the tablet's last poll reported: lets the server skip "
+                       "looking the version up again"))],
                    responses={200: s.TabletStateSerializer, **errors(401, 403)})
     def get(self, request):
         reg = self.registration
         t = reg.tournament
         now = timezone.now()
-        shared = shared_tablet_state(t)
+        seen = (request.query_params.get("v") or "").strip().removeprefix("W/").strip('"')[:80]
+        version, shared = shared_tablet_state(t, seen or None)
         state = {
-            "server_time": now,
+            "server_time": now, "version": version,
             "tournament": {"slug": t.slug, "name": t.name, "ruleset": t.ruleset, "convention": t.convention,
                            "assisted_mode": t.assisted_mode, "seconds_per_move": t.seconds_per_move},
             "player": {"name": reg.player.name, "table": reg.table_number},
@@ -719,7 +749,7 @@ class TabletState(TabletView):
         published = r["status"] == Round.Status.PUBLISHED
         verdict = None
         if published or t.assisted_mode:
-            verdict = Verdict.objects.filter(round_id=r["id"], registration=reg).first()
+            verdict = Verdict.objects.filter(round_id=r["id"], registration=reg).order_by("pk").first()
         if verdict is not None:
             state["verdict"] = {"awarded": verdict.awarded, "warning": verdict.warning, "reason": verdict.reason,
                                 "message": verdict.message, "true_score": verdict.true_score, "move": verdict.move}
