@@ -144,6 +144,16 @@ class SlipError(ValueError):
 _SCORE_RE = re.compile(r"^\d{1,4}$")
 
 
+#: No move of any rule set scores more (the best known Scrabble move scores 1,778).
+MAX_SCORE = 9999
+
+
+def _checked(score: int) -> int:
+    if score > MAX_SCORE:
+        raise SlipError(f"the score {score} is not possible: at most {MAX_SCORE}")
+    return score
+
+
 def _score(value: Any) -> int | None:
     if value is None:
         return None
@@ -152,13 +162,13 @@ def _score(value: Any) -> int | None:
     if isinstance(value, int):
         if value < 0:
             raise SlipError(f"the score {value} is negative")
-        return value
+        return _checked(value)
     text = str(value).strip()
     if not text:
         return None
     if not _SCORE_RE.match(text):
         raise SlipError(f"the score «{text}» is not a whole number")
-    return int(text)
+    return _checked(int(text))
 
 
 def parse_slip(slip: str | SlipParts | Mapping, board: Board, *, convention: Convention | str = Convention.DUPLICATE) -> ParsedSlip:
@@ -187,7 +197,7 @@ def parse_slip(slip: str | SlipParts | Mapping, board: Board, *, convention: Con
         raise SlipError("the slip is empty")
     score = None
     if len(tokens) >= 2 and _SCORE_RE.match(tokens[-1]):
-        score = int(tokens.pop())
+        score = _checked(int(tokens.pop()))
     rest = " ".join(tokens)
     if len(tokens) == 1:
         if any(ch.isdigit() for ch in rest):

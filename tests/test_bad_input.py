@@ -118,9 +118,12 @@ def test_judge_slip_parser_reads_or_refuses(value, ruleset):
 
 def test_judge_refuses_absurd_scores():
     board = Board.from_fen(get_ruleset("en"), None)
-    for score in (-5, "-5", "12abc", "10000", True):  # (10**9 as a number: refused by the API and forms)
+    for score in (-5, "-5", "12abc", "10000", True, 10_000, 10**9):
         with pytest.raises(SlipError):
             parse_slip({"word": "CATS", "coord": "H8", "score": score}, board)
+    with pytest.raises(SlipError, match="at most 9999"):
+        parse_slip({"word": "CATS", "coord": "H8", "score": 10**9}, board)
+    assert parse_slip({"word": "CATS", "coord": "H8", "score": 9999}, board).score == 9999
 
 
 @FAST
