@@ -35,15 +35,20 @@ def in_thread(fn):
     return thread, out
 
 
-def test_slips_do_not_wait_for_each_other_and_the_close_waits_for_them(alice, tournament, regs, eager,
-                                                                       monkeypatch):
+def open_round(alice, tournament, eager) -> Round:
+    """Round 1 of a new game, open (PostgreSQL only: SQLite has one writer at a time, no row locks)."""
     if connection.vendor != "postgresql":
-        pytest.skip("row locks are PostgreSQL's (SQLite has one writer at a time)")
+        pytest.skip("row locks and concurrent writers need PostgreSQL")
     game = services.create_game(alice, tournament, prepared_racks=PREPARED)
     with eager(execute=True):
         rnd = services.draw_round(alice, game)
     with eager(execute=False):
-        rnd = services.open_round(alice, rnd)
+        return services.open_round(alice, rnd)
+
+
+def test_slips_do_not_wait_for_each_other_and_the_close_waits_for_them(alice, tournament, regs, eager,
+                                                                       monkeypatch):
+    rnd = open_round(alice, tournament, eager)
     locked, release = threading.Event(), threading.Event()
     real_audit = services.audit
 
@@ -85,13 +90,7 @@ def test_slips_do_not_wait_for_each_other_and_the_close_waits_for_them(alice, to
 
 
 def test_concurrent_slips_of_one_player_get_distinct_versions(alice, tournament, regs, eager):
-    if connection.vendor != "postgresql":
-        pytest.skip("concurrent writers need PostgreSQL")
-    game = services.create_game(alice, tournament, prepared_racks=PREPARED)
-    with eager(execute=True):
-        rnd = services.draw_round(alice, game)
-    with eager(execute=False):
-        rnd = services.open_round(alice, rnd)
+    rnd = open_round(alice, tournament, eager)
     start = threading.Barrier(6)
 
     def send(i):
