@@ -188,6 +188,40 @@ def test_tablet_state_after_a_poll_skips_the_version_queries(client, alice, tour
     assert tablet.get(f"/api/tablet/state/?v={tag.strip(chr(34))}").json()["version"] == new_tag.strip('"')
 
 
+def test_results_after_publication_are_read_once_per_version(client, alice, tournament, eager,
+                                                               django_assert_num_queries):
+    from tournament.api import views as api_views
+
+    from .tournament_helpers import run_round
+
+    views_display._versions.clear()
+    api_views._shared_states.clear()
+    api_views._judged_rows.clear()
+    (ann, ann_code), (ben, ben_code) = (services.register_player(alice, tournament, name=n) for n in ("Ann", "Ben"))
+    tablets = []
+    for code in (ann_code, ben_code):
+        tablets.append(APIClient())
+        tablets[-1].credentials(HTTP_AUTHORIZATION=f"Tablet {login(code)}")
+    game = services.create_game(alice, tournament, prepared_racks=PREPARED)
+    rnd = run_round(alice, game, eager, {ann: "H4 CARTS 20", ben: "H4 CARTS 16"})
+    services.publish_round(alice, rnd)
+    tag = client.get(f"/tablet/version/{tournament.slug}/")["ETag"].strip('"')
+    first = tablets[0].get(f"/api/tablet/state/?v={tag}").json()  # builds the shared state and the rows
+    with django_assert_num_queries(1):  # then each tablet: its token, nothing else
+        second = tablets[1].get(f"/api/tablet/state/?v={tag}").json()
+    assert (first["slip"]["word"], first["verdict"]["awarded"], first["verdict"]["warning"]) == ("CARTS", 20, False)
+    assert (second["slip"]["announced_score"], second["verdict"]["awarded"], second["verdict"]["warning"]) == (
+        16, 20, True)
+    assert first["result"]["round_score"] == 20 and first["top"] == {"move": "H4 CARTS", "score": 20}
+    assert first["result"]["rank"] == second["result"]["rank"] == 1
+    # a verdict changed by the arbiter is a new version: the tablets read it again
+    services.override_verdict(alice, rnd.verdicts.get(registration=ben), awarded=0, warning=True, why="test")
+    views_display._versions.clear()
+    tag = client.get(f"/tablet/version/{tournament.slug}/")["ETag"].strip('"')
+    again = tablets[1].get(f"/api/tablet/state/?v={tag}").json()
+    assert again["verdict"]["awarded"] == 0 and again["result"]["round_score"] == 0 and again["version"] == tag
+
+
 # -- display ---------------------------------------------------------------------------------------------
 
 

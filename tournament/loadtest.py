@@ -335,6 +335,8 @@ class DriveOptions:
     burst: float = 20
     poll: float = 1.0
     announce: float = 5.0  # seconds between the draw and the open: the arbiter reads the rack out
+    publish: bool = True  # the arbiter publishes the round once it is judged
+    review: float = 5.0  # seconds from the verdicts to the publication
     early_fraction: float = 0.15
     replace_fraction: float = 0.10
     lost_fraction: float = 0.05
@@ -361,6 +363,8 @@ class Drive:
         self.plans_done = 0
         self.open_sent: float | None = None  # epoch: the arbiter asked to open the round
         self.saw_open: dict[int, float] = {}  # table → epoch its state first showed the open round
+        self.publish_sent: float | None = None
+        self.saw_published: dict[int, float] = {}  # table → epoch its state first showed its result
 
     # -- HTTP with measurement --------------------------------------------------------------------------------
     async def request(self, session, endpoint: str, method: str, path: str, *, timeout: float = 30, **kw):
@@ -419,7 +423,17 @@ class Drive:
             await asyncio.sleep(0.25)
         else:
             self.judged_seen = None
-        await asyncio.sleep(2 * self.o.poll)  # the tablets see the verdicts' version change
+        if self.judged_seen is not None and self.o.publish:
+            await asyncio.sleep(self.o.review)  # the arbiter looks at the verdicts, then publishes
+            self.publish_sent = time.time()
+            st, _h, body = await self.request(session, "arbiter", "POST",
+                                              f"/api/arbiter/rounds/{self.round_id}/publish/", json={}, headers=auth)
+            if st != 200:
+                raise RuntimeError(f"publish failed: {st} {body[:300]!r}")
+            t_pub = time.monotonic()
+            while len(self.saw_published) < len(self.tokens) and time.monotonic() - t_pub < 30:
+                await asyncio.sleep(0.1)
+        await asyncio.sleep(2 * self.o.poll)  # the tablets see the last version change
         self.done.set()
 
     # -- a tablet -------------------------------------------------------------------------------------------
@@ -474,6 +488,8 @@ class Drive:
                     self.state_seen[rnd.get("status")] += 1
                     if rnd.get("status") == "open" and rnd.get("id") == self.round_id:
                         self.saw_open.setdefault(table, time.time())
+                    if rnd.get("status") == "published" and rnd.get("id") == self.round_id and state.get("result"):
+                        self.saw_published.setdefault(table, time.time())
                     if not planned and rnd.get("status") == "open" and rnd.get("id") == self.round_id:
                         planned = True
                         deadline = parse_time(rnd["deadline"])
@@ -627,9 +643,11 @@ def summarize(drive: Drive) -> dict:
     out["login_seconds"] = round(getattr(drive, "login_seconds", 0), 1)
     out["solve_seconds"] = round(getattr(drive, "solve_seconds", 0), 2)
     out["timeline"] = timeline(drive)
-    if drive.open_sent is not None:
-        seen = [t - drive.open_sent for t in drive.saw_open.values()]
-        out["open_to_tablets"] = {"tablets": len(seen), "p50_s": round(pct(seen, 50), 2),
-                                  "p95_s": round(pct(seen, 95), 2), "max_s": round(max(seen), 2) if seen else None}
+    for key, sent, saw in (("open_to_tablets", drive.open_sent, drive.saw_open),
+                           ("publish_to_tablets", drive.publish_sent, drive.saw_published)):
+        if sent is not None:
+            seen = [t - sent for t in saw.values()]
+            out[key] = {"tablets": len(seen), "p50_s": round(pct(seen, 50), 2), "p95_s": round(pct(seen, 95), 2),
+                        "max_s": round(max(seen), 2) if seen else None}
     out["polling"] = "version (ETag/304) + state on change" if drive.version_url else "plain GET /api/tablet/state/"
     return out
