@@ -430,6 +430,7 @@ class Drive:
                                               f"/api/arbiter/rounds/{self.round_id}/publish/", json={}, headers=auth)
             if st != 200:
                 raise RuntimeError(f"publish failed: {st} {body[:300]!r}")
+            self.publish_seconds = time.time() - self.publish_sent
             t_pub = time.monotonic()
             while len(self.saw_published) < len(self.tokens) and time.monotonic() - t_pub < 30:
                 await asyncio.sleep(0.1)
@@ -649,5 +650,7 @@ def summarize(drive: Drive) -> dict:
             seen = [t - sent for t in saw.values()]
             out[key] = {"tablets": len(seen), "p50_s": round(pct(seen, 50), 2), "p95_s": round(pct(seen, 95), 2),
                         "max_s": round(max(seen), 2) if seen else None}
+    if getattr(drive, "publish_seconds", None) is not None:
+        out["publish_to_tablets"]["request_s"] = round(drive.publish_seconds, 2)
     out["polling"] = "version (ETag/304) + state on change" if drive.version_url else "plain GET /api/tablet/state/"
     return out

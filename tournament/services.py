@@ -667,8 +667,10 @@ def _rank(rows: list[Row], tie_break: bool) -> list[Row]:
     for row in rows:
         row.tie_key = (row.total, *row.tie_key) if tie_break else (row.total,)
     rows.sort(key=lambda r: (tuple(-k for k in r.tie_key), r.registration.table_number))
-    for row in rows:
-        row.rank = 1 + sum(1 for other in rows if other.tie_key > row.tie_key)
+    # sorted best first: a row's rank is 1 + the number of rows strictly better = the position of the
+    # first row with the same key (ties share it, the next rank skips: 1, 2, 2, 4)
+    for i, row in enumerate(rows):
+        row.rank = rows[i - 1].rank if i and row.tie_key == rows[i - 1].tie_key else i + 1
     return rows
 
 

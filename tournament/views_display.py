@@ -39,8 +39,8 @@ from . import services
 from .api.views import board_after, current_round
 from .models import AuditLog, Game, Round, Tournament
 
-#: Seconds a computed version is reused by this process (the poll interval is ~1 s: worst case < 2 s).
-VERSION_TTL = 0.5
+#: Seconds a computed version is reused by this process (the poll interval is ~1 s: a change is seen within ~1.4 s).
+VERSION_TTL = 0.25
 #: Audit actions that change nothing a screen shows (one per slip: they would bump the version all round long).
 QUIET_ACTIONS = AuditLog.QUIET_ACTIONS
 #: Standing rows sent to the display at the end of a game.

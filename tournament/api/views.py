@@ -26,6 +26,7 @@ from rest_framework.views import APIView, set_rollback
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from tournament import services
+from tournament.memo import OnceMemo
 from tournament.models import AuditLog, Game, Registration, Round, Slip, Tournament, Verdict, secret_hash
 
 from . import serializers as s
@@ -648,8 +649,7 @@ def own_slip(rnd: Round, reg: Registration) -> Slip | None:
 
 
 #: Shared tablet states this process built or fetched, by cache key (one key per state version: never stale).
-_shared_states: dict[str, dict] = {}
-SHARED_STATES_KEPT = 16
+_shared_states = OnceMemo(keep=16)
 
 
 def shared_tablet_state(tournament: Tournament, seen_version: str | None = None) -> tuple[str, dict]:
@@ -670,28 +670,23 @@ def shared_tablet_state(tournament: Tournament, seen_version: str | None = None)
     if version is None:
         version = tournament_version(tournament.pk, fresh=True)
     key = f"tablet-shared:{tournament.pk}:{version}"
-    data = _shared_states.get(key)
-    if data is not None:
-        return version, data
+    return version, _shared_states.get(key, lambda: _cached_shared_state(key, tournament))
+
+
+def _cached_shared_state(key: str, tournament: Tournament) -> dict:
+    """The shared state from the cache (Redis), else computed and put there (one process computes it)."""
     try:
         data = cache.get(key)
     except Exception:  # the cache (Redis) is down: tablets carry on without it
         log.warning("cache unavailable: tablet state computed without it", exc_info=True)
-        data = None
-        cache_ok = False
-    else:
-        cache_ok = True
+        return _compute_shared_state(tournament)
     if data is None:
         data = _compute_shared_state(tournament)
-        if cache_ok:
-            try:
-                cache.set(key, data, 120)
-            except Exception:
-                log.warning("cache unavailable: tablet state not kept", exc_info=True)
-    if len(_shared_states) >= SHARED_STATES_KEPT:
-        _shared_states.clear()
-    _shared_states[key] = data
-    return version, data
+        try:
+            cache.set(key, data, 120)
+        except Exception:
+            log.warning("cache unavailable: tablet state not kept", exc_info=True)
+    return data
 
 
 def _compute_shared_state(t: Tournament) -> dict:
@@ -716,7 +711,7 @@ def _compute_shared_state(t: Tournament) -> dict:
 #: Round statuses in which no slip can come any more (slips are taken while open or closed): a round's
 #: slips and verdicts are then fixed for a state version (a verdict changed by the arbiter bumps it).
 FROZEN_SLIPS = (Round.Status.JUDGED, Round.Status.REVIEWED, Round.Status.PUBLISHED)
-_judged_rows: dict[tuple[int, str], tuple[dict, dict]] = {}
+_judged_rows = OnceMemo(keep=8)
 
 
 def verdict_dict(v: Verdict) -> dict:
@@ -730,17 +725,14 @@ def judged_round_rows(tournament_id: int, version: str, round_id: int) -> tuple[
     Two queries per state version and process instead of two per tablet: 1,500 tablets reading their
     result after a publication cost this once.
     """
-    key = (tournament_id, version)
-    hit = _judged_rows.get(key)
-    if hit is None:
+    def read() -> tuple[dict, dict]:
         slips: dict[int, dict] = {}
         for slip in Slip.objects.filter(round_id=round_id).order_by("registration_id", "-is_current", "-version"):
             slips.setdefault(slip.registration_id, s.OwnSlipSerializer(slip).data)
         verdicts = {v.registration_id: verdict_dict(v) for v in Verdict.objects.filter(round_id=round_id).order_by()}
-        if len(_judged_rows) >= 8:
-            _judged_rows.clear()
-        hit = _judged_rows[key] = (slips, verdicts)
-    return hit
+        return slips, verdicts
+
+    return _judged_rows.get((tournament_id, version, round_id), read)
 
 
 class TabletState(TabletView):
