@@ -165,3 +165,58 @@ def test_the_public_round_shows_the_rack_from_the_open_and_never_the_top(client,
     closed = client.get(tablet).content.decode()
     for secret in ("CARTS", "top", "chosen", str(rnd.top_moves[0]["score"]) + ","):
         assert secret not in closed, secret
+
+
+def test_a_judged_rounds_tablet_state_is_served_from_the_memo_as_django_sends_it(client, alice, tournament, layer,
+                                                                                 eager):
+    from rest_framework.test import APIClient
+
+    from tournament import services
+    from tournament.api import views as api_views
+
+    from .tournament_helpers import PREPARED, run_round
+
+    app, inner = layer
+    api_views._shared_states.clear()
+    api_views._judged_halls.clear()
+    api_views._fast_halls.clear()
+    players = [services.register_player(alice, tournament, name=n) for n in ("Ann", "Ben")]
+    tokens = []
+    for _reg, code in players:
+        tokens.append(APIClient().post("/api/tablet/login/", {"code": code}, format="json").json()["token"])
+    game = services.create_game(alice, tournament, prepared_racks=PREPARED)
+    rnd = run_round(alice, game, eager, {players[0][0]: "H4 CARTS 20", players[1][0]: "H4 CARTS 16"})
+    services.publish_round(alice, rnd)
+    version = client.get(f"/tablet/version/{tournament.slug}/")["ETag"].strip('"')
+    path = "/api/tablet/state/"
+
+    def django_state(token):
+        tablet = APIClient()
+        tablet.credentials(HTTP_AUTHORIZATION=f"Tablet {token}")
+        return tablet.get(f"{path}?v={version}", HTTP_ACCEPT="application/json")
+
+    def fast(token, **kw):
+        return call(app, path, QUERY_STRING=f"v={version}", HTTP_AUTHORIZATION=f"Tablet {token}",
+                    HTTP_ACCEPT="application/json", **kw)
+
+    assert fast(tokens[0])[2] == b"django"  # nothing read yet for this version
+    first = django_state(tokens[0])  # the first read fills the memo
+    for token in tokens:
+        theirs = django_state(token)
+        status, headers, body = fast(token)
+        assert status == "200 OK" and headers["Content-Type"] == "application/json"
+        mine, expected = json.loads(body), json.loads(theirs.content)
+        assert mine.pop("server_time") and expected.pop("server_time") and mine == expected
+        for name in ("X-Content-Type-Options", "X-Frame-Options", "Vary", "Allow"):
+            assert headers[name] == theirs[name], name
+    assert json.loads(fast(tokens[1])[2])["verdict"]["warning"] is True and first.json()["result"]["rank"] == 1
+    # Django answers: unknown token, the browsable API, another version, a version that is not current
+    calls = len(inner.paths)
+    assert fast("not-a-token")[2] == b"django"
+    assert call(app, path, QUERY_STRING=f"v={version}", HTTP_AUTHORIZATION=f"Tablet {tokens[0]}",
+                HTTP_ACCEPT="text/html")[2] == b"django"
+    assert call(app, path, QUERY_STRING="v=1.other", HTTP_AUTHORIZATION=f"Tablet {tokens[0]}")[2] == b"django"
+    assert call(app, path, HTTP_AUTHORIZATION=f"Tablet {tokens[0]}")[2] == b"django"
+    views_display._versions.clear()  # the memo is stale: the version may have changed
+    assert fast(tokens[0])[2] == b"django"
+    assert len(inner.paths) == calls + 5

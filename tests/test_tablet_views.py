@@ -196,7 +196,7 @@ def test_results_after_publication_are_read_once_per_version(client, alice, tour
 
     views_display._versions.clear()
     api_views._shared_states.clear()
-    api_views._judged_rows.clear()
+    api_views._judged_halls.clear()
     (ann, ann_code), (ben, ben_code) = (services.register_player(alice, tournament, name=n) for n in ("Ann", "Ben"))
     tablets = []
     for code in (ann_code, ben_code):

@@ -10,6 +10,11 @@ once with the same headers and body the view would send: a 304 when the poll alr
 version, else the 200 with the version and the public round (a round's open reaches 1,500 tablets
 this way, with no Django request at all). Every other request, and every poll of a tournament this
 process has no fresh memo of, goes to Django.
+
+After a judged round's version has been read once through Django, this process also answers
+``GET /api/tablet/state/?v=<that version>`` here while the version is current: every player's slip,
+verdict and result are in the memo (``tournament.api.views.fast_tablet_state``), and the token is
+checked against the roster read with it.
 """
 
 from __future__ import annotations
@@ -17,11 +22,14 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Iterable
+from urllib.parse import parse_qs
 
 from django.conf import settings
 
 from tournament import views_display
 
+#: The tablet's state, answered here for a judged round (a publication read by 1,500 tablets at once).
+STATE_PATH = "/api/tablet/state/"
 #: The two polled paths (Django's ``<slug:slug>`` is ``[-a-zA-Z0-9_]+``).
 POLL_PATH = re.compile(r"^/(?:tablet/version/([-a-zA-Z0-9_]+)|display/([-a-zA-Z0-9_]+)/version)/$")
 
@@ -59,6 +67,11 @@ class FastVersionPolls:
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
         if environ.get("REQUEST_METHOD") == "GET" and (not self.redirect or self.is_secure(environ)):
+            if environ.get("PATH_INFO") == STATE_PATH:
+                body = self.tablet_state(environ)
+                if body is not None:
+                    return self.json(environ, start_response, body)
+                return self.app(environ, start_response)
             match = POLL_PATH.match(environ.get("PATH_INFO", ""))
             if match:
                 slug = match.group(1) or match.group(2)
@@ -83,6 +96,29 @@ class FastVersionPolls:
         body = views_display.version_body(version, rnd)
         start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
                                   *headers])
+        return [body]
+
+    @staticmethod
+    def tablet_state(environ: dict) -> bytes | None:
+        """A judged round's tablet state from the process memo (see ``fast_tablet_state``), else None."""
+        from tournament.api.views import fast_tablet_state
+
+        if "text/html" in environ.get("HTTP_ACCEPT", ""):
+            return None  # the browsable API: Django's
+        auth = environ.get("HTTP_AUTHORIZATION", "").split()
+        if len(auth) != 2 or auth[0].lower() != "tablet":
+            return None
+        seen = parse_qs(environ.get("QUERY_STRING", "")).get("v", [""])[0].strip().removeprefix("W/").strip('"')
+        return fast_tablet_state(auth[1], seen) if seen else None
+
+    def json(self, environ: dict, start_response: Callable, body: bytes) -> list[bytes]:
+        headers = [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
+                   ("Vary", "Accept, Accept-Language"),
+                   ("Allow", "GET, HEAD, OPTIONS"), *self.static_headers]
+        if self.hsts and self.is_secure(environ):
+            headers.append(("Strict-Transport-Security", self.hsts))
+        self.answered += 1
+        start_response("200 OK", headers)
         return [body]
 
     @staticmethod

@@ -365,6 +365,7 @@ class Drive:
         self.saw_open: dict[int, float] = {}  # table → epoch its state first showed the open round
         self.publish_sent: float | None = None
         self.saw_published: dict[int, float] = {}  # table → epoch its state first showed its result
+        self.published_detected: dict[int, float] = {}  # table → epoch its poll saw the version of that state
 
     # -- HTTP with measurement --------------------------------------------------------------------------------
     async def request(self, session, endpoint: str, method: str, path: str, *, timeout: float = 30, **kw):
@@ -451,6 +452,7 @@ class Drive:
         auth = {"Authorization": f"Tablet {self.tokens[table]}", "Accept": "application/json"}
         etag = None
         planned = False
+        changed_at = 0.0
         shown: dict = {}  # the round as this tablet shows it
         await asyncio.sleep(self.rng.random() * self.o.poll)
         while not self.done.is_set():
@@ -460,6 +462,7 @@ class Drive:
                 st, h, raw = await self.request(session, "version", "GET", self.version_url, headers=headers)
                 if st == 200 and h.get("ETag") != etag:
                     fetch, new_tag = True, h.get("ETag")
+                    changed_at = time.time()
                     # as the tablet page: the open of the round it shows as drawn comes with the poll's answer
                     try:
                         opened = json.loads(raw).get("round") or {}
@@ -477,7 +480,7 @@ class Drive:
                 fetch, new_tag = True, None
             if fetch:
                 if self.version_url:
-                    await asyncio.sleep(self.rng.random() * 0.4)  # as the tablet page spreads its state requests
+                    await asyncio.sleep(self.rng.random() * 0.2)  # as the tablet page spreads its state requests
                 query = f"?v={new_tag.strip(chr(34))}" if self.version_url and new_tag else ""
                 st, _h, body = await self.request(session, "state", "GET", "/api/tablet/state/" + query,
                                                   headers=auth)
@@ -490,7 +493,9 @@ class Drive:
                     if rnd.get("status") == "open" and rnd.get("id") == self.round_id:
                         self.saw_open.setdefault(table, time.time())
                     if rnd.get("status") == "published" and rnd.get("id") == self.round_id and state.get("result"):
-                        self.saw_published.setdefault(table, time.time())
+                        if table not in self.saw_published:
+                            self.saw_published[table] = time.time()
+                            self.published_detected[table] = changed_at
                     if not planned and rnd.get("status") == "open" and rnd.get("id") == self.round_id:
                         planned = True
                         deadline = parse_time(rnd["deadline"])
@@ -652,5 +657,8 @@ def summarize(drive: Drive) -> dict:
                         "max_s": round(max(seen), 2) if seen else None}
     if getattr(drive, "publish_seconds", None) is not None:
         out["publish_to_tablets"]["request_s"] = round(drive.publish_seconds, 2)
+        seen = [t - drive.publish_sent for t in drive.published_detected.values()]
+        out["publish_to_tablets"]["poll_saw_it_p50_s"] = round(pct(seen, 50), 2)
+        out["publish_to_tablets"]["poll_saw_it_max_s"] = round(max(seen), 2) if seen else None
     out["polling"] = "version (ETag/304) + state on change" if drive.version_url else "plain GET /api/tablet/state/"
     return out

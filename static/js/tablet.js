@@ -239,7 +239,7 @@
     }
     function loadState(tag, spread) {
       // 1,500 tablets see a change within the same second: spread their state requests a little
-      return wait(spread ? Math.random() * 400 : 0).then(function () {
+      return wait(spread ? Math.random() * 200 : 0).then(function () {
         var t0 = Date.now();
         var url = cfg.urls.state + (tag ? "?v=" + encodeURIComponent(String(tag).replace(/^W\//, "").replace(/"/g, "")) : "");
         return fetch(url, {cache: "no-store", headers: {"Authorization": "Tablet " + token, "Accept": "application/json"}})

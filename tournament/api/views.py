@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
+from dataclasses import dataclass
 
 from django.core.cache import cache
 from django.db import DatabaseError
@@ -21,6 +22,7 @@ from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView, set_rollback
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -711,7 +713,20 @@ def _compute_shared_state(t: Tournament) -> dict:
 #: Round statuses in which no slip can come any more (slips are taken while open or closed): a round's
 #: slips and verdicts are then fixed for a state version (a verdict changed by the arbiter bumps it).
 FROZEN_SLIPS = (Round.Status.JUDGED, Round.Status.REVIEWED, Round.Status.PUBLISHED)
-_judged_rows = OnceMemo(keep=8)
+_judged_halls = OnceMemo(keep=8)
+#: version → (tournament id, hall) of judged rounds this process has read: what the WSGI layer serves from.
+_fast_halls: dict[str, tuple[int, JudgedHall]] = {}
+
+
+@dataclass(frozen=True)
+class JudgedHall:
+    """Everything the tablets of a judged round show, for one state version."""
+
+    tournament: dict  # the tablet's "tournament" block
+    shared: dict  # shared_tablet_state
+    slips: dict[int, dict]  # registration → own slip
+    verdicts: dict[int, dict]  # registration → verdict
+    roster: dict[str, tuple[int, str, int]]  # token hash → (registration, name, table)
 
 
 def verdict_dict(v: Verdict) -> dict:
@@ -719,20 +734,89 @@ def verdict_dict(v: Verdict) -> dict:
             "true_score": v.true_score, "move": v.move}
 
 
-def judged_round_rows(tournament_id: int, version: str, round_id: int) -> tuple[dict, dict]:
-    """({registration: own slip}, {registration: verdict}) of a judged round, as the tablet shows them.
+def tournament_block(t: Tournament) -> dict:
+    return {"slug": t.slug, "name": t.name, "ruleset": t.ruleset, "convention": t.convention,
+            "assisted_mode": t.assisted_mode, "seconds_per_move": t.seconds_per_move}
 
-    Two queries per state version and process instead of two per tablet: 1,500 tablets reading their
-    result after a publication cost this once.
-    """
-    def read() -> tuple[dict, dict]:
+
+def judged_hall(t: Tournament, version: str, shared: dict) -> JudgedHall:
+    """The :class:`JudgedHall` of a judged round: four queries per state version and process instead of
+    several per tablet; 1,500 tablets reading their result after a publication cost this once."""
+    round_id = shared["round"]["id"]
+
+    def read() -> JudgedHall:
         slips: dict[int, dict] = {}
         for slip in Slip.objects.filter(round_id=round_id).order_by("registration_id", "-is_current", "-version"):
             slips.setdefault(slip.registration_id, s.OwnSlipSerializer(slip).data)
         verdicts = {v.registration_id: verdict_dict(v) for v in Verdict.objects.filter(round_id=round_id).order_by()}
-        return slips, verdicts
+        roster = {h: (pk, name, table) for h, pk, name, table in Registration.objects.filter(
+            tournament=t, token_hash__isnull=False).order_by().values_list(
+            "token_hash", "pk", "player__name", "table_number")}
+        hall = JudgedHall(tournament_block(t), shared, slips, verdicts, roster)
+        if len(_fast_halls) >= 8:
+            _fast_halls.clear()
+        _fast_halls[version] = (t.pk, hall)
+        return hall
 
-    return _judged_rows.get((tournament_id, version, round_id), read)
+    return _judged_halls.get((t.pk, version, round_id), read)
+
+
+def tablet_state(*, player: tuple[int, str, int], tournament: dict, version: str, shared: dict, now,
+                 slip: dict | None, verdict: dict | None) -> dict:
+    """The tablet's state (:class:`TabletState`) from its parts; ``player`` = (registration, name, table)."""
+    pk, name, table = player
+    state = {
+        "server_time": now, "version": version, "tournament": tournament, "player": {"name": name, "table": table},
+        "round": None, "board": shared["board"], "slip": None, "verdict": None, "top": None, "result": None,
+    }
+    r = shared["round"]
+    if r is None:
+        return state
+    shown = r["status"] != Round.Status.DRAWN
+    deadline = r["deadline"]
+    state["round"] = {
+        "id": r["id"], "game": r["game"], "number": r["number"], "status": r["status"],
+        "rack": r["rack"] if shown else None, "deadline": deadline,
+        "seconds_left": max(0, int((deadline - now).total_seconds())) if deadline else None,
+        "accepting_slips": r["status"] == Round.Status.OPEN and deadline is not None and now <= deadline,
+    }
+    state["slip"], state["verdict"] = slip, verdict
+    if r["status"] == Round.Status.PUBLISHED:
+        state["top"] = {"move": r["chosen_move"], "score": r["chosen_score"]}
+        mine = shared.get("standings", {}).get(pk)
+        if mine is not None:
+            total, top_total, rank = mine
+            state["result"] = {"round_score": verdict["awarded"] if verdict else 0,
+                               "solo": shared.get("solos", {}).get(pk, 0),
+                               "total": total, "top_total": top_total, "rank": rank,
+                               "players": shared.get("players", 0)}
+    return state
+
+
+def fast_tablet_state(token: str, version: str) -> bytes | None:
+    """The tablet state as JSON without Django, for the WSGI layer: only for a judged round whose hall this
+    process has read for ``version``, while ``version`` is still the current one; None otherwise.
+
+    The token is looked up in the hall's roster (hashes read with the hall): a token replaced by a new
+    login during this version still reads its own state until the version changes (slips always go
+    through the database check).
+    """
+    from tournament.views_display import known_version_of
+
+    entry = _fast_halls.get(version)
+    if entry is None:
+        return None
+    tid, hall = entry
+    if known_version_of(tid) != version:
+        return None
+    player = hall.roster.get(secret_hash(token))
+    if player is None:
+        return None
+    show_verdict = hall.shared["round"]["status"] == Round.Status.PUBLISHED or hall.tournament["assisted_mode"]
+    state = tablet_state(player=player, tournament=hall.tournament, version=version, shared=hall.shared,
+                         now=timezone.now(), slip=hall.slips.get(player[0]),
+                         verdict=hall.verdicts.get(player[0]) if show_verdict else None)
+    return JSONRenderer().render(state)
 
 
 class TabletState(TabletView):
@@ -744,51 +828,25 @@ class TabletState(TabletView):
     def get(self, request):
         reg = self.registration
         t = reg.tournament
-        now = timezone.now()
         seen = (request.query_params.get("v") or "").strip().removeprefix("W/").strip('"')[:80]
         version, shared = shared_tablet_state(t, seen or None)
-        state = {
-            "server_time": now, "version": version,
-            "tournament": {"slug": t.slug, "name": t.name, "ruleset": t.ruleset, "convention": t.convention,
-                           "assisted_mode": t.assisted_mode, "seconds_per_move": t.seconds_per_move},
-            "player": {"name": reg.player.name, "table": reg.table_number},
-            "round": None, "board": shared["board"], "slip": None, "verdict": None, "top": None, "result": None,
-        }
         r = shared["round"]
-        if r is None:
-            return Response(state)
-        shown = r["status"] != Round.Status.DRAWN
-        deadline = r["deadline"]
-        state["round"] = {
-            "id": r["id"], "game": r["game"], "number": r["number"], "status": r["status"],
-            "rack": r["rack"] if shown else None, "deadline": deadline,
-            "seconds_left": max(0, int((deadline - now).total_seconds())) if deadline else None,
-            "accepting_slips": r["status"] == Round.Status.OPEN and deadline is not None and now <= deadline,
-        }
-        published = r["status"] == Round.Status.PUBLISHED
-        if r["status"] in FROZEN_SLIPS:  # every player's slip and verdict, read once per version by this process
-            slips, verdicts = judged_round_rows(t.pk, version, r["id"])
-            state["slip"] = slips.get(reg.pk)
-            verdict = verdicts.get(reg.pk) if (published or t.assisted_mode) else None
-        else:
-            slip = (Slip.objects.filter(round_id=r["id"], registration=reg)
-                    .order_by("-is_current", "-version").first())
-            state["slip"] = s.OwnSlipSerializer(slip).data if slip else None
-            verdict = None
+        slip = verdict = None
+        if r is not None and r["status"] in FROZEN_SLIPS:  # every player's slip and verdict, read once
+            hall = judged_hall(t, version, shared)
+            slip = hall.slips.get(reg.pk)
+            if r["status"] == Round.Status.PUBLISHED or t.assisted_mode:
+                verdict = hall.verdicts.get(reg.pk)
+        elif r is not None:
+            row = (Slip.objects.filter(round_id=r["id"], registration=reg)
+                   .order_by("-is_current", "-version").first())
+            slip = s.OwnSlipSerializer(row).data if row else None
             if t.assisted_mode:
-                row = Verdict.objects.filter(round_id=r["id"], registration=reg).order_by("pk").first()
-                verdict = verdict_dict(row) if row else None
-        state["verdict"] = verdict
-        if published:
-            state["top"] = {"move": r["chosen_move"], "score": r["chosen_score"]}
-            mine = shared.get("standings", {}).get(reg.pk)
-            if mine is not None:
-                total, top_total, rank = mine
-                state["result"] = {"round_score": verdict["awarded"] if verdict else 0,
-                                   "solo": shared.get("solos", {}).get(reg.pk, 0),
-                                   "total": total, "top_total": top_total, "rank": rank,
-                                   "players": shared.get("players", 0)}
-        return Response(state)
+                found = Verdict.objects.filter(round_id=r["id"], registration=reg).order_by("pk").first()
+                verdict = verdict_dict(found) if found else None
+        return Response(tablet_state(player=(reg.pk, reg.player.name, reg.table_number),
+                                     tournament=tournament_block(t), version=version, shared=shared,
+                                     now=timezone.now(), slip=slip, verdict=verdict))
 
 
 class TabletSlip(TabletView):

@@ -156,8 +156,9 @@ class Command(BaseCommand):
             seen = summary.get(key)
             if seen:
                 w(f"{what}: {seen['tablets']} tablets, p50 {seen['p50_s']} s, p95 {seen['p95_s']} s, "
-                  f"max {seen['max_s']} s" + (f" (the arbiter's request itself: {seen['request_s']} s)"
-                                             if "request_s" in seen else ""))
+                  f"max {seen['max_s']} s" + (f" (the arbiter's request itself: {seen['request_s']} s; the "
+                                             f"polls saw the new version after p50 {seen['poll_saw_it_p50_s']} s, "
+                                             f"max {seen['poll_saw_it_max_s']} s)" if "request_s" in seen else ""))
         w("outcomes: " + ", ".join(f"{k}: {v}" for k, v in summary["outcomes"].items()))
         w("errors: " + (", ".join(f"{k}: {v}" for k, v in summary["errors"].items()) or "none"))
         w(f"slips: {summary['slips_sent']} sent ({summary['in_burst']} in the last {o['burst']} s; "
