@@ -18,6 +18,7 @@ from tournament import services
 from tournament.api import urls as api_urls
 
 from .tournament_helpers import *  # noqa: F403  (fixtures)
+from .tournament_helpers import judged_first_round
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("local_cache")]
 PREPARED = ["CATSROE", "OE+DRSZ?"]
@@ -78,17 +79,9 @@ def cases(name):
 def world(alice, bob, tournament, lexicon_row, eager):
     """Tournament with a judged, unpublished round (a top chosen); another tournament arbitrated by bob."""
     services.create_tournament(bob, name="Other", slug="other", ruleset="en", lexicon=lexicon_row, arbiters=[bob])
-    (reg_a, code_a), (reg_b, code_b) = (services.register_player(alice, tournament, name=n) for n in ("A", "B"))
-    services.register_player(alice, tournament, name="C")
-    game = services.create_game(alice, tournament, prepared_racks=PREPARED)
-    with eager(execute=True):
-        rnd = services.draw_round(alice, game)
-    with eager(execute=False):
-        services.open_round(alice, rnd)
-    services.submit_slip(rnd, reg_a, word="SCAT", score=14, idempotency_key="a1")
-    services.submit_slip(rnd, reg_b, word="CATS", score=12, idempotency_key="b1")
-    services.close_round(rnd, alice, force=True)
-    services.judge_round(rnd, alice)
+    rnd, [(reg_a, code_a), (reg_b, code_b), _c] = judged_first_round(
+        alice, tournament, eager, ("SCAT 14", "CATS 12"), names=("A", "B", "C"))
+    game = rnd.game
     services.choose_top(alice, rnd, "H4 CARTS")
 
     def token_client(user):

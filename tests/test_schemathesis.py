@@ -27,6 +27,7 @@ from rest_framework.authtoken.models import Token
 from tournament import services
 
 from .tournament_helpers import *  # noqa: F403  (fixtures)
+from .tournament_helpers import judged_first_round
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("local_cache")]
 
@@ -50,16 +51,8 @@ def in_process_app():
 
 @pytest.fixture
 def world(alice, tournament, eager):
-    (reg_a, code_a), (reg_b, _code_b) = (services.register_player(alice, tournament, name=n) for n in ("A", "B"))
-    game = services.create_game(alice, tournament, prepared_racks=PREPARED)
-    with eager(execute=True):
-        rnd = services.draw_round(alice, game)
-    with eager(execute=False):
-        services.open_round(alice, rnd)
-    services.submit_slip(rnd, reg_a, word="SCAT", score=14, idempotency_key="a1")
-    services.submit_slip(rnd, reg_b, word="CATS", score=12, idempotency_key="b1")
-    services.close_round(rnd, alice, force=True)
-    services.judge_round(rnd, alice)
+    rnd, [(reg_a, code_a), _b] = judged_first_round(alice, tournament, eager, ("SCAT 14", "CATS 12"))
+    game = rnd.game
     verdict = rnd.verdicts.first()
     return {
         "slug": tournament.slug, "number": game.number, "round": rnd.pk, "verdict": verdict.pk,

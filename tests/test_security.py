@@ -24,6 +24,7 @@ from tournament.models import AuditLog, Registration, Round
 
 from .conftest import ROOT
 from .tournament_helpers import *  # noqa: F403  (fixtures)
+from .tournament_helpers import judged_first_round
 
 pytestmark = [pytest.mark.usefixtures("local_cache")]
 
@@ -91,16 +92,8 @@ PREFIXES = {"arbiter": "/arbiter/", "lexicon": "/arbiter/lexicons/", "pdf": "/ar
 def world(db, alice, bob, tournament, lexicon_row, eager):
     """A judged round with its top chosen, NOT published; bob arbitrates another tournament; a staff user."""
     services.create_tournament(bob, name="Other", slug="other", ruleset="en", lexicon=lexicon_row, arbiters=[bob])
-    (reg_a, code_a), (reg_b, code_b) = (services.register_player(alice, tournament, name=n) for n in ("A", "B"))
-    game = services.create_game(alice, tournament, prepared_racks=PREPARED)
-    with eager(execute=True):
-        rnd = services.draw_round(alice, game)
-    with eager(execute=False):
-        services.open_round(alice, rnd)
-    services.submit_slip(rnd, reg_a, word="SCAT", score=14, idempotency_key="a1")
-    services.submit_slip(rnd, reg_b, word="ACTS", score=12, idempotency_key="b1")
-    services.close_round(rnd, alice, force=True)
-    services.judge_round(rnd, alice)
+    rnd, [(reg_a, code_a), (reg_b, code_b)] = judged_first_round(alice, tournament, eager, ("SCAT 14", "ACTS 12"))
+    game = rnd.game
     services.choose_top(alice, rnd, "H4 CARTS")
     staff = get_user_model().objects.create_user("stan", password="x", is_staff=True)
     tokens = {"player": services.issue_tablet_token(reg_a, code_a),

@@ -84,6 +84,17 @@ def run_round(alice, game, eager, slips: dict, *, typed=None):
     return services.judge_round(rnd, alice)
 
 
+def judged_first_round(alice, tournament, eager, slips: tuple[str, ...], names=("A", "B")):
+    """Players ``names`` registered; round 1 of a new prepared game with ``slips`` of the first players, closed
+    and judged. Returns (round, [(registration, access code), ...])."""
+    from tournament import services
+
+    players = [services.register_player(alice, tournament, name=n) for n in names]
+    game = services.create_game(alice, tournament, prepared_racks=PREPARED)
+    rnd = run_round(alice, game, eager, {reg: text for (reg, _code), text in zip(players, slips, strict=False)})
+    return rnd, players
+
+
 @pytest.fixture
 def local_cache(settings):
     """A private in-memory cache (rate limits, idempotency, state versions) emptied around each test."""

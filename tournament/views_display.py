@@ -65,17 +65,11 @@ _AUDIT_SQL = (  # served by the partial index audit_screen_version
 assert len(AuditLog.QUIET_ACTIONS) == 1, "_AUDIT_SQL names one quiet action (as the index does)"
 
 
-def compute_version(tournament_id: int) -> str:
-    """A short tag of what every screen shows: the latest live round and the latest state-changing audit row.
-
-    Every service that changes a round, a verdict, a penalty or the tournament writes an audit row;
-    the round's own fields catch the rest (e.g. a status set by a task).
-    """
-    return compute_screen_state(tournament_id)[0]
-
-
 def compute_screen_state(tournament_id: int) -> tuple[str, dict | None]:
-    """(version, public round): :func:`compute_version` and what anybody in the hall may see of the round."""
+    """(version, public round). The version is a short tag of what every screen shows: the latest live round
+    and the latest state-changing audit row (every service that changes a round, a verdict, a penalty or
+    the tournament writes one; the round's own fields catch the rest, e.g. a status set by a task). The
+    public round is what anybody in the hall may see of it."""
     with connection.cursor() as cur:
         cur.execute(_ROUND_SQL, [tournament_id, Round.Status.CANCELLED])
         rnd = cur.fetchone()
@@ -103,7 +97,8 @@ def public_round(row) -> dict | None:
 
 
 def tournament_version(tournament_id: int, *, fresh: bool = False) -> str:
-    """:func:`compute_version`, reused for :data:`VERSION_TTL` seconds by this process (``fresh``: computed now)."""
+    """The version (:func:`compute_screen_state`), reused for :data:`VERSION_TTL` seconds by this process
+    (``fresh``: computed now)."""
     return screen_state(tournament_id, fresh=fresh)[0]
 
 
@@ -124,19 +119,13 @@ def version_body(version: str, rnd: dict | None) -> bytes:
                       separators=(",", ":")).encode()
 
 
-def known_version(slug: str) -> str | None:
-    """The version this process computed less than :data:`VERSION_TTL` seconds ago; None if it has none."""
-    tid = _slug_ids.get(slug)
-    return known_version_of(tid) if tid is not None else None
-
-
 def known_tournament_id(slug: str) -> int | None:
     """The id of a tournament this process has seen (no query)."""
     return _slug_ids.get(slug)
 
 
 def known_version_of(tournament_id: int) -> str | None:
-    """:func:`known_version` by tournament id."""
+    """The version this process computed less than :data:`VERSION_TTL` seconds ago; None if it has none."""
     known = known_screen_state(tournament_id)
     return known[0] if known else None
 

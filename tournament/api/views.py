@@ -645,11 +645,6 @@ class TabletLogin(BaseView):
                          "name": reg.player.name})
 
 
-def own_slip(rnd: Round, reg: Registration) -> Slip | None:
-    slip = Slip.objects.filter(round=rnd, registration=reg, is_current=True).first()
-    return slip or Slip.objects.filter(round=rnd, registration=reg).order_by("-version").first()
-
-
 #: Shared tablet states this process built or fetched, by cache key (one key per state version: never stale).
 _shared_states = OnceMemo(keep=16)
 
