@@ -12,7 +12,6 @@ import json
 import os
 import random
 import re
-import resource
 import sys
 import tempfile
 import time
@@ -20,35 +19,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from .graph import MAX_NODES, MAX_WORD_LENGTH, MIN_WORD_LENGTH, WordGraph, build
+from .memory import reset_peak_rss, rss_mb
 
 __all__ = ["bench", "main"]
-
-
-def reset_peak_rss() -> bool:
-    """Resets the kernel's high-water mark of this process's RSS (Linux); False if not possible."""
-    try:
-        with open("/proc/self/clear_refs", "w") as f:
-            f.write("5")
-        return True
-    except OSError:
-        return False
-
-
-def rss_mb(field: str) -> float:
-    """VmRSS / VmHWM of this process in MB (ru_maxrss as a fallback for the peak)."""
-    try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith(field + ":"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-def peak_rss_mb(exact: bool) -> float:
-    """The peak RSS since :func:`reset_peak_rss` (``exact``), else since the process started."""
-    return round(rss_mb("VmHWM") if exact else rss_mb("ru_maxrss"), 1)
 
 
 def _read_words(source: str | os.PathLike[str] | Iterable[str]) -> list[str]:

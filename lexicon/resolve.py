@@ -14,14 +14,20 @@ uses its edge array), loaded once per process and verified at its first load.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import tempfile
 from pathlib import Path
 
+from django.conf import settings
+from django.db import DatabaseError
+
 from scoring.rules import RulesError, get_ruleset
 
+from .files import file_sha256, publish_graph
 from .graph import MAGIC, GraphError, WordGraph, build
+from .models import Lexicon, LexiconError, load_graph_file
+from .services import get_lexicon
+from .sources import SourceError, read_wordlist
 
 CACHE_SUBDIR = "cache"
 
@@ -31,18 +37,11 @@ class LexiconNotFound(Exception):
 
 
 def _lexicon_dir() -> Path:
-    from django.conf import settings
-
     return Path(settings.LEXICON_DIR)
 
 
 def _registered(name: str):
     """The ready Lexicon row for ``name`` (or ``name:vN``), or None if no such name is registered."""
-    from django.db import DatabaseError
-
-    from .models import Lexicon, LexiconError
-    from .services import get_lexicon
-
     base = name.split(":", 1)[0].split("@", 1)[0]
     try:
         if not Lexicon.objects.filter(name=base).exists():
@@ -69,20 +68,8 @@ def _check_alphabet(graph: WordGraph, ruleset_id: str | None, what: str) -> None
         )
 
 
-def file_sha256(path: Path) -> str:
-    """SHA-256 of a file, read in 1 MB chunks."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def compiled_wordlist(path: Path, ruleset_id: str, *, skip_capitalised: bool = True) -> Path:
     """The cached compiled graph of the word list at ``path`` (built now if missing)."""
-    from .services import publish_graph
-    from .sources import SourceError, read_wordlist
-
     sha = file_sha256(path)
     flag = "caps-skipped" if skip_capitalised else "caps-kept"
     folder = _lexicon_dir() / CACHE_SUBDIR
@@ -111,8 +98,6 @@ def compiled_wordlist(path: Path, ruleset_id: str, *, skip_capitalised: bool = T
 
 def open_lexicon(name_or_path: str | os.PathLike[str], ruleset: str | None = None) -> WordGraph:
     """The word graph for a lexicon name, a compiled graph file or a word-list file."""
-    from .models import LexiconError, load_graph_file
-
     text = str(name_or_path).strip()
     if not text:
         raise LexiconNotFound("no lexicon given (a lexicon name, a .kwg file or a word-list file)")

@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import random
 import re
-import shutil
 import tempfile
 import time
 import uuid
@@ -27,10 +26,10 @@ from django.utils import timezone
 from scoring.rules import RulesError, get_ruleset, ruleset_ids
 
 from . import sources
-from .bench_graph import peak_rss_mb, reset_peak_rss
+from .files import file_sha256, publish_graph
 from .graph import GraphError, WordGraph, build
+from .memory import peak_rss_mb, reset_peak_rss
 from .models import Lexicon, LexiconError, lexicon_dir, load_graph_file
-from .resolve import file_sha256
 from .sources import SkipReport, SourceError, SourceResult, WordNormalizer
 
 __all__ = [
@@ -109,41 +108,6 @@ class _Progress:
 
 def _graph_relpath(content_hash: str) -> str:
     return f"{GRAPHS_SUBDIR}/{content_hash}.kwg"
-
-
-def publish_graph(tmp: Path, final: Path, content_hash: str) -> bool:
-    """Puts the built file at its content-addressed name without overwriting anything.
-
-    Returns True if this call created the file, False if an identical one was there.
-    A file at that name that fails verification is moved aside, never overwritten.
-    """
-    final.parent.mkdir(parents=True, exist_ok=True)
-    for _attempt in range(2):
-        try:
-            os.link(tmp, final)
-            return True
-        except FileExistsError:
-            try:
-                existing = WordGraph.load(final, verify=True)
-                same = existing.content_hash == content_hash
-                existing.close()
-            except GraphError:
-                same = False
-            if same:
-                return False
-            aside = final.with_name(f"{final.name}.corrupt-{int(time.time())}-{uuid.uuid4().hex[:6]}")
-            os.rename(final, aside)
-        except OSError:
-            # no hard links on this file system: exclusive create + copy
-            try:
-                with open(tmp, "rb") as src, open(final, "xb") as dst:
-                    shutil.copyfileobj(src, dst)
-                    dst.flush()
-                    os.fsync(dst.fileno())
-                return True
-            except FileExistsError:
-                continue
-    raise LexiconError(f"cannot store the compiled lexicon at {final}")
 
 
 # -- the build ---------------------------------------------------------------------------------

@@ -5,13 +5,13 @@ Used by ``manage.py score``, the arbiter's dispute tools and the tests. No Djang
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 
 from .board import Board, BoardError
 from .coords import Convention, CoordError
 from .notation import NotationError, parse_move, parse_rack
-from .placement import IllegalMove, evaluate
+from .placement import IllegalMove, Placement, Play, evaluate, from_placements
 from .rules import RulesError, RuleSet, get_ruleset
 
 
@@ -101,3 +101,24 @@ def check_move(
             False, f"{listed} {verb} not in the lexicon", play.score, play.bingo, play.tiles_placed, words, "invalid_word"
         )
     return MoveReport(True, None, play.score, play.bingo, play.tiles_placed, words)
+
+
+def play_placed(board: Board, placed: Iterable[tuple[int, int, str, bool]], *, rack: Sequence[str]) -> Play:
+    """Tiles put on squares (``(row, col, letter, blank)``, the tablet's assisted mode) → the move they make,
+    scored. Placement rules and the rack are checked, words are not looked up. Raises
+    :class:`~scoring.placement.IllegalMove` (``bad_letter`` for a letter outside the tile set)."""
+    ruleset = board.ruleset
+    tiles = []
+    for row, col, letter, blank in placed:
+        normal = ruleset.normalize_letter(letter.strip())
+        if not ruleset.is_letter(normal):
+            raise IllegalMove("bad_letter", f"«{letter}» is not a letter of the {ruleset.id} set")
+        tiles.append(Placement(row, col, normal, blank))
+    return evaluate(board, from_placements(board, tiles), rack=list(rack))
+
+
+def play_written(board: Board, move_text: str, *, rack: Sequence[str],
+                 convention: Convention | str = Convention.DUPLICATE) -> Play:
+    """A written move (``H8 WORD``) → the move, scored; placement rules and the rack checked, words not
+    looked up. Raises :class:`~scoring.placement.IllegalMove`, :class:`~scoring.notation.NotationError`."""
+    return evaluate(board, parse_move(move_text, board.ruleset, convention=convention), rack=list(rack))

@@ -1,33 +1,14 @@
 """The duplicate game (RULES §4): racks, the top of each round, the end of the game.
 
-Nothing here imports Django. The move generator is injected: ``solve_fn(board,
-rack)`` returns the legal moves of ``rack`` (a list of tiles, ``?`` a blank) on
-``board``; each move has ``coord``, ``tiles`` (the whole word), ``placed``
-(:class:`~scoring.placement.Placement` tuple), ``score``, ``blanks`` and
-``notation()``, as :class:`scoring.placement.Play` and the compiled solver's
-``SolvedMove`` do. :class:`WordListSolver` is a slow but complete reference
-generator over a small word set (tests, checks).
+Nothing here imports Django. The move generator is injected: a
+:data:`~scoring.moves.SolveFn` returns the legal moves (:class:`~scoring.moves.Move`)
+of a rack on a board.
 
-Choosing the top (:func:`rank_tops`)
-------------------------------------
-The top is a legal move of the highest score; on the empty board only
-horizontal moves are offered (the first move is placed horizontally; the board
-is symmetric, so nothing is lost). Among moves of equal top score the system
-proposes, in this order:
-
-1. a move after which the game is over (:func:`end_reason` of the tiles left:
-   rack leftover + bag; "no legal move" cannot be known in advance and is not
-   counted);
-2. fewer blanks played (so a move without blank comes first);
-3. the better leftover balance: the smaller *imbalance* of the tiles left on
-   the rack, ``max(0, |vowels − consonants| − blanks)`` (a blank can even the
-   balance either way; the Ukrainian apostrophe counts as neither);
-4. the word, alphabetically in the rule set's letter order;
-5. the coordinates: row, then column, then horizontal before vertical
-   (and, last, blanks placed later in the word first, so the order is total).
-
-The arbiter may pick any other move of top score (:meth:`DuplicateGame.play`
-with ``candidates`` checks it).
+Choosing the top
+----------------
+The top and its tie order are :mod:`scoring.tops` (one place for the game, the
+solver task and the ``solve`` command). The arbiter may pick any other move of
+top score (:meth:`DuplicateGame.play` with ``candidates`` checks it).
 
 The end of the game (:func:`end_reason`)
 ----------------------------------------
@@ -43,11 +24,9 @@ boards with a large pool — ``max_no_move_redraws`` racks in a row had no move.
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
 
 from .board import Board, Tile
 from .coords import Coord, format_coord
@@ -57,7 +36,6 @@ from .draw import (
     DrawError,
     DrawEvent,
     DrawOutcome,
-    Makeup,
     accept_rack,
     check_rack,
     distinct_racks,
@@ -65,19 +43,11 @@ from .draw import (
     sort_tiles,
     tiles_text,
 )
+from .moves import Move, SolveFn, same_move
 from .notation import MoveText, NotationError, format_move, parse_move
-from .placement import IllegalMove, Play, evaluate
-from .rules import CENTRE, SIZE, RuleSet, get_ruleset
-
-SolveFn = Callable[[Board, list[str]], Sequence[Any]]
-
-END_REASONS = {
-    "bag_and_rack_empty": "the bag and the rack are empty",
-    "one_tile_left": "one tile is left",
-    "no_vowel": "the tiles left contain no vowel",
-    "no_consonant": "the tiles left contain no consonant",
-    "no_move": "no legal move and no other rack can be drawn",
-}
+from .placement import IllegalMove, evaluate
+from .rules import RuleSet, get_ruleset
+from .tops import END_REASONS, end_reason, offered_moves, rank_tops, subtract
 
 STATE_VERSION = 1
 
@@ -85,95 +55,15 @@ STATE_VERSION = 1
 class GameError(ValueError):
     """A game action that the rules refuse; ``code`` names the rule."""
 
-    def __init__(self, code: str, message: str, **params):
+    def __init__(self, code: str, message: str, **params: object):
         super().__init__(message)
         self.code = code
         self.params = params
 
 
-# -- helpers on moves ------------------------------------------------------------
-
-
-def used_tiles(move: Any) -> list[str]:
-    """The rack tiles a move plays (``?`` for a blank)."""
-    return [BLANK if p.blank else p.letter for p in move.placed]
-
-
-def blanks_of(move: Any) -> int:
-    return sum(1 for p in move.placed if p.blank)
-
-
-def move_text(move: Any) -> str:
+def move_text(move: Move) -> str:
     """A move in the duplicate notation with Latin row labels (``H8 WORD``, ``8H WORD``)."""
     return format_move(move.coord, tuple(move.tiles))
-
-
-def subtract(rack: Iterable[str], used: Iterable[str]) -> list[str]:
-    """The rack without the used tiles, in rack order."""
-    left = list(rack)
-    for t in used:
-        left.remove(t)
-    return left
-
-
-def end_reason(ruleset: RuleSet, tiles_left: Iterable[str]) -> str | None:
-    """Why the game is over with these tiles left (rack + bag), or None to go on."""
-    tiles = list(tiles_left)
-    if not tiles:
-        return "bag_and_rack_empty"
-    if len(tiles) == 1:
-        return "one_tile_left"
-    if BLANK in tiles:
-        return None
-    if not any(ruleset.is_vowel(t) for t in tiles):
-        return "no_vowel"
-    if not any(ruleset.is_consonant(t) for t in tiles):
-        return "no_consonant"
-    return None
-
-
-def leftover_imbalance(ruleset: RuleSet, leftover: Iterable[str]) -> int:
-    """``max(0, |vowels − consonants| − blanks)`` of the tiles kept on the rack (0 is best)."""
-    mk = Makeup.of(ruleset, leftover)
-    return max(0, abs(mk.vowels - mk.consonants) - mk.blanks)
-
-
-def top_key(ruleset: RuleSet, rack: Sequence[str], bag_tiles: Sequence[str], move: Any) -> tuple:
-    """Sort key of a move among moves of equal score (see the module doc)."""
-    leftover = subtract(rack, used_tiles(move))
-    ends = end_reason(ruleset, leftover + list(bag_tiles)) is not None
-    word = tuple(ruleset.code(t.letter) for t in move.tiles)
-    coord = move.coord
-    return (
-        not ends,
-        blanks_of(move),
-        leftover_imbalance(ruleset, leftover),
-        word,
-        (coord.row, coord.col, coord.vertical),
-        tuple(t.blank for t in move.tiles),
-    )
-
-
-def offered_moves(board: Board, moves: Iterable[Any]) -> list[Any]:
-    """The moves the game offers: on the empty board only horizontal ones."""
-    if board.is_empty():
-        return [m for m in moves if not m.coord.vertical]
-    return list(moves)
-
-
-def rank_tops(ruleset: RuleSet, board: Board, rack: Sequence[str], bag_tiles: Sequence[str], moves: Iterable[Any]) -> list[Any]:
-    """The moves of top score, the proposed top first (see the module doc)."""
-    offered = offered_moves(board, moves)
-    if not offered:
-        return []
-    best = max(m.score for m in offered)
-    tops = [m for m in offered if m.score == best]
-    tops.sort(key=lambda m: top_key(ruleset, rack, bag_tiles, m))
-    return tops
-
-
-def same_move(a: Any, b: Any) -> bool:
-    return a.coord == b.coord and tuple(a.tiles) == tuple(b.tiles)
 
 
 # -- records ---------------------------------------------------------------------
@@ -355,15 +245,15 @@ class DuplicateGame:
         return self._take(accept_rack(self.ruleset, self.bag, self.leftover, self.round_no, text))
 
     # -- moves -------------------------------------------------------------------------
-    def legal_moves(self, solve_fn: SolveFn) -> list[Any]:
+    def legal_moves(self, solve_fn: SolveFn) -> list[Move]:
         """The moves offered for the rack on the stand (horizontal only on the empty board)."""
         self._require("play")
         return offered_moves(self.board, solve_fn(self.board, list(self.rack)))
 
-    def tops(self, moves: Iterable[Any]) -> list[Any]:
+    def tops(self, moves: Iterable[Move]) -> list[Move]:
         """The moves of top score among ``moves``, the proposed top first."""
         self._require("play")
-        return rank_tops(self.ruleset, self.board, self.rack, self.bag.tiles(), moves)
+        return rank_tops(self.board, self.rack, moves, self.bag.tiles())
 
     def no_move(self) -> str | None:
         """The rack has no legal move: it goes back into the bag (logged) and is redrawn,
@@ -393,7 +283,7 @@ class DuplicateGame:
         self.phase = "draw"
         return None
 
-    def _match(self, move: Any, candidates: Sequence[Any]) -> Any:
+    def _match(self, move: Move | str, candidates: Sequence[Move]) -> Move:
         """The candidate equal to ``move`` (a move object or its notation), or GameError."""
         if isinstance(move, str):
             try:
@@ -423,7 +313,7 @@ class DuplicateGame:
             "not_legal", f"{text} is not a legal move of the rack {tiles_text(self.rack)}: a word is not in the lexicon ({words})"
         )
 
-    def play(self, move: Any, *, candidates: Sequence[Any] | None = None) -> RoundRecord:
+    def play(self, move: Move | str, *, candidates: Sequence[Move] | None = None) -> RoundRecord:
         """Put ``move`` on the board as this round's top.
 
         With ``candidates`` (the legal moves of the rack) the move must be one
@@ -582,138 +472,12 @@ class DuplicateGame:
         return game
 
 
-def play_game(ruleset: RuleSet | str, seed: int, solve_fn: SolveFn, **kwargs) -> DuplicateGame:
-    """A whole game with the proposed tops."""
-    return DuplicateGame(ruleset, seed, **kwargs).play_out(solve_fn)
-
-
-# -- move generators ---------------------------------------------------------------------
-
-
-def graph_solver(ruleset: RuleSet, graph: Any) -> SolveFn:
-    """A ``solve_fn`` on the compiled move generator (:mod:`scoring.solver`) and a word graph.
-
-    It returns every move of top score (all the game needs); on the empty board
-    only horizontal moves, as the first move is placed horizontally.
-    """
-    from .solver import solver_for
-
-    solver = solver_for(ruleset, graph)
-
-    def solve_fn(board: Board, rack: list[str]) -> list[Any]:
-        return solver.solve(board, rack, top=1, ties=True).moves
-
-    return solve_fn
-
-
-# -- a reference move generator -------------------------------------------------------------
-
-
-class WordListSolver:
-    """Every legal move over a (small) set of words, by trying each word at each place.
-
-    Slow but complete (all blank assignments too); for tests and checks. Words
-    are written in tile letters (upper case, ``'`` for the Ukrainian apostrophe).
-    """
-
-    def __init__(self, ruleset: RuleSet, words: Iterable[str]):
-        self.ruleset = ruleset
-        self.words = frozenset(w for w in words if len(w) >= 2)
-        self._sorted = sorted(self.words)
-        self._counts = {w: Counter(w) for w in self._sorted}
-
-    def __call__(self, board: Board, rack: Sequence[str]) -> list[Play]:
-        return self.solve(board, rack)
-
-    def solve(self, board: Board, rack: Sequence[str]) -> list[Play]:
-        have = Counter(rack)
-        blanks = have.pop(BLANK, 0)
-        empty = board.is_empty()
-        moves: list[Play] = []
-        for vertical in (False, True):
-            for line in range(SIZE):
-                squares = [(i, line) if vertical else (line, i) for i in range(SIZE)]
-                cells = [board[sq] for sq in squares]
-                letters = [c.letter if c else None for c in cells]
-                if empty:
-                    if line != CENTRE[0]:
-                        continue
-                    touch = [False] * SIZE
-                else:
-                    touch = [
-                        cells[i] is None and any(board.occupied(r + dr, c + dc) for dr, dc in
-                                                 (((0, -1), (0, 1)) if vertical else ((-1, 0), (1, 0))))
-                        for i, (r, c) in enumerate(squares)
-                    ]
-                    if not any(touch) and all(x is None for x in letters):
-                        continue
-                on_line = Counter(x for x in letters if x)
-                for word in self._sorted:
-                    n = len(word)
-                    if (self._counts[word] - have - on_line).total() > blanks:
-                        continue
-                    for s in range(SIZE - n + 1):
-                        moves.extend(self._fit(board, word, s, line, vertical, letters, touch, have, blanks, empty))
-        return moves
-
-    def _fit(self, board, word, s, line, vertical, letters, touch, have, blanks, empty) -> list[Play]:
-        n = len(word)
-        if s > 0 and letters[s - 1] is not None:
-            return []
-        if s + n < SIZE and letters[s + n] is not None:
-            return []
-        new: list[int] = []
-        connected = False
-        for i, ch in enumerate(word):
-            on = letters[s + i]
-            if on is None:
-                new.append(i)
-                connected = connected or touch[s + i]
-            elif on != ch:
-                return []
-            else:
-                connected = True
-        if not new or len(new) > self.ruleset.rack_size:
-            return []
-        if empty:
-            if not (s <= CENTRE[1] < s + n) or len(new) < 2:
-                return []
-        elif not connected:
-            return []
-        need = Counter(word[i] for i in new)
-        deficit = sum(max(0, k - have[ch]) for ch, k in need.items())
-        if deficit > blanks:
-            return []
-        coord = Coord(s, line, True) if vertical else Coord(line, s, False)
-        out = []
-        for k in range(deficit, min(blanks, len(new)) + 1):
-            for chosen in itertools.combinations(new, k):
-                as_blank = set(chosen)
-                real = Counter(word[i] for i in new if i not in as_blank)
-                if real - have:
-                    continue
-                tiles = tuple(
-                    board[coord.square(i)] or Tile(ch, i in as_blank) for i, ch in enumerate(word)
-                )
-                play = evaluate(board, MoveText(coord, tiles), lexicon=self.words)
-                if not play.invalid_words:
-                    out.append(play)
-        return out
-
-
 __all__ = [
     "END_REASONS",
     "DuplicateGame",
     "GameError",
     "RoundRecord",
-    "SolveFn",
-    "WordListSolver",
     "check_rack",
     "end_reason",
-    "graph_solver",
-    "leftover_imbalance",
-    "play_game",
-    "rank_tops",
-    "top_key",
-    "used_tiles",
+    "move_text",
 ]

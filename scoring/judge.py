@@ -55,44 +55,52 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from collections.abc import Callable, Container, Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from .board import Board, Tile
 from .coords import Convention, Coord, CoordError, format_coord, parse_coord
+from .moves import Move, SolveFn
 from .notation import MoveText, NotationError, format_move, parse_move, parse_rack, parse_word
-from .placement import IllegalMove, check_rack, evaluate, locate
+from .placement import IllegalMove, Placement, check_rack, evaluate, locate
 from .rules import SIZE
 
 BLANK = "?"
 
-SolveFn = Callable[[Board, list[str]], Any]
+
+class Reason(StrEnum):
+    """Every reason a verdict can carry (the module doc says when each applies; the words people read
+    are the tournament's labels, not the engine's)."""
+
+    OK = "ok"  # legal valid move at the stated place, score right
+    SCORE_WRONG = "score_wrong"  # same, score wrong: true score, warning
+    SCORE_MISSING = "score_missing"  # same, no score: true score, warning
+    FIRST_ROUND = "first_round"  # round 1: the word's best score anywhere
+    FIRST_ROUND_SCORE_WRONG = "first_round_score_wrong"  # round 1, score wrong: warning
+    FIRST_ROUND_SCORE_MISSING = "first_round_score_missing"  # round 1, no score: warning
+    DIRECTION_REVERSED = "direction_reversed"  # its score, warning
+    COORDINATES_SWAPPED = "coordinates_swapped"  # row and column swapped: its score, warning
+    PLACE_WRONG = "place_wrong"  # the word for the announced score is playable elsewhere: announced − 5
+    PLACE_MISSING = "place_missing"  # no place, the word for the announced score is playable: announced − 5
+    PLACE_AND_SCORE_WRONG = "place_and_score_wrong"  # no or wrong place and the score fits nowhere: 0
+    NO_SLIP = "no_slip"
+    LATE = "late"
+    UNREADABLE = "unreadable"
+    INVALID_WORD = "invalid_word"  # a word of the move (main or cross) is not in the lexicon: 0
+    ILLEGAL_PLACEMENT = "illegal_placement"
+    NOT_ON_RACK = "not_on_rack"
+
 
 #: Every reason code a verdict can carry.
-REASONS = {
-    "ok": "legal valid move at the stated place, score right",
-    "score_wrong": "legal valid move at the stated place, score wrong: true score, warning",
-    "score_missing": "legal valid move at the stated place, score missing: true score, warning",
-    "first_round": "round 1: the word's best score anywhere",
-    "first_round_score_wrong": "round 1: the word's best score anywhere, score wrong: warning",
-    "first_round_score_missing": "round 1: the word's best score anywhere, score missing: warning",
-    "direction_reversed": "direction reversed, move otherwise right: its score, warning",
-    "coordinates_swapped": "row and column swapped, move otherwise right: its score, warning",
-    "place_wrong": "place wrong, the word with the announced score is playable elsewhere: announced − 5",
-    "place_missing": "place missing, the word with the announced score is playable: announced − 5",
-    "place_and_score_wrong": "place missing or wrong and the announced score fits nowhere: 0",
-    "no_slip": "no slip: 0",
-    "late": "late slip: 0",
-    "unreadable": "the slip cannot be read: 0",
-    "invalid_word": "a word of the move is not in the lexicon: 0",
-    "illegal_placement": "the move breaks a placement rule: 0",
-    "not_on_rack": "a letter of the move is not on the rack: 0",
-}
+REASONS = frozenset(r.value for r in Reason)
 WARNING_REASONS = frozenset(
     {"score_wrong", "score_missing", "first_round_score_wrong", "first_round_score_missing",
      "direction_reversed", "coordinates_swapped"}
 )
+#: Verdicts that need no second look by the arbiter (everything else is flagged for review).
+PLAIN_REASONS = frozenset({"ok", "first_round"})
 PLACE_PENALTY = 5
 
 
@@ -236,7 +244,7 @@ def _word_token(tokens: Sequence[str]) -> str | None:
 class Reading:
     """One legal reading of the written word at one place (blanks resolved)."""
 
-    play: Any  # Play or a solver move: coord, tiles, score, placed
+    play: Move
     differs: int  # placed tiles whose blank marking differs from the slip
 
     @property
@@ -258,7 +266,7 @@ class _Fault(Exception):
         self.message = message
 
 
-def _differs(coord: Coord, written: Sequence[Tile], placed: Iterable[Any]) -> int:
+def _differs(coord: Coord, written: Sequence[Tile], placed: Iterable[Placement]) -> int:
     n = 0
     for p in placed:
         i = (p.row - coord.row) if coord.vertical else (p.col - coord.col)
@@ -345,9 +353,7 @@ def readings_anywhere(
     letters = "".join(t.letter for t in written)
     found: list[Reading] = []
     if solve_fn is not None:
-        result = solve_fn(board, list(rack))
-        moves = getattr(result, "moves", result)
-        for m in moves:
+        for m in solve_fn(board, list(rack)):
             if "".join(t.letter for t in m.tiles) == letters:
                 found.append(Reading(m, _differs(m.coord, written, m.placed)))
     else:
@@ -516,7 +522,9 @@ def _judge_first(board, rack, parsed: ParsedSlip, lexicon, solve_fn, name) -> Ve
 
 
 __all__ = [
+    "PLAIN_REASONS",
     "REASONS",
+    "Reason",
     "WARNING_REASONS",
     "JudgeInputError",
     "ParsedSlip",

@@ -33,10 +33,12 @@ from typing import Any
 from .board import Board, BoardError, Tile
 from .coords import Convention, format_coord
 from .draw import DrawError, DrawEvent, accept_rack, sort_tiles, tiles_text
-from .game import END_REASONS, DuplicateGame, GameError, SolveFn, offered_moves
+from .game import DuplicateGame, GameError
+from .moves import SolveFn
 from .notation import NotationError, parse_move
 from .placement import IllegalMove, evaluate
 from .rules import RulesError, get_ruleset
+from .tops import END_REASONS, offered_moves
 
 
 class ReplayError(ValueError):

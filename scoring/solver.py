@@ -43,14 +43,15 @@ from typing import TYPE_CHECKING
 from . import _solver
 from .board import Board, Tile
 from .coords import Coord, format_coord
-from .notation import NotationError, parse_rack
-from .placement import Placement
+from .moves import SolveFn
+from .notation import MoveText, NotationError, format_move, parse_rack
+from .placement import Placement, evaluate
 from .rules import CENTRE, SIZE, RuleSet
 
 if TYPE_CHECKING:  # pragma: no cover
     from lexicon.graph import WordGraph
 
-__all__ = ["SolveResult", "SolvedMove", "Solver", "SolverError", "solve", "solver_for"]
+__all__ = ["SolveResult", "SolvedMove", "Solver", "SolverError", "graph_solver", "solve", "solver_for"]
 
 BLANK_BIT = 0x80
 UNKNOWN_CODE = 63  # a letter of the rule set that the word graph does not know: never playable
@@ -218,9 +219,6 @@ class SolvedMove:
     def words(self) -> list[str]:
         """Every word formed, main word first, as written (blanks in lower case)."""
         if self._words is None:
-            from .notation import MoveText
-            from .placement import evaluate
-
             play = evaluate(self._board, MoveText(self.coord, self.tiles))
             self._words = [w.word for w in play.words]
         return list(self._words)
@@ -229,8 +227,6 @@ class SolvedMove:
         """``H8 ЗДОРОВЫ`` (RULES §2; other conventions through scoring.notation.format_move)."""
         if convention is None and not cyrillic:
             return self._notation
-        from .notation import format_move
-
         return format_move(self.coord, self.tiles, convention=convention or "duplicate", cyrillic=cyrillic)
 
     def sort_key(self) -> tuple[int, str]:
@@ -388,3 +384,13 @@ def solve(
         board, rack, top=top, count_all=count_all, first_vertical=first_vertical, ties=ties
     )
 
+
+def graph_solver(ruleset: RuleSet, graph: WordGraph) -> SolveFn:
+    """A move generator (:data:`~scoring.moves.SolveFn`) for a game: every move of top score (all the
+    game needs to choose the top); on the empty board only horizontal moves."""
+    solver = solver_for(ruleset, graph)
+
+    def solve_fn(board: Board, rack: list[str]) -> list[SolvedMove]:
+        return solver.solve(board, rack, top=1, ties=True).moves
+
+    return solve_fn

@@ -1,17 +1,18 @@
-"""Shared fixtures. Named test users live in tests/users.py (when the tournament app needs them)."""
+"""Shared fixtures and hooks. The test tools live in tests/tools/ (world: users, lexicon, tournament, players; browser: Chromium and a live hall)."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-SHARED = Path(os.environ.get("SHARED_DIR", ROOT.parent / "shared"))
-BENCH = SHARED / "bench"
+from tests.paths import BENCH, ROOT, SHARED  # noqa: F401  (imported by tests)
+
+#: Fixtures every test may ask for: the test world (users, lexicon, tournament, players, eager Celery) and
+#: the browser's (Chromium, a live hall).
+pytest_plugins = ["tests.tools.world", "tests.tools.browser"]
 
 
 def run_manage(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from datetime import datetime
 
 from django.conf import settings
 from django.db import models
@@ -18,6 +19,13 @@ from scoring.coords import Convention
 from scoring.rules import RULESET_NAMES, ruleset_ids
 
 RULESET_CHOICES = [(r, f"{r} — {RULESET_NAMES[r]}") for r in ruleset_ids()]
+
+
+def seconds_left(deadline: datetime | None, now: datetime) -> int | None:
+    """Whole seconds until the deadline (0 once it passed; None without a deadline)."""
+    if deadline is None:
+        return None
+    return max(0, int((deadline - now).total_seconds()))
 
 
 def secret_hash(value: str) -> str:
@@ -67,6 +75,8 @@ class Tournament(models.Model):
     language = models.CharField(_("language"), max_length=2, choices=Language.choices, default=Language.RU)
     arbiters = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="arbitrated_tournaments")
     assisted_mode = models.BooleanField(_("assisted mode"), default=False)
+    #: Moves forward with every audited change a screen shows (tournament.services.audit.record).
+    screen_version = models.PositiveBigIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -194,6 +204,9 @@ class Round(models.Model):
     def __str__(self) -> str:
         return f"{self.game} — round {self.number}"
 
+    def seconds_left(self, now: datetime) -> int | None:
+        return seconds_left(self.deadline, now)
+
 
 class Slip(models.Model):
     """One version of a player's slip; every version is kept, the current one counts."""
@@ -304,16 +317,8 @@ class AuditLog(models.Model):
     after = models.JSONField(null=True, blank=True)
     at = models.DateTimeField(auto_now_add=True, db_index=True)
 
-    #: Actions that change nothing a screen shows (one per slip): left out of the screens' state version.
-    QUIET_ACTIONS = ("slip.submit",)
-
     class Meta:
         ordering = ["-at", "-id"]
-        indexes = [
-            # the screens' state version asks for a tournament's latest non-slip row, many times a second
-            models.Index(fields=["tournament", "id"], condition=~models.Q(action="slip.submit"),
-                         name="audit_screen_version"),
-        ]
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M:%S} {self.action} {self.object_type}#{self.object_id}"

@@ -1,13 +1,116 @@
-"""Celery tasks of the tournament app. Tasks take primary keys and are sent after commit."""
+"""The Celery tasks: thin wrappers over the services, by primary key, idempotent, acknowledged late.
+
+A task whose worker dies is delivered again (``acks_late``, ``reject_on_worker_lost``); doing its work
+twice changes nothing. :func:`sweep_rounds` (every few seconds from beat, and when a worker starts)
+sends again what a lost message would leave undone. The services send tasks by name
+(:mod:`tournament.services.jobs`); the Celery app imports this module when it starts.
+"""
 
 from __future__ import annotations
 
+import logging
 import time
+from datetime import datetime, timedelta
+from typing import Any
 
-from celery import shared_task
+from celery import Task, shared_task
+from celery.signals import worker_ready
 from django.core.cache import cache
+from django.db import DatabaseError, transaction
+from django.utils import timezone
+
+from .models import Round
+from .printing import jobs as print_jobs
+from .services import judging, rounds, solving
+
+log = logging.getLogger(__name__)
 
 HEARTBEAT_KEY = "worker-heartbeat:{token}"
+#: A solve takes milliseconds: a round still "running" after this many seconds lost its task.
+STALE_SOLVE_SECONDS = 10
+PENDING_SOLVE_SECONDS = 5
+
+ROUND_TASK: dict[str, Any] = {"bind": True, "acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
+
+
+@shared_task(name="tournament.solve_round", autoretry_for=(OSError,), retry_backoff=True, max_retries=5,
+             **ROUND_TASK)
+def solve_round(self: Task, round_id: int) -> str:
+    """Every legal move of the round's rack: keeps the best 50 (proposed top first) and the count."""
+    rnd = Round.objects.select_related("game__tournament").filter(pk=round_id).first()
+    if rnd is None:
+        return "gone"
+    return solving.solve_round(rnd)
+
+
+@shared_task(name="tournament.close_round", **ROUND_TASK)
+def close_round(self: Task, round_id: int) -> str:
+    """Closes the round at deadline + grace (scheduled at opening), then judges it. Idempotent."""
+    rnd = Round.objects.filter(pk=round_id).first()
+    if rnd is None or rnd.status != Round.Status.OPEN or rnd.deadline is None:
+        return "not_open"
+    due = rnd.deadline + timedelta(seconds=rnd.grace_seconds)
+    if timezone.now() < due:
+        if not self.request.is_eager:  # woke up early (clock, broker): try again at the due time
+            close_round.apply_async((round_id,), eta=due)
+        return "not_due"
+    rounds.close_round(rnd)
+    transaction.on_commit(lambda: judge_round.delay(round_id))
+    return "closed"
+
+
+@shared_task(name="tournament.judge_round", **ROUND_TASK)
+def judge_round(self: Task, round_id: int) -> str:
+    rnd = Round.objects.filter(pk=round_id).first()
+    if rnd is None or rnd.status != Round.Status.CLOSED:
+        return "skipped"
+    judging.judge_round(rnd)
+    return "judged"
+
+
+@shared_task(name="tournament.sweep_rounds", ignore_result=True)
+def sweep_rounds() -> dict[str, int]:
+    """Recovery: (re)sends the work a lost message would leave undone — a round past its deadline + grace
+    still open, a closed round not judged, a rack not solved. Every task it sends is idempotent."""
+    try:
+        return _sweep(timezone.now())
+    except DatabaseError as exc:  # e.g. a worker started before the migrations: nothing to recover yet
+        log.warning("recovery sweep skipped: %s", exc)
+        return {}
+
+
+def _sweep(now: datetime) -> dict[str, int]:
+    sent = {"close": 0, "judge": 0, "solve": 0}
+    for r in Round.objects.filter(status=Round.Status.OPEN, deadline__isnull=False).only("pk", "deadline",
+                                                                                          "grace_seconds"):
+        assert r.deadline is not None
+        if r.deadline + timedelta(seconds=r.grace_seconds) <= now:
+            close_round.delay(r.pk)
+            sent["close"] += 1
+    for pk in Round.objects.filter(status=Round.Status.CLOSED).values_list("pk", flat=True):
+        judge_round.delay(pk)
+        sent["judge"] += 1
+    live = Round.objects.exclude(status=Round.Status.CANCELLED)
+    pending = live.filter(solver_status=Round.SolverStatus.PENDING,
+                          created_at__lte=now - timedelta(seconds=PENDING_SOLVE_SECONDS))
+    running = live.filter(solver_status=Round.SolverStatus.RUNNING,
+                          created_at__lte=now - timedelta(seconds=STALE_SOLVE_SECONDS))
+    for pk in [*pending.values_list("pk", flat=True), *running.values_list("pk", flat=True)]:
+        solve_round.delay(pk)
+        sent["solve"] += 1
+    return sent
+
+
+@worker_ready.connect
+def _recover_on_start(**_kwargs: Any) -> None:
+    sweep_rounds.delay()
+
+
+@shared_task(name="tournament.build_pdf", **ROUND_TASK)
+def build_pdf(self: Task, job_id: str, spec: dict[str, Any], base_url: str | None = None,
+              actor_id: int | None = None, log_out_tablets: bool = False) -> str:
+    """Builds the document of a print job (or finds it cached) and records where the file is."""
+    return print_jobs.run_job(job_id, spec, base_url=base_url, actor_id=actor_id, log_out_tablets=log_out_tablets)
 
 
 @shared_task(name="tournament.worker_heartbeat", ignore_result=True)
@@ -17,9 +120,5 @@ def worker_heartbeat(token: str) -> None:
 
 
 def heartbeat_seen(token: str) -> float | None:
-    return cache.get(HEARTBEAT_KEY.format(token=token))
-
-
-# The round tasks live in their own module; importing them here registers them with the worker.
-from .pdf_tasks import build_pdf  # noqa: E402,F401
-from .solver_tasks import close_round, judge_round, solve_round  # noqa: E402,F401
+    value = cache.get(HEARTBEAT_KEY.format(token=token))
+    return float(value) if value is not None else None

@@ -14,8 +14,8 @@ from django.contrib.auth.models import AnonymousUser
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions, permissions
 
-from tournament import services
 from tournament.models import Registration, Tournament
+from tournament.services import players
 
 TABLET_KEYWORD = "Tablet"
 
@@ -35,7 +35,7 @@ class TabletTokenAuthentication(authentication.BaseAuthentication):
             token = header[1].decode("ascii")
         except UnicodeDecodeError:
             raise exceptions.AuthenticationFailed("the tablet token is not valid") from None
-        registration = services.registration_for_token(token)
+        registration = players.registration_for_token(token)
         if registration is None:
             raise exceptions.AuthenticationFailed("the tablet token is not valid: log in again with your access code")
         return AnonymousUser(), registration

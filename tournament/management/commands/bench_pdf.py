@@ -19,7 +19,8 @@ from django.db import transaction
 from django.test.utils import override_settings
 from django.utils import timezone
 
-from tournament import pdf
+from tournament.printing import build as pdf
+from tournament.printing import spec as specs
 
 FIRST = ["Іван", "Ołena", "Łukasz", "Марія", "Пётр", "Zofia", "Jean", "Ёлка", "Ґанна", "Paweł", "Анна", "Émile"]
 LAST = ["Ґудзь", "Żółć", "Шевченко", "Kowalczyk", "Ёлкин", "Dupont", "Wiśniewski", "Петров", "Їжакевич",
@@ -38,7 +39,7 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, default=1500)
         parser.add_argument("--games", type=int, default=3)
         parser.add_argument("--rounds", type=int, default=20, help="published rounds per game")
-        parser.add_argument("--group-by", choices=pdf.GROUPS, help="also time the standings in sections")
+        parser.add_argument("--group-by", choices=specs.GROUPS, help="also time the standings in sections")
         parser.add_argument("--target", type=float, default=5.0, help="seconds (default 5)")
         parser.add_argument("--check", action="store_true", help="exit 1 when the target is missed")
         parser.add_argument("--out", help="keep the PDF here")
@@ -69,10 +70,10 @@ class Command(BaseCommand):
             raise CommandError(f"the standings PDF took longer than {opts['target']:.1f} s", returncode=1)
 
     def _time(self, tournament, group_by, opts, results):
-        from tournament.pdf import documents
+        from tournament.printing import documents
 
-        spec = pdf.make_spec(tournament, "standings", group_by=group_by)
-        resolved = pdf.resolve(spec)
+        spec = specs.make_spec(tournament, "standings", group_by=group_by)
+        resolved = specs.resolve(spec)
         t0 = time.perf_counter()
         pdf.fingerprint(spec, resolved)
         t1 = time.perf_counter()

@@ -21,7 +21,6 @@ from django.utils import timezone
 from lexicon.models import Lexicon, LexiconError
 from tournament import services
 from tournament.models import Round, Tournament
-from tournament.solver_tasks import solve_round
 
 DEMO_SLUG = "demo"
 DEMO_USER = "arbiter"
@@ -138,7 +137,7 @@ class Command(BaseCommand):
 
     def _tournament(self, arbiter, lexicon):
         today = timezone.localdate()
-        t = services.create_tournament(
+        t = services.tournaments.create_tournament(
             arbiter, name="Кубок Москвы по скрэбблу-дубликату (демо)", slug=DEMO_SLUG, ruleset="ru", lexicon=lexicon,
             arbiters=[arbiter], starts_on=today, ends_on=today + timedelta(days=1), venue="Москва, Дом шахмат",
             language=Tournament.Language.RU)
@@ -156,7 +155,7 @@ class Command(BaseCommand):
         rng.shuffle(categories)
         codes = []
         for i, name in enumerate(sorted(names)):
-            reg, code = services.register_player(
+            reg, code = services.players.register_player(
                 arbiter, t, name=name, club=rng.choice(CLUBS), category=categories[i], series=series[i],
                 licence=f"RU-{1000 + rng.randrange(9000)}")
             codes.append((reg, code))
@@ -182,13 +181,13 @@ class Command(BaseCommand):
                 coord = coord[::-1] if coord[0].isalpha() else coord  # reversed direction
             if rnd.number == 1 and rng.random() < 0.5:
                 coord = ""
-            services.submit_slip(rnd, reg, word=word, coordinates=coord, score=max(score, 0),
+            services.slips.submit_slip(rnd, reg, word=word, coordinates=coord, score=max(score, 0),
                                  source=rng.choice(["tablet", "tablet", "tablet", "paper"]))
 
-    def _game(self, arbiter, t: Tournament, rounds: int, rng: random.Random, seed: int) -> None:
-        game = services.create_game(arbiter, t, seed=seed)
+    def _game(self, arbiter, t: Tournament, played: int, rng: random.Random, seed: int) -> None:
+        game = services.games.create_game(arbiter, t, seed=seed)
         regs = list(t.registrations.order_by("table_number"))
-        for _ in range(rounds):
+        for _ in range(played):
             rnd = self._draw(arbiter, game)
             if rnd is None:
                 return
@@ -196,26 +195,26 @@ class Command(BaseCommand):
             if rnd.solver_status == Round.SolverStatus.NO_MOVE:
                 self.stderr.write(f"round {rnd.number}: the rack {rnd.rack} has no legal move; the demo stops here")
                 return
-            services.open_round(arbiter, rnd)
+            services.rounds.open_round(arbiter, rnd)
             self._slips(rnd, regs, rng)
-            services.close_round(rnd, arbiter, force=True)
-            services.judge_round(rnd, arbiter)
-            services.publish_round(arbiter, rnd)
+            services.rounds.close_round(rnd, arbiter, force=True)
+            services.judging.judge_round(rnd, arbiter)
+            services.rounds.publish_round(arbiter, rnd)
             game.refresh_from_db()
             if game.status != game.Status.PLAYING:
                 return
         rnd = self._draw(arbiter, game)
         if rnd is None:
             return
-        services.open_round(arbiter, rnd)
+        services.rounds.open_round(arbiter, rnd)
         rnd.refresh_from_db()
         self._slips(rnd, regs, rng, share=0.6)
 
     def _draw(self, arbiter, game) -> Round | None:
         for _ in range(5):
-            rnd = services.draw_round(arbiter, game)
+            rnd = services.rounds.draw_round(arbiter, game)
             if rnd is not None:
-                solve_round.apply(args=(rnd.pk,))  # here and now (also when on_commit is deferred)
+                services.solving.solve_round(rnd)  # here and now (also when on_commit is deferred)
                 rnd.refresh_from_db()
                 return rnd
         self.stderr.write("could not draw a valid rack; the demo stops here")

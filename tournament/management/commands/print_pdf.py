@@ -12,9 +12,10 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament import pdf
 from tournament.models import Tournament
-from tournament.pdf.base import FontError
+from tournament.printing import build as pdf
+from tournament.printing import spec as specs
+from tournament.printing.layout import FontError
 
 
 class Command(BaseCommand):
@@ -22,12 +23,12 @@ class Command(BaseCommand):
             "or cards. Printing cards issues new access codes (the previous ones stop working).")
 
     def add_arguments(self, parser):
-        parser.add_argument("kind", choices=pdf.KINDS, help="the document")
+        parser.add_argument("kind", choices=specs.KINDS, help="the document")
         parser.add_argument("--tournament", required=True, metavar="SLUG", help="the tournament's short name")
         parser.add_argument("--game", metavar="N", help="game number (game-sheet, arbitration; standings of a game)")
         parser.add_argument("--round", metavar="N", help="round number (arbitration; printed on slips)")
         parser.add_argument("--player", metavar="ID", help="player id (player-sheet; cards of one player)")
-        parser.add_argument("--group-by", choices=pdf.GROUPS, help="standings in sections by series, category or club")
+        parser.add_argument("--group-by", choices=specs.GROUPS, help="standings in sections by series, category or club")
         parser.add_argument("--copies", metavar="N", help="slips per table (slips; default 1)")
         parser.add_argument("--language", metavar="LANG", help="language of the document (default: the tournament's)")
         parser.add_argument("--base-url", metavar="URL",
@@ -44,9 +45,9 @@ class Command(BaseCommand):
         if t is None:
             raise CommandError(f"no tournament with the short name {opts['tournament']!r}", returncode=2)
         try:
-            spec = pdf.make_spec(t, kind, game=opts["game"], round=opts["round"], player=opts["player"],
+            spec = specs.make_spec(t, kind, game=opts["game"], round=opts["round"], player=opts["player"],
                                  group_by=opts["group_by"], copies=opts["copies"], language=opts["language"])
-        except pdf.SpecError as exc:
+        except specs.SpecError as exc:
             raise CommandError(str(exc), returncode=2) from None
         base_url = None
         if kind == "cards":
@@ -90,7 +91,7 @@ class Command(BaseCommand):
     def _build(spec, base_url, log_out_tablets, out):
         try:
             return pdf.build(spec, base_url=base_url, log_out_tablets=log_out_tablets, out=out)
-        except pdf.SpecError as exc:
+        except specs.SpecError as exc:
             raise CommandError(str(exc), returncode=2) from None
         except FontError as exc:
             raise CommandError(str(exc), returncode=1) from None

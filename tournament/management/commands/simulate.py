@@ -23,9 +23,10 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring.draw import sort_tiles
-from scoring.game import DuplicateGame, graph_solver
+from scoring.game import DuplicateGame
 from scoring.records import game_to_gcg, game_to_json
 from scoring.rules import RulesError, get_ruleset, ruleset_ids
+from scoring.solver import graph_solver
 
 
 def _usage_error(message: str) -> CommandError:

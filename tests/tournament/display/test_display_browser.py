@@ -1,0 +1,97 @@
+"""The hall display in headless Chromium: it follows the arbiter by itself (draw, open, publish, end of the
+game) within the real-time limit, with the countdown on the server's clock; screenshot at 1920×1080."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.utils import timezone
+
+from tests.tools.browser import REAL_TIME, SHOTS, new_page
+from tournament import services
+from tournament.models import Game, Round
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def changes_within(page, selector: str, action) -> float:
+    """Runs ``action`` (the arbiter) and waits until ``selector`` is on the display; returns the delay."""
+    started = time.monotonic()
+    action()
+    page.wait_for_selector(selector, timeout=REAL_TIME * 1000)
+    delay = time.monotonic() - started
+    assert delay <= REAL_TIME + 0.3, delay
+    return delay
+
+
+def test_display_follows_the_rounds_by_itself(chromium, live_server, hall):  # noqa: F811
+    page = new_page(chromium, live_server, width=1920, height=1080, skew_seconds=400)  # projector clock off by 6'40"
+    page.goto(f"{page.base}/display/{hall.t.slug}/")
+    page.wait_for_selector("#display[data-phase=none]")
+    assert page.inner_text("#phase") == "Waiting for the first round"
+    assert page.locator("#board .sq").count() == 225
+
+    delays = []
+    rnd = None
+
+    def draw():
+        nonlocal rnd
+        rnd = hall.draw()
+
+    delays.append(changes_within(page, "#display[data-phase=drawn]", draw))
+    assert page.is_hidden("#rack") and page.inner_text("#round-label") == "Game 1 · round 1"
+
+    delays.append(changes_within(page, "#display[data-phase=open]", lambda: hall.open(rnd)))
+    assert "".join(page.locator("#rack .tile .l").all_inner_texts()) == "CATSROE"
+    page.wait_for_timeout(300)
+    minutes, seconds = page.inner_text("#clock").split(":")
+    real = (Round.objects.get(pk=rnd.pk).deadline - timezone.now()).total_seconds()
+    assert abs(int(minutes) * 60 + int(seconds) - real) <= 2
+    assert page.is_hidden("#previous")
+
+    reg = hall.players[0][0]
+    services.slips.submit_slip(rnd, reg, word="CARTS", coordinates="H4", score=20)
+    delays.append(changes_within(page, "#display[data-phase=published]", lambda: hall.finish(rnd)))
+    assert page.inner_text("#previous-move") == "H4 CARTS" and page.inner_text("#previous-score") == "20 points"
+    assert page.locator("#board .sq.new").count() == 5 and page.locator("#board .sq .tile").count() == 5
+
+    rnd2 = None
+
+    def draw2():
+        nonlocal rnd2
+        rnd2 = hall.draw()
+
+    delays.append(changes_within(page, "#display[data-phase=drawn]", draw2))
+    assert page.inner_text("#previous-label") == "Top of round 1"  # the previous top stays up
+    delays.append(changes_within(page, "#display[data-phase=open]", lambda: hall.open(rnd2)))
+    assert "".join(page.locator("#rack .tile .l").all_inner_texts()) == "SORDEZ"  # + the blank
+
+    # end of the game: the standings come up and scroll
+    def end_game():
+        services.rounds.cancel_round(hall.alice, rnd2, why="the game ends here (test)")
+        Game.objects.filter(pk=hall.game.pk).update(status=Game.Status.FINISHED)
+
+    delays.append(changes_within(page, "#display[data-phase=standings]", end_game))
+    rows = page.locator("#standings-rows tr")
+    assert rows.count() == len(hall.players)
+    assert rows.nth(0).inner_text().split("\t")[:3] == ["1", f"{reg.player.name} · Club", "20"]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "test-display-standings-1920.png"))
+    assert page.js_errors == []
+    print("display delays (s):", [round(d, 2) for d in delays])
+
+
+def test_display_screenshot(chromium, live_server, hall):  # noqa: F811
+    rnd = hall.open(hall.draw())
+    services.slips.submit_slip(rnd, hall.players[0][0], word="CARTS", coordinates="H4", score=20)
+    hall.finish(rnd)
+    hall.open(hall.draw())
+    page = new_page(chromium, live_server, width=1920, height=1080)
+    page.goto(f"{page.base}/display/{hall.t.slug}/?lang=ru")
+    page.wait_for_selector("#display[data-phase=open]")
+    assert page.inner_text("#phase") == "Сдавайте бланки" and page.inner_text("#previous-label") == "Топ хода 1"
+    assert page.inner_text("#previous-score") == "20 очков" and page.inner_text("#round-label") == "Партия 1 · ход 2"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "test-display-1920.png"))
+    assert page.js_errors == []

@@ -1,0 +1,65 @@
+"""Every API error is ``{"detail", "code"}`` (field errors under ``errors``), with the status of the one
+catalogue (:mod:`tournament.errors`) for a refused service action."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import DatabaseError
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
+
+from ..errors import ServiceError
+
+
+class ApiError(exceptions.APIException):
+    """A 4xx with a chosen status, message and code (and extra fields in the body)."""
+
+    def __init__(self, status_code: int, detail: str, code: str, **extra: Any):
+        self.status_code = status_code
+        self.extra = extra
+        super().__init__(detail=detail, code=code)
+
+
+def from_service(exc: ServiceError) -> ApiError:
+    return ApiError(exc.status, exc.message, exc.code or "error", **exc.extra)
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """``{"detail": ..., "code": ...}`` for every handled error; field errors under ``errors``."""
+    if isinstance(exc, DatabaseError):
+        # Nothing was stored (the request's transaction rolls back): the tablet keeps the slip and
+        # retries with the same Idempotency-Key, so the slip is stored exactly once.
+        set_rollback()
+        response = Response({"detail": "the server could not store this now: try again with the same "
+                                       "Idempotency-Key", "code": "unavailable"},
+                            status=status.HTTP_503_SERVICE_UNAVAILABLE)
+        response["Retry-After"] = "2"
+        return response
+    if isinstance(exc, ServiceError):
+        exc = from_service(exc)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound(str(exc) if str(exc) else "not found")
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        errors = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
+        first = next(iter(errors.items()), ("request", ["invalid"]))
+        message = first[1][0] if isinstance(first[1], list) and first[1] else first[1]
+        response.data = {"detail": f"{first[0]}: {message}", "code": "invalid", "errors": errors}
+        return response
+    if isinstance(exc, exceptions.APIException):
+        detail = exc.detail
+        if isinstance(detail, dict | list):
+            detail = str(detail)
+        codes = exc.get_codes()
+        code = codes if isinstance(codes, str) else exc.default_code
+        response.data = {"detail": str(detail), "code": code, **getattr(exc, "extra", {})}
+    return response
+
+
+__all__ = ["ApiError", "api_exception_handler", "from_service"]

@@ -1,0 +1,1 @@
+"""The API's serializers, by audience: ``common``, ``arbiter``, ``tablet``, ``public``."""

@@ -1,0 +1,100 @@
+"""What a tablet reads (its state, its own slip) and sends (login, slip, assisted-mode tiles)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from tournament.models import Slip
+
+from .common import SlipInputSerializer, TopSerializer
+
+
+class TabletLoginSerializer(serializers.Serializer):
+    code = serializers.CharField(max_length=64, help_text="the personal access code")
+
+class TabletTokenSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text="send as `Authorization: Tablet <token>`")
+    tournament = serializers.CharField()
+    table = serializers.IntegerField()
+    name = serializers.CharField()
+
+class OwnSlipSerializer(serializers.ModelSerializer):
+    round = serializers.IntegerField(source="round_id", read_only=True)
+
+    class Meta:
+        model = Slip
+        fields = ["id", "round", "word", "coordinates", "announced_score", "received_at", "version", "is_current",
+                  "late"]
+        read_only_fields = fields
+
+class TabletSlipSerializer(SlipInputSerializer):
+    round = serializers.IntegerField(required=False, help_text="the round the slip is for (refused if not current)")
+
+class TabletRoundSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    game = serializers.IntegerField()
+    number = serializers.IntegerField()
+    status = serializers.CharField()
+    rack = serializers.CharField(allow_null=True, help_text="shown once the round is open")
+    deadline = serializers.DateTimeField(allow_null=True)
+    seconds_left = serializers.IntegerField(allow_null=True)
+    accepting_slips = serializers.BooleanField()
+
+class TabletVerdictSerializer(serializers.Serializer):
+    awarded = serializers.IntegerField()
+    warning = serializers.BooleanField()
+    reason = serializers.CharField()
+    message = serializers.CharField(allow_blank=True)
+    true_score = serializers.IntegerField(allow_null=True)
+    move = serializers.CharField(allow_blank=True)
+
+class TabletResultSerializer(serializers.Serializer):
+    round_score = serializers.IntegerField()
+    solo = serializers.IntegerField()
+    total = serializers.IntegerField()
+    top_total = serializers.IntegerField()
+    rank = serializers.IntegerField()
+    players = serializers.IntegerField()
+
+class TabletStateSerializer(serializers.Serializer):
+    server_time = serializers.DateTimeField()
+    version = serializers.CharField(help_text="the state version this answer shows (the version poll's ETag "
+                                              "without quotes): the tablet keeps it as its ETag")
+    tournament = serializers.DictField()
+    player = serializers.DictField()
+    round = TabletRoundSerializer(allow_null=True)
+    board = serializers.CharField(allow_blank=True, help_text="board FEN after the last published top")
+    slip = OwnSlipSerializer(allow_null=True)
+    verdict = TabletVerdictSerializer(allow_null=True, help_text="after publication (before it in assisted mode)")
+    top = TopSerializer(allow_null=True, help_text="after publication")
+    result = TabletResultSerializer(allow_null=True, help_text="after publication")
+
+
+class PlacementInput(serializers.Serializer):
+    row = serializers.IntegerField(min_value=0, max_value=14)
+    col = serializers.IntegerField(min_value=0, max_value=14)
+    letter = serializers.CharField(max_length=2)
+    blank = serializers.BooleanField(default=False)
+
+
+class AssistInput(serializers.Serializer):
+    placements = PlacementInput(many=True, required=False)
+    move = serializers.CharField(max_length=60, required=False, help_text="or a written move: «H8 WORD»")
+    cyrillic = serializers.BooleanField(default=False, help_text="Cyrillic row labels in the answer")
+
+    def validate(self, attrs: dict) -> dict:
+        if not attrs.get("placements") and not attrs.get("move"):
+            raise serializers.ValidationError("send the placed tiles (placements) or a move")
+        return attrs
+
+
+class AssistOutput(serializers.Serializer):
+    legal = serializers.BooleanField()
+    code = serializers.CharField(allow_null=True)
+    error = serializers.CharField(allow_null=True)
+    move = serializers.CharField(allow_null=True)
+    coordinates = serializers.CharField(allow_null=True)
+    word = serializers.CharField(allow_null=True)
+    score = serializers.IntegerField(allow_null=True)
+    bingo = serializers.BooleanField()
+    words = serializers.ListField(child=serializers.DictField())

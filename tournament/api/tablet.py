@@ -1,0 +1,163 @@
+"""The tablet API (``/api/tablet/``): login with the access code, the tablet's state, the slip, and the
+assisted mode's score of tiles placed on the player's own board."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from typing import Any
+
+from django.core.cache import cache
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from scoring.board import BoardError
+from scoring.check import play_placed, play_written
+from scoring.coords import Convention, CoordError
+from scoring.notation import NotationError
+from scoring.placement import IllegalMove
+
+from .. import labels
+from ..errors import Code, ServiceError
+from ..live import tablet as live_tablet
+from ..models import Round
+from ..services import players, rounds, slips, solving
+from .base import IDEMPOTENCY_HEADER, BaseView, TabletView, errors, idempotency_key, validated
+from .serializers import tablet as s
+
+log = logging.getLogger(__name__)
+
+LOGIN_MAX_FAILURES = 10
+LOGIN_WINDOW_SECONDS = 300
+
+
+def client_ip(request: Request) -> str:
+    return str(request.META.get("REMOTE_ADDR") or "unknown")
+
+
+def login_failures_key(request: Request) -> str:
+    return "api:tablet-login-failures:" + hashlib.sha256(client_ip(request).encode()).hexdigest()[:32]
+
+
+def _failures(key: str) -> int:
+    try:
+        return int(cache.get(key, 0))
+    except Exception:  # the cache (Redis) is down: the 40+-bit codes still guard, players can log in
+        log.warning("cache unavailable: login attempts not counted", exc_info=True)
+        return 0
+
+
+def _count_failure(key: str) -> None:
+    try:
+        cache.add(key, 0, LOGIN_WINDOW_SECONDS)
+        cache.incr(key)
+    except ValueError:  # expired in between
+        cache.set(key, 1, LOGIN_WINDOW_SECONDS)
+    except Exception:
+        log.warning("cache unavailable: a wrong access code not counted", exc_info=True)
+
+
+class TabletLogin(BaseView):
+    authentication_classes: list[type] = []
+    permission_classes: list[type] = []
+
+    @extend_schema(tags=["tablet"], summary="Log in with the personal access code", request=s.TabletLoginSerializer,
+                   responses={200: s.TabletTokenSerializer, **errors(400, 429)})
+    def post(self, request: Request) -> Response:
+        key = login_failures_key(request)
+        if _failures(key) >= LOGIN_MAX_FAILURES:
+            raise ServiceError(Code.TOO_MANY_ATTEMPTS, f"too many wrong access codes from this address: wait "
+                                                    f"{LOGIN_WINDOW_SECONDS // 60} minutes and try again")
+        data = validated(s.TabletLoginSerializer, request.data)
+        try:
+            reg, token = players.login(data["code"])
+        except ServiceError:
+            _count_failure(key)
+            raise
+        return Response({"token": token, "tournament": reg.tournament.slug, "table": reg.table_number,
+                         "name": reg.player.name})
+
+
+class TabletState(TabletView):
+    @extend_schema(tags=["tablet"], summary="The tablet's state: round, rack, time left, board, own slip, result",
+                   parameters=[OpenApiParameter("v", str, required=False, description=(
+                       "the state version (ETag) the tablet's last poll reported: lets the server skip "
+                       "looking the version up again"))],
+                   responses={200: s.TabletStateSerializer, **errors(401, 403)})
+    def get(self, request: Request) -> Response:
+        seen = (request.query_params.get("v") or "").strip().removeprefix("W/").strip('"')[:80]
+        return Response(live_tablet.state_for(self.registration, seen or None))
+
+
+class TabletSlip(TabletView):
+    @extend_schema(tags=["tablet"], summary="Hand in (or replace) the slip of the open round",
+                   request=s.TabletSlipSerializer,
+                   parameters=[OpenApiParameter(IDEMPOTENCY_HEADER, str, OpenApiParameter.HEADER, required=True,
+                                                description="unique per slip; a retry with the same key and body "
+                                                            "returns the same slip (200)")],
+                   responses={201: s.OwnSlipSerializer, 200: s.OwnSlipSerializer,
+                              **errors(400, 401, 403, 409)})
+    def post(self, request: Request) -> Response:
+        reg = self.registration
+        raw_key = idempotency_key(request, required=True)
+        data = validated(s.TabletSlipSerializer, request.data)
+        key = f"tablet:{reg.pk}:{raw_key}"
+        body = {"word": data["word"], "coordinates": data.get("coordinates") or "", "score": data.get("score")}
+        slip, created = slips.retried_slip(key, reg, **body), False
+        if slip is None:
+            rnd = rounds.tournament_round(reg.tournament)
+            if rnd is None or rnd.status not in (Round.Status.OPEN, Round.Status.CLOSED):
+                raise ServiceError(Code.NO_OPEN_ROUND, "no round is open: slips are not taken now")
+            if data.get("round") is not None and data["round"] != rnd.pk:
+                raise ServiceError(Code.ROUND_CHANGED,
+                                   f"round {data['round']} is not the current round: slips are not taken for it")
+            slip, created = slips.submit_once(rnd, reg, key, **body, looked_up=True)
+        answer = live_tablet.slip_dict(slip)
+        if slip.late:
+            raise ServiceError(Code.TIME_OVER, "time is over: the slip was stored as late and counts as missing",
+                               slip=answer)
+        return Response(answer, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+def _refused(exc: Exception) -> dict[str, Any]:
+    return {"legal": False, "code": getattr(exc, "code", "illegal"), "error": str(exc), "move": None,
+            "coordinates": None, "word": None, "score": None, "bingo": False, "words": []}
+
+
+class AssistScore(TabletView):
+    """Assisted mode: place tiles (or write a move) on your own board with your own rack → the score.
+
+    Placement rules and the rack are checked; words are not looked up (no word validity is revealed).
+    403 unless the tournament is in assisted mode; 409 unless the round is open.
+    """
+
+    @extend_schema(tags=["tablet"], summary="Assisted mode: score of tiles placed on the player's board",
+                   request=s.AssistInput, responses={200: s.AssistOutput, **errors(400, 401, 403, 409)})
+    def post(self, request: Request) -> Response:
+        t = self.registration.tournament
+        if not t.assisted_mode:
+            raise ServiceError(Code.NOT_ASSISTED, "the tournament is not in assisted mode")
+        rnd = rounds.tournament_round(t)
+        if rnd is None or rnd.status != Round.Status.OPEN:
+            raise ServiceError(Code.NO_OPEN_ROUND, "no round is open")
+        data = validated(s.AssistInput, request.data)
+        try:
+            board = solving.board_of(rnd)
+        except BoardError as exc:  # pragma: no cover - the round's own board
+            raise ServiceError(Code.BAD_STATE, f"the board cannot be read: {exc}") from None
+        try:
+            if data.get("placements"):
+                placed = [(p["row"], p["col"], p["letter"], p["blank"]) for p in data["placements"]]
+                play = play_placed(board, placed, rack=list(rnd.rack))
+            else:
+                play = play_written(board, data["move"], rack=list(rnd.rack), convention=t.convention)
+        except (IllegalMove, NotationError, CoordError) as exc:
+            return Response(_refused(exc))
+        cyrillic = data["cyrillic"] and board.ruleset.cyrillic and t.convention != Convention.ENGLISH
+        text = labels.CoordStyle(t.convention, cyrillic).move(play.notation())
+        coords, _sep, word = text.partition(" ")
+        return Response({"legal": True, "code": None, "error": None, "move": text, "coordinates": coords,
+                         "word": word, "score": play.score, "bingo": play.bingo,
+                         "words": [{"word": w.word, "score": w.score} for w in play.words]})

@@ -1,0 +1,284 @@
+"""Forms of the arbiter console: tournament set-up, players, games, rounds, slips, verdicts."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+
+from django import forms
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+
+from lexicon.models import Lexicon
+
+from ..models import Player, Tournament
+
+SETUP_FIELDS = [
+    "name", "slug", "starts_on", "ends_on", "venue", "ruleset", "lexicon", "seconds_per_move", "grace_seconds",
+    "convention", "solo_mode", "solo_bonus", "free_warnings", "warning_penalty", "tie_break", "language",
+    "assisted_mode",
+]
+#: Settings that can't change once a game exists (the racks and the words depend on them).
+LOCKED_WHEN_PLAYED = ("ruleset", "lexicon")
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+    def __init__(self, **kwargs):
+        super().__init__(format="%Y-%m-%d", **kwargs)
+
+
+class LexiconField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Lexicon) -> str:
+        return f"{obj.label} ({obj.ruleset}, {obj.word_count})"
+
+
+class TournamentForm(forms.ModelForm):
+    lexicon = LexiconField(queryset=Lexicon.objects.none(), label=_("lexicon version"))
+
+    class Meta:
+        model = Tournament
+        fields = SETUP_FIELDS
+        widgets = {"starts_on": DateInput(), "ends_on": DateInput()}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["lexicon"].queryset = Lexicon.objects.filter(status=Lexicon.Status.READY).order_by(
+            "name", "-version")
+        self.fields["slug"].required = False
+        self.fields["slug"].help_text = _("Short name in addresses; made from the name when empty.")
+        self.fields["name"].widget.attrs["autofocus"] = True
+        if self.instance.pk and self.instance.games.exists():
+            for name in LOCKED_WHEN_PLAYED:
+                self.fields[name].disabled = True
+                self.fields[name].help_text = _("Locked: a game has been played.")
+
+    def clean_slug(self):
+        slug = self.cleaned_data.get("slug") or slugify(self.cleaned_data.get("name") or "", allow_unicode=False)
+        if not slug:
+            slug = "tournament"
+        taken = Tournament.objects.filter(slug=slug)
+        if self.instance.pk:
+            taken = taken.exclude(pk=self.instance.pk)
+        if taken.exists():
+            raise forms.ValidationError(_("This short name is taken."))
+        return slug
+
+    def clean(self):
+        data = super().clean()
+        lexicon, ruleset = data.get("lexicon"), data.get("ruleset")
+        if lexicon and ruleset and lexicon.ruleset != ruleset:
+            self.add_error("lexicon", _("This lexicon is for the rule set %(rs)s.") % {"rs": lexicon.ruleset})
+        starts, ends = data.get("starts_on"), data.get("ends_on")
+        if starts and ends and ends < starts:
+            self.add_error("ends_on", _("The tournament ends before it starts."))
+        return data
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(label=_("name"), max_length=200)
+    club = forms.CharField(label=_("club"), max_length=200, required=False)
+    category = forms.CharField(label=_("category"), max_length=40, required=False)
+    series = forms.CharField(label=_("series"), max_length=40, required=False)
+    licence = forms.CharField(label=_("licence"), max_length=40, required=False)
+    table_number = forms.IntegerField(label=_("table"), min_value=1, required=False)
+
+
+# -- CSV import -----------------------------------------------------------------------------------
+
+CSV_COLUMNS = ("name", "club", "category", "series", "licence")
+HEADER_WORDS = {"name", "имя", "фио", "ім'я", "імʼя", "imię", "nazwisko", "nom", "player", "игрок"}
+
+
+@dataclass
+class CsvLine:
+    line: int
+    name: str
+    club: str = ""
+    category: str = ""
+    series: str = ""
+    licence: str = ""
+
+
+@dataclass
+class CsvProblem:
+    line: int
+    text: str
+    message: str
+
+
+def parse_players_csv(text: str, known_names: set[str] | None = None) -> tuple[list[CsvLine], list[CsvProblem]]:
+    """Reads ``name, club, category, series, licence`` lines (comma, semicolon or tab; optional header)."""
+    text = text.lstrip("\ufeff")
+    sample = "\n".join(text.splitlines()[:5])
+    delimiter = ","
+    for candidate in (";", "\t", ","):
+        if candidate in sample:
+            delimiter = candidate
+            break
+    limits = {f: Player._meta.get_field(f).max_length for f in CSV_COLUMNS}
+    rows, problems = [], []
+    seen: dict[str, int] = {}
+    known = {n.casefold() for n in (known_names or set())}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        cells = [c.strip() for c in next(csv.reader(io.StringIO(raw), delimiter=delimiter))]
+        if number == 1 and cells and cells[0].casefold() in HEADER_WORDS:
+            continue
+        if len(cells) > len(CSV_COLUMNS):
+            problems.append(CsvProblem(number, raw, str(_("too many columns (at most 5: name, club, category, "
+                                                           "series, licence)"))))
+            continue
+        cells += [""] * (len(CSV_COLUMNS) - len(cells))
+        values = dict(zip(CSV_COLUMNS, cells, strict=True))
+        if not values["name"]:
+            problems.append(CsvProblem(number, raw, str(_("the name is missing"))))
+            continue
+        too_long = [f for f in CSV_COLUMNS if len(values[f]) > limits[f]]
+        if too_long:
+            problems.append(CsvProblem(number, raw, str(_("too long: %(fields)s")) % {"fields": ", ".join(too_long)}))
+            continue
+        key = values["name"].casefold()
+        if key in seen:
+            problems.append(CsvProblem(number, raw, str(_("the same player as on line %(n)d")) % {"n": seen[key]}))
+            continue
+        if key in known:
+            problems.append(CsvProblem(number, raw, str(_("this player is already registered"))))
+            continue
+        seen[key] = number
+        rows.append(CsvLine(number, **values))
+    return rows, problems
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(label=_("CSV file"), required=False)
+    text = forms.CharField(label=_("or paste the lines"), required=False,
+                           widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false",
+                                                        "placeholder": "Иванов Иван;Спартак;взрослые;A;RU-123"}))
+
+    def clean(self):
+        data = super().clean()
+        upload = data.get("file")
+        if upload:
+            raw = upload.read()
+            try:
+                data["content"] = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                try:
+                    data["content"] = raw.decode("cp1251")
+                except UnicodeDecodeError:
+                    raise forms.ValidationError(_("The file is neither UTF-8 nor Windows-1251 text.")) from None
+        else:
+            data["content"] = data.get("text") or ""
+        if not data["content"].strip():
+            raise forms.ValidationError(_("Choose a file or paste the lines."))
+        return data
+
+
+# -- games and rounds -----------------------------------------------------------------------------
+
+
+class GameForm(forms.Form):
+    seed = forms.IntegerField(label=_("seed"), required=False, min_value=0,
+                              help_text=_("Empty: a random bag. The same seed gives the same racks."))
+    prepared = forms.CharField(
+        label=_("prepared game"), required=False,
+        widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false", "placeholder": "ОЕТВРАК\nОЕТ+ВРАК"}),
+        help_text=_("One rack per line, checked round by round. Empty: racks are drawn."))
+
+    def clean_prepared(self):
+        lines = [line.strip() for line in (self.cleaned_data.get("prepared") or "").splitlines() if line.strip()]
+        return lines or None
+
+
+class DrawForm(forms.Form):
+    typed_rack = forms.CharField(
+        label=_("rack from the bag"), required=False, max_length=16,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false", "autocapitalize": "characters",
+                                      "placeholder": _("empty: automatic draw")}),
+        help_text=_("Type the tiles drawn from a physical bag (? for a blank), or leave empty."))
+
+
+class ReasonForm(forms.Form):
+    why = forms.CharField(label=_("reason"), max_length=500)
+
+
+class PenaltyForm(forms.Form):
+    table = forms.IntegerField(label=_("Table"), min_value=1)
+    points = forms.IntegerField(label=_("Points"), min_value=1, max_value=1000)
+    reason = forms.CharField(label=_("Reason"), max_length=300)
+
+
+class SlipForm(forms.Form):
+    table = forms.IntegerField(label=_("table"), min_value=1)
+    word = forms.CharField(label=_("word"), max_length=40)
+    coordinates = forms.CharField(label=_("coordinates"), max_length=10, required=False)
+    score = forms.IntegerField(label=_("score"), min_value=0, max_value=9999, required=False)
+    late = forms.BooleanField(label=_("handed in late"), required=False)
+    key = forms.CharField(widget=forms.HiddenInput, max_length=60)
+
+    def __init__(self, *args, tables: dict | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tables = tables or {}
+        attrs = {"autocomplete": "off", "spellcheck": "false"}
+        self.fields["table"].widget.attrs.update(attrs, autofocus=True, inputmode="numeric")
+        self.fields["word"].widget.attrs.update(attrs, autocapitalize="characters")
+        self.fields["coordinates"].widget.attrs.update(attrs, autocapitalize="characters", size=5)
+        self.fields["score"].widget.attrs.update(attrs, inputmode="numeric")
+
+    def clean_table(self):
+        table = self.cleaned_data["table"]
+        if table not in self.tables:
+            raise forms.ValidationError(_("No player at table %(n)d.") % {"n": table})
+        return table
+
+    def clean_word(self):
+        word = "".join(self.cleaned_data["word"].split())
+        if not word:
+            raise forms.ValidationError(_("The word is missing."))
+        return word
+
+    def clean_coordinates(self):
+        return "".join((self.cleaned_data.get("coordinates") or "").split()).upper()
+
+
+class OverrideForm(forms.Form):
+    awarded = forms.IntegerField(label=_("awarded"), min_value=-999, max_value=9999)
+    warning = forms.BooleanField(label=_("warning"), required=False)
+    why = forms.CharField(label=_("reason"), max_length=500,
+                          widget=forms.TextInput(attrs={"placeholder": _("reason of the change")}))
+
+
+class TopForm(forms.Form):
+    move = forms.CharField(label=_("top"), max_length=40)
+
+
+class TablesForm(forms.Form):
+    """Table numbers of every registration: ``table_<registration id>`` fields."""
+
+    def __init__(self, *args, registrations=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.registrations = list(registrations)
+        for reg in self.registrations:
+            self.fields[f"table_{reg.pk}"] = forms.IntegerField(
+                label=reg.player.name, min_value=1, max_value=9999, initial=reg.table_number,
+                widget=forms.NumberInput(attrs={"class": "table-input"}))
+
+    def clean(self):
+        data = super().clean()
+        numbers: dict[int, str] = {}
+        for reg in self.registrations:
+            n = data.get(f"table_{reg.pk}")
+            if n is None:
+                continue
+            if n in numbers:
+                self.add_error(f"table_{reg.pk}", _("Table %(n)d is also given to %(name)s.")
+                               % {"n": n, "name": numbers[n]})
+            numbers[n] = reg.player.name
+        return data
+
+    def rows(self):
+        return [(reg, self[f"table_{reg.pk}"]) for reg in self.registrations]

@@ -1,0 +1,165 @@
+"""A game: its page (round control, live slip count, rounds), its live panel, and the arbiter's actions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from ..errors import ServiceError
+from ..models import Game, Round, Tournament
+from ..services import actions, games, players, rounds, slips
+from ..web.access import arbiter_view, flash_error
+from . import forms
+from .tournaments import context
+
+#: Actions of the game itself (the others act on its current round, :mod:`tournament.services.actions`).
+GAME_ACTIONS = ("draw", "finish", "penalty")
+#: Round actions of the game page's buttons (the top is chosen on the review page).
+ROUND_ACTIONS = frozenset(a.value for a in actions.Action) - {actions.Action.TOP.value}
+
+
+def game_of(tournament: Tournament, number: int) -> Game:
+    return get_object_or_404(Game, tournament=tournament, number=number)
+
+
+def live_state(tournament: Tournament, rnd: Round | None) -> dict[str, Any]:
+    """What the live panel shows: the round, the slips received (the first ones) and every table missing."""
+    if rnd is None:
+        return {"round": None, "received": [], "missing": [], "players": tournament.registrations.count()}
+    counted = slips.count(rnd)
+    received = [{"table": s.registration.table_number, "name": s.registration.player.name, "text": s.text,
+                 "at": timezone.localtime(s.received_at).strftime("%H:%M:%S"), "late": s.late,
+                 "source": s.get_source_display(), "version": s.version} for s in slips.recent(rnd)]
+    left = rnd.seconds_left(timezone.now()) if rnd.status == Round.Status.OPEN else None
+    return {"round": rnd.number, "status": rnd.status, "status_label": rnd.get_status_display(),
+            "seconds_left": left, "received": received, "missing": counted.missing,
+            "count": counted.received, "players": counted.registered, "solver": rnd.get_solver_status_display()}
+
+
+@arbiter_view
+@require_POST
+def game_create(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = forms.GameForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Check the game form."))
+        return redirect("arbiter:tournament", slug=tournament.slug)
+    try:
+        game = games.create_game(request.user, tournament, seed=form.cleaned_data["seed"],
+                                 prepared_racks=form.cleaned_data["prepared"])
+    except ServiceError as exc:
+        flash_error(request, exc)
+        return redirect("arbiter:tournament", slug=tournament.slug)
+    return redirect("arbiter:game", slug=tournament.slug, number=game.number)
+
+
+@arbiter_view
+@require_GET
+def game(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    g = game_of(tournament, number)
+    rnd = rounds.current_round(g)
+    return render(request, "arbiter/game.html", context(
+        tournament, "games", page="game", game=g, round=rnd, live=live_state(tournament, rnd),
+        rounds=g.rounds.order_by("number", "id"), draw_form=forms.DrawForm(), cancel_form=forms.ReasonForm(),
+        penalty_form=forms.PenaltyForm(), top=(rnd.top_moves[0] if rnd and rnd.top_moves else None)))
+
+
+@arbiter_view
+@require_GET
+def live(request: HttpRequest, tournament: Tournament, number: int) -> JsonResponse:
+    return JsonResponse(live_state(tournament, rounds.current_round(game_of(tournament, number))))
+
+
+def _draw(request: HttpRequest, g: Game) -> None:
+    form = forms.DrawForm(request.POST)
+    typed = (form.cleaned_data["typed_rack"] or None) if form.is_valid() else None
+    new = rounds.draw_round(request.user, g, typed_rack=typed)
+    if new is None:
+        messages.warning(request, _("The rack typed is not valid: all its tiles went back into the bag. "
+                                    "Draw again (redraw)."))
+    else:
+        messages.success(request, _("Round %(n)d drawn: %(rack)s.") % {"n": new.number, "rack": new.rack})
+
+
+def _finish(request: HttpRequest, g: Game) -> None:
+    form = forms.ReasonForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Ending a game needs a reason."))
+        return
+    games.finish_game(request.user, g, why=form.cleaned_data["why"])
+    messages.success(request, _("Game %(n)d is over; warnings became penalties.") % {"n": g.number})
+
+
+def _penalty(request: HttpRequest, tournament: Tournament, g: Game) -> None:
+    form = forms.PenaltyForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("A penalty needs a table, whole points and a reason."))
+        return
+    table = form.cleaned_data["table"]
+    reg = players.registration_at(tournament, table)
+    if reg is None:
+        messages.error(request, _("No player at table %(t)d.") % {"t": table})
+        return
+    games.add_penalty(request.user, g, reg, points=form.cleaned_data["points"], reason=form.cleaned_data["reason"])
+    messages.success(request, _("Penalty of %(p)d points for table %(t)d.")
+                     % {"p": form.cleaned_data["points"], "t": reg.table_number})
+
+
+def _round_action(request: HttpRequest, action: str, rnd: Round) -> None:
+    """One of :mod:`tournament.services.actions`, and what the arbiter is told of it."""
+    if action == "cancel":
+        form = forms.ReasonForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, _("A cancellation needs a reason."))
+            return
+        actions.act(request.user, action, rnd, why=form.cleaned_data["why"])
+        messages.success(request, _("Round %(n)d is cancelled.") % {"n": rnd.number})
+        return
+    result = actions.act(request.user, action, rnd)
+    n = rnd.number
+    if action == "no_move":
+        if result is None:
+            messages.warning(request, _("No legal move and no other rack can be drawn: the game is over."))
+        else:
+            messages.success(request, _("The rack went back into the bag; round %(n)d redrawn: %(rack)s.")
+                             % {"n": result.number, "rack": result.rack})
+    elif action == "publish" and result is not None:
+        messages.success(request, _("Round %(n)d is published: %(move)s, %(score)s.")
+                         % {"n": n, "move": result.chosen_move, "score": result.chosen_score})
+    else:
+        done = {"open": _("Round %(n)d is open."), "close": _("Round %(n)d is closed."),
+                "judge": _("Round %(n)d is judged: review the verdicts."),
+                "review": _("Round %(n)d is reviewed.")}
+        messages.success(request, done.get(action, _("Round %(n)d is reviewed.")) % {"n": n})
+
+
+@arbiter_view
+@require_POST
+def round_action(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    g = game_of(tournament, number)
+    action = request.POST.get("action", "")
+    rnd = rounds.current_round(g)
+    if action not in GAME_ACTIONS and (rnd is None or str(rnd.pk) != request.POST.get("round")):
+        messages.error(request, _("The round changed meanwhile; look again."))
+        return redirect("arbiter:game", slug=tournament.slug, number=g.number)
+    try:
+        if action == "draw":
+            _draw(request, g)
+        elif action == "finish":
+            _finish(request, g)
+        elif action == "penalty":
+            _penalty(request, tournament, g)
+        elif action in ROUND_ACTIONS and rnd is not None:
+            _round_action(request, action, rnd)
+            if action == "judge":
+                return redirect("arbiter:review", slug=tournament.slug, number=g.number)
+        else:
+            messages.error(request, _("Unknown action."))
+    except ServiceError as exc:
+        flash_error(request, exc)
+    return redirect("arbiter:game", slug=tournament.slug, number=g.number)

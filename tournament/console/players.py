@@ -1,0 +1,77 @@
+"""Players: register one by one, renumber tables, import a CSV file."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from ..errors import ServiceError
+from ..models import Registration, Tournament
+from ..services import players as player_service
+from ..web.access import arbiter_view, flash_error
+from . import forms
+from .tournaments import context
+
+
+@arbiter_view
+@require_http_methods(["GET", "POST"])
+def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    regs = tournament.registrations.select_related("player").order_by("table_number")
+    player_form = forms.PlayerForm(request.POST if request.POST.get("form") == "player" else None)
+    tables_form = forms.TablesForm(request.POST if request.POST.get("form") == "tables" else None,
+                                   registrations=regs)
+    new_codes: list[tuple[Registration, str]] = []
+    if request.method == "POST" and request.POST.get("form") == "player" and player_form.is_valid():
+        try:
+            reg, code = player_service.register_player(request.user, tournament, **player_form.cleaned_data)
+        except ServiceError as exc:
+            flash_error(request, exc)
+        else:
+            messages.success(request, _("Player registered at table %(n)d.") % {"n": reg.table_number})
+            new_codes = [(reg, code)]
+            player_form = forms.PlayerForm()
+    elif request.method == "POST" and request.POST.get("form") == "tables" and tables_form.is_valid():
+        moved = player_service.assign_tables(request.user, tournament, {
+            reg: tables_form.cleaned_data[f"table_{reg.pk}"] for reg in tables_form.registrations})
+        messages.success(request, _("Tables saved (%(n)d changed).") % {"n": moved})
+        return redirect("arbiter:players", slug=tournament.slug)
+    return render(request, "arbiter/players.html", context(
+        tournament, "players", player_form=player_form, tables_form=tables_form, new_codes=new_codes,
+        registrations=regs))
+
+
+@arbiter_view
+@require_http_methods(["GET", "POST"])
+def import_players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = forms.ImportForm(request.POST or None, request.FILES or None)
+    problems: list[forms.CsvProblem] = []
+    imported: list[tuple[Registration, str]] = []
+    if request.method == "POST" and form.is_valid():
+        known = set(tournament.registrations.values_list("player__name", flat=True))
+        rows, problems = forms.parse_players_csv(form.cleaned_data["content"], known)
+        if not problems and not rows:
+            messages.error(request, _("No player line found."))
+        elif problems:
+            messages.error(request, _("Nothing was imported: %(n)d line(s) to correct.") % {"n": len(problems)})
+        else:
+            try:
+                with transaction.atomic():
+                    for row in rows:
+                        try:
+                            imported.append(player_service.register_player(
+                                request.user, tournament, name=row.name, club=row.club, category=row.category,
+                                series=row.series, licence=row.licence))
+                        except ServiceError as exc:
+                            problems.append(forms.CsvProblem(row.line, row.name, exc.message))
+                            raise
+            except ServiceError:
+                imported = []
+                messages.error(request, _("Nothing was imported: %(n)d line(s) to correct.") % {"n": len(problems)})
+            else:
+                messages.success(request, _("%(n)d players imported.") % {"n": len(imported)})
+    return render(request, "arbiter/import.html", context(
+        tournament, "players", form=form, problems=problems, imported=imported))

@@ -1,0 +1,71 @@
+"""Tournaments: the list, a new tournament, its settings and its overview."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from ..errors import ServiceError
+from ..models import Round, Tournament
+from ..services import tournaments
+from ..web.access import arbiter_tournaments, arbiter_view, flash_error
+from . import forms
+
+
+def context(tournament: Tournament, active: str, **extra: object) -> dict[str, object]:
+    """What every page of a tournament needs (its menu shows ``active``)."""
+    return {"tournament": tournament, "active": active, **extra}
+
+
+@login_required
+@require_GET
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    qs = arbiter_tournaments(request.user).annotate(
+        players=Count("registrations", distinct=True), game_count=Count("games", distinct=True))
+    return render(request, "arbiter/tournament_list.html", {"tournaments": qs, "active": "tournaments"})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    form = forms.TournamentForm(request.POST or None, initial={"language": (translation.get_language() or "ru")[:2]})
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        try:
+            t = tournaments.create_tournament(request.user, name=data.pop("name"), slug=data.pop("slug"),
+                                              ruleset=data.pop("ruleset"), lexicon=data.pop("lexicon"),
+                                              arbiters=[request.user], **data)
+        except ServiceError as exc:
+            flash_error(request, exc)
+        else:
+            messages.success(request, _("Tournament created. Import the players next."))
+            return redirect("arbiter:players", slug=t.slug)
+    return render(request, "arbiter/tournament_form.html", {"form": form, "active": "tournaments"})
+
+
+@arbiter_view
+@require_http_methods(["GET", "POST"])
+def tournament_settings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = forms.TournamentForm(request.POST or None, instance=tournament)
+    if request.method == "POST" and form.is_valid():
+        tournaments.update_tournament(request.user, tournament,
+                                      {name: form.cleaned_data[name] for name in form.changed_data})
+        messages.success(request, _("Settings saved."))
+        return redirect("arbiter:tournament", slug=tournament.slug)
+    return render(request, "arbiter/tournament_form.html", context(tournament, "settings", form=form))
+
+
+@arbiter_view
+@require_GET
+def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    games = tournament.games.annotate(
+        published=Count("rounds", filter=Q(rounds__status=Round.Status.PUBLISHED))).order_by("number")
+    return render(request, "arbiter/tournament_detail.html", context(
+        tournament, "overview", games=games, game_form=forms.GameForm(),
+        players=tournament.registrations.count()))

@@ -1,0 +1,29 @@
+"""Arbiter console. Included by tournament/urls.py as ``path("arbiter/", include("tournament.console.urls"))``."""
+
+from django.urls import path
+
+from ..web.language import set_language
+from . import audit, board, games, players, review, slips, standings, tournaments
+
+app_name = "arbiter"
+
+urlpatterns = [
+    path("", tournaments.tournament_list, name="tournaments"),
+    path("new/", tournaments.tournament_create, name="tournament_create"),
+    path("language/", set_language, name="language"),
+    path("t/<slug:slug>/", tournaments.tournament_detail, name="tournament"),
+    path("t/<slug:slug>/settings/", tournaments.tournament_settings, name="settings"),
+    path("t/<slug:slug>/players/", players.players, name="players"),
+    path("t/<slug:slug>/players/import/", players.import_players, name="import"),
+    path("t/<slug:slug>/games/new/", games.game_create, name="game_create"),
+    path("t/<slug:slug>/g/<int:number>/", games.game, name="game"),
+    path("t/<slug:slug>/g/<int:number>/live.json", games.live, name="live"),
+    path("t/<slug:slug>/g/<int:number>/action/", games.round_action, name="round_action"),
+    path("t/<slug:slug>/g/<int:number>/slips/", slips.slip_entry, name="slips"),
+    path("t/<slug:slug>/g/<int:number>/review/", review.review, name="review"),
+    path("t/<slug:slug>/g/<int:number>/top/", review.choose_top, name="choose_top"),
+    path("t/<slug:slug>/g/<int:number>/board/", board.board, name="board"),
+    path("t/<slug:slug>/verdicts/<int:pk>/override/", review.override, name="override"),
+    path("t/<slug:slug>/standings/", standings.standings, name="standings"),
+    path("t/<slug:slug>/audit/", audit.audit_log, name="audit"),
+]

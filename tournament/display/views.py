@@ -1,0 +1,76 @@
+"""The projector's pages: the list of tournaments, a tournament's display, and its state as JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified, JsonResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from .. import labels
+from ..live import display as live_display
+from ..live import version
+from ..models import Tournament
+from ..web.language import language_for, render_in
+
+
+def display_strings() -> dict[str, Any]:
+    """Every text the display script shows, in the active language."""
+    return {
+        "status_none": _("Waiting for the first round"),
+        "status_drawn": _("The arbiter is drawing the rack"),
+        "status_open": _("Hand in your slips"),
+        "status_closed": _("Time is over"),
+        "status_judged": _("Time is over: the arbiter is checking the slips"),
+        "status_published": _("The top is on the board"),
+        "game_over": _("Game over"),
+        "game_round": _("Game %(game)s · round %(round)s"),
+        "game": _("Game %(game)s"),
+        "previous_top": _("Top of round %(n)s"),
+        "points": labels.points_forms(),
+        "standings": _("Standings after game %(n)s"),
+        "player": _("Player"),
+        "club": _("Club"),
+        "total": _("Points"),
+        "deficit": _("Deficit"),
+        "tournament_total": _("Tournament"),
+        "top_total": _("Top total: %(n)s"),
+        "offline": _("No connection to the server"),
+    }
+
+
+@require_GET
+def display_state_json(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """The display's state, with the version as ETag (304 while unchanged)."""
+    tid = version.tournament_id_for(slug)
+    etag = version.etag_of(version.version_of(tid))
+    if version.not_modified(request, etag):
+        return version.stamp(HttpResponseNotModified(), etag)
+    t = get_object_or_404(Tournament, pk=tid)
+    return version.stamp(JsonResponse(live_display.display_state(t), json_dumps_params={"ensure_ascii": False}),
+                         etag)
+
+
+@require_GET
+def display(request: HttpRequest, slug: str) -> HttpResponse:
+    t = get_object_or_404(Tournament, slug=slug)
+    lang, _store = language_for(request, t.language)
+    config = {
+        "slug": t.slug, "lang": lang,
+        "urls": {"state": reverse("display:state", args=[t.slug])},
+        "board": labels.board_config(t.ruleset, t.convention, lang),
+    }
+    return render_in(request, lang, "display/display.html", {"tournament": t, "config": config}, display_strings)
+
+
+@require_GET
+def index(request: HttpRequest) -> HttpResponse:
+    """The tournaments, each with a link to its hall display."""
+    lang = translation.get_language() or settings.LANGUAGE_CODE
+    tournaments = Tournament.objects.order_by("-starts_on", "name")
+    return render_in(request, lang, "display/index.html", {"tournaments": tournaments})

@@ -1,0 +1,121 @@
+"""The only reader and writer of a game's engine state (``Game.state``, ``Round.state_before``).
+
+A game's truth is the engine's :class:`~scoring.game.DuplicateGame`, saved as JSON in ``Game.state``
+(board, bag, rack, the rounds played, the draw log). Nothing else in the tournament side opens that
+JSON: pages, the API, the PDFs and the services ask here for the board, the rack, the history of the
+rounds played, and the services change the game through :func:`load` / :func:`save`.
+
+``Round.state_before`` is the game as it was before the round's rack was drawn: what a cancellation
+goes back to (:func:`rewind`). It is written once, when the round is drawn (:func:`snapshot`).
+
+What the tournament keeps per round in its own columns (rack, leftover, drawn, the board before, the
+chosen top) is the round as the hall played it; slips and verdicts hang on those rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.board import Board
+from scoring.game import DuplicateGame, GameError, RoundRecord
+from scoring.rules import RuleSet, get_ruleset
+
+from .models import Game, Round
+
+State = dict[str, Any]
+
+
+def new_state(ruleset: str, seed: int, prepared: list[str] | None) -> State:
+    """The saved state of a new game (GameError / DrawError when the seed or racks are unusable)."""
+    return DuplicateGame(ruleset, seed, prepared=prepared).to_json()
+
+
+def load(game: Game) -> DuplicateGame:
+    """The engine's game (GameError ``bad_state`` when the saved state cannot be read)."""
+    return DuplicateGame.from_json(game.state)
+
+
+def save(game: Game, engine: DuplicateGame, *, fields: tuple[str, ...] = ()) -> None:
+    """Writes the engine's state into the game row (with ``fields``, other columns changed by the caller)."""
+    game.state = engine.to_json()
+    game.save(update_fields=["state", *fields])
+
+
+def snapshot(game: Game) -> State:
+    """The state to keep with a round being drawn (what :func:`rewind` goes back to)."""
+    return dict(game.state)
+
+
+def rewind(game: Game, rnd: Round) -> None:
+    """Puts the game back as it was before ``rnd`` was drawn (the caller saves the row)."""
+    game.state = dict(rnd.state_before)
+
+
+def _raw(game: Game) -> State:
+    return game.state if isinstance(game.state, dict) else {}
+
+
+def board_fen(game: Game) -> str:
+    """The board as it is now (after the last published round), as FEN."""
+    return str(_raw(game).get("board") or "")
+
+
+def board(game: Game) -> Board:
+    return Board.from_fen(ruleset_of(game), board_fen(game) or None)
+
+
+def ruleset_of(game: Game) -> RuleSet:
+    return get_ruleset(game.tournament.ruleset)
+
+
+def board_after(rnd: Round) -> str:
+    """The board (FEN) after a published round's top: the next live round's board, else the game's."""
+    nxt = (rnd.game.rounds.exclude(status=Round.Status.CANCELLED).filter(number__gt=rnd.number)
+           .order_by("number").first())
+    if nxt is not None:
+        return nxt.board_before
+    return board_fen(rnd.game)
+
+
+def last_published(game: Game) -> Round | None:
+    return game.rounds.filter(status=Round.Status.PUBLISHED).order_by("-number").first()
+
+
+def published_board(game: Game) -> str:
+    """The board (FEN) after the game's last published round: what the hall has on its boards."""
+    last = last_published(game)
+    return board_after(last) if last else board_fen(game)
+
+
+def rack_on_stand(game: Game) -> str:
+    """The rack waiting for its top ("" between rounds)."""
+    return str(_raw(game).get("rack") or "")
+
+
+def history(game: Game) -> list[RoundRecord]:
+    """The rounds played (published), first to last, as the engine recorded them."""
+    out = []
+    for data in _raw(game).get("rounds", []):
+        try:
+            out.append(RoundRecord.from_json(data))
+        except TypeError as exc:  # a state written by another version
+            raise GameError("bad_state", f"a round of the saved game cannot be read: {exc}") from None
+    return out
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """What of the engine's state a printed document shows (for its cache key)."""
+
+    board: str
+    rounds: list[dict[str, Any]]
+
+
+def fingerprint(game: Game) -> Fingerprint:
+    raw = _raw(game)
+    return Fingerprint(str(raw.get("board") or ""), list(raw.get("rounds") or []))
+
+
+__all__ = ["board", "board_after", "board_fen", "last_published", "published_board", "fingerprint", "history", "load", "new_state", "rack_on_stand", "rewind",
+           "ruleset_of", "save", "snapshot"]

@@ -1,0 +1,196 @@
+"""Every presentation of a domain code, in the reader's language: one table each.
+
+* verdict reasons: a short label (console, arbitration sheet, player sheet) and the player's
+  explanation (tablet), :func:`reason_label` / :func:`reason_text`;
+* review flags: which verdicts the arbiter should look at again (:func:`flagged`);
+* coordinates: one rule for the row labels and the convention (:func:`coord_style`) and one way to
+  show a stored move (:meth:`CoordStyle.move`);
+* the board for the screens: premiums, labels, tile values (:func:`board_config`);
+* placement errors of the assisted mode, end-of-game reasons.
+
+The engine speaks in codes (``scoring.judge.Reason``, placement and end codes) and writes moves in the
+duplicate convention with Latin rows (``H8 WORD``); nothing else in the tournament side maps a code
+to words or decides how a coordinate is shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from scoring.coords import LATIN_ROWS, Convention, CoordError, format_coord, parse_coord, row_label
+from scoring.judge import PLAIN_REASONS, Reason
+from scoring.rules import SIZE, get_ruleset
+
+#: Verdict reason → (short label, the player's explanation). ``override``: the arbiter's decision.
+REASONS: dict[str, tuple[Promise, Promise]] = {
+    Reason.OK: (_("right"), _("right: the move and its score")),
+    Reason.SCORE_WRONG: (_("score wrong"), _("score wrong: you get the true score, with a warning")),
+    Reason.SCORE_MISSING: (_("score missing"), _("score missing: you get the true score, with a warning")),
+    Reason.FIRST_ROUND: (_("round 1: best place"), _("round 1: the word's best score")),
+    Reason.FIRST_ROUND_SCORE_WRONG: (_("round 1: score wrong"), _("round 1: score wrong, with a warning")),
+    Reason.FIRST_ROUND_SCORE_MISSING: (_("round 1: score missing"), _("round 1: score missing, with a warning")),
+    Reason.DIRECTION_REVERSED: (_("direction reversed"), _("direction reversed: your score, with a warning")),
+    Reason.COORDINATES_SWAPPED: (_("row and column swapped"),
+                                 _("row and column swapped: your score, with a warning")),
+    Reason.PLACE_WRONG: (_("place wrong: announced − 5"), _("place wrong: announced score − 5")),
+    Reason.PLACE_MISSING: (_("place missing: announced − 5"), _("place missing: announced score − 5")),
+    Reason.PLACE_AND_SCORE_WRONG: (_("place and score wrong"), _("place and score wrong: 0")),
+    Reason.NO_SLIP: (_("no slip"), _("no slip: 0")),
+    Reason.LATE: (_("late slip"), _("late slip: 0")),
+    Reason.UNREADABLE: (_("slip unreadable"), _("the slip cannot be read: 0")),
+    Reason.INVALID_WORD: (_("word not in the lexicon"), _("a word is not in the lexicon: 0")),
+    Reason.ILLEGAL_PLACEMENT: (_("illegal placement"), _("the move breaks a placement rule: 0")),
+    Reason.NOT_ON_RACK: (_("letter not on the rack"), _("a letter is not on the rack: 0")),
+    "override": (_("arbiter's decision"), _("arbiter's decision")),
+}
+
+#: Placement errors of the assisted mode (codes of :mod:`scoring.placement`).
+PLACEMENT: dict[str, Promise] = {
+    "not_in_line": _("The tiles must lie in one row or one column."),
+    "gap": _("There is a gap between the tiles."),
+    "occupied": _("This square already holds a tile."),
+    "first_single_tile": _("The first move places at least 2 tiles."),
+    "first_off_centre": _("The first move covers the centre square."),
+    "not_touching": _("The word must touch a tile on the board."),
+    "not_on_rack": _("These tiles are not all on your rack."),
+    "off_board": _("The word goes off the board."),
+    "no_new_tile": _("Place at least one tile."),
+    "too_short": _("A word has at least 2 letters."),
+    "word_continues": _("Write the whole word, letters already on the board included."),
+    "board_mismatch": _("The word does not match the letters on the board."),
+}
+
+#: Why a game ended (codes of :mod:`scoring.tops` and the arbiter's end).
+END_REASONS: dict[str, Promise] = {
+    "bag_and_rack_empty": _("the bag and the rack are empty"),
+    "one_tile_left": _("one tile is left"),
+    "no_vowel": _("the tiles left contain no vowel"),
+    "no_consonant": _("the tiles left contain no consonant"),
+    "no_move": _("no legal move and no other rack can be drawn"),
+    "arbiter": _("ended by the arbiter"),
+}
+
+#: Premium squares: the CSS class of each engine code (letter colours of Literaki: Y, G, B, R).
+PREMIUM_CLASS = {"TW": "tw", "DW": "dw", "TL": "tl", "DL": "dl", "Y": "ly", "G": "lg", "B": "lb", "R": "lr"}
+#: What an empty premium square shows on the boards (letter premiums as a plain figure, word ones ×N).
+PREMIUM_TEXT = {"tw": "×3", "dw": "×2", "tl": "3", "dl": "2"}
+
+#: Languages whose readers see Cyrillic row labels on a Cyrillic rule set.
+CYRILLIC_READERS = ("ru", "uk")
+
+
+def reason_label(reason: str) -> str:
+    """The short label of a verdict reason (the code itself when unknown)."""
+    entry = REASONS.get(reason)
+    return str(entry[0]) if entry else reason
+
+
+def reason_text(reason: str) -> str:
+    """The player's explanation of a verdict reason (the code itself when unknown)."""
+    entry = REASONS.get(reason)
+    return str(entry[1]) if entry else reason
+
+
+def reason_texts() -> dict[str, str]:
+    """Every player's explanation, in the active language (for the tablet's script)."""
+    return {code: str(texts[1]) for code, texts in REASONS.items()}
+
+
+def placement_texts() -> dict[str, str]:
+    return {code: str(text) for code, text in PLACEMENT.items()}
+
+
+def points_forms() -> dict[str, str]:
+    """"%(n)s points" for n = 1, 2 and 5: a script picks the plural form of the language (1 / few / many)."""
+    return {str(n): ngettext("%(n)s point", "%(n)s points", n) for n in (1, 2, 5)}
+
+
+def end_reason_label(code: str) -> str:
+    entry = END_REASONS.get(code)
+    return str(entry) if entry is not None else code
+
+
+def flagged(reason: str, warning: bool, automatic: bool = True) -> bool:
+    """Whether the arbiter should look at a verdict again: a warning, a reason other than plain right,
+    or an overridden verdict. ``reason`` "" (no verdict yet) is flagged."""
+    return warning or reason not in PLAIN_REASONS or not automatic
+
+
+# -- coordinates ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CoordStyle:
+    """How coordinates are shown: the convention and whether rows are Cyrillic letters."""
+
+    convention: str = Convention.DUPLICATE
+    cyrillic: bool = False
+
+    @property
+    def english(self) -> bool:
+        return self.convention == Convention.ENGLISH
+
+    def move(self, text: str) -> str:
+        """A stored move (``H8 WORD``: duplicate convention, Latin rows) as this style writes it."""
+        if not text:
+            return ""
+        coord_text, _sep, word = str(text).partition(" ")
+        try:
+            coord = parse_coord(coord_text, cyrillic=False, convention=Convention.DUPLICATE)
+        except CoordError:
+            return str(text)
+        return f"{format_coord(coord, convention=self.convention, cyrillic=self.cyrillic)} {word}".strip()
+
+    def rows(self) -> list[str]:
+        """The labels down the side of the board."""
+        if self.english:
+            return [str(i + 1) for i in range(SIZE)]
+        return [row_label(i, self.cyrillic) for i in range(SIZE)]
+
+    def columns(self) -> list[str]:
+        """The labels across the top of the board."""
+        if self.english:
+            return list(LATIN_ROWS)
+        return [str(i + 1) for i in range(SIZE)]
+
+
+def coord_style(ruleset_id: str, convention: str, language: str) -> CoordStyle:
+    """The one rule: rows are Cyrillic (А Б В … П) on a Cyrillic rule set in the duplicate convention,
+    for a reader in Russian or Ukrainian; otherwise Latin (A–O)."""
+    try:
+        cyrillic_set = get_ruleset(ruleset_id).cyrillic
+    except Exception:  # an unknown rule set: Latin
+        cyrillic_set = False
+    cyrillic = cyrillic_set and convention == Convention.DUPLICATE and (language or "")[:2] in CYRILLIC_READERS
+    return CoordStyle(convention or Convention.DUPLICATE, cyrillic)
+
+
+def tournament_style(tournament: Any, language: str) -> CoordStyle:
+    return coord_style(tournament.ruleset, tournament.convention, language)
+
+
+# -- the board for the screens --------------------------------------------------------------------------------
+
+
+def board_config(ruleset_id: str, convention: str, language: str) -> dict[str, Any]:
+    """What a screen needs to draw the board and tiles (``static/js/board.js``): premiums, labels,
+    tile values, letters, and the coordinate style."""
+    ruleset = get_ruleset(ruleset_id)
+    layout = ruleset.layout
+    style = coord_style(ruleset_id, convention, language)
+    premiums = [[PREMIUM_CLASS.get(layout.premium_code(r, c), "") for c in range(SIZE)] for r in range(SIZE)]
+    return {"ruleset": ruleset_id, "values": dict(ruleset.values), "blank_value": ruleset.blank_value,
+            "colours": dict(ruleset.letter_colours), "premiums": premiums, "premium_text": PREMIUM_TEXT,
+            "rows": style.rows(), "cols": style.columns(), "convention": style.convention,
+            "cyrillic": style.cyrillic, "cyrillic_input": ruleset.cyrillic and not style.english,
+            "alphabet": list(ruleset.letters), "rack_size": ruleset.rack_size}
+
+
+__all__ = ["CYRILLIC_READERS", "END_REASONS", "PLACEMENT", "PREMIUM_CLASS", "PREMIUM_TEXT", "REASONS", "CoordStyle",
+           "board_config", "coord_style", "end_reason_label", "flagged", "placement_texts", "points_forms", "reason_label",
+           "reason_text", "reason_texts", "tournament_style"]

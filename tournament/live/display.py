@@ -1,0 +1,77 @@
+"""The hall display's state: everything the projector shows, in one JSON fetched when the version moves."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from scoring.board import Board, BoardError
+from scoring.rules import get_ruleset
+
+from .. import gamestate
+from ..models import Game, Round, Tournament, seconds_left
+from ..services import rounds, standings
+
+#: Standing rows sent to the display at the end of a game.
+STANDINGS_ROWS = 2000
+
+
+def new_squares(ruleset_id: str, before: str, after: str) -> list[list[int]]:
+    """Squares filled between two boards (the last top, highlighted)."""
+    try:
+        ruleset = get_ruleset(ruleset_id)
+        old, new = Board.from_fen(ruleset, before or None), Board.from_fen(ruleset, after or None)
+    except BoardError:
+        return []
+    return [[r, c] for r, c, _tile in new.tiles() if old.tile(r, c) is None]
+
+
+def display_state(t: Tournament) -> dict[str, Any]:
+    """Everything the projector shows (only fetched again when the version moves)."""
+    now = timezone.now()
+    rnd = rounds.tournament_round(t)
+    game = rnd.game if rnd is not None else (
+        t.games.exclude(status=Game.Status.CANCELLED).order_by("-number").first())
+    state: dict[str, Any] = {
+        "server_time": now.isoformat(),
+        "tournament": {"slug": t.slug, "name": t.name, "ruleset": t.ruleset, "games": t.games.count()},
+        "game": None, "round": None, "board": "", "last_move": [], "previous": None, "standings": None,
+    }
+    if game is None:
+        return state
+    state["game"] = {"number": game.number, "status": game.status, "end_reason": game.end_reason}
+    last = gamestate.last_published(game)
+    if last is not None:
+        after = gamestate.board_after(last)
+        state["board"] = after
+        state["last_move"] = new_squares(t.ruleset, last.board_before, after)
+        state["previous"] = {"number": last.number, "rack": last.rack, "move": last.chosen_move,
+                             "score": last.chosen_score}
+    else:
+        state["board"] = gamestate.board_fen(game) if rnd is None else rnd.board_before
+    if rnd is not None:
+        shown = rnd.status != Round.Status.DRAWN
+        state["round"] = {"id": rnd.pk, "number": rnd.number, "status": rnd.status,
+                          "rack": rnd.rack if shown else None,
+                          "deadline": rnd.deadline.isoformat() if rnd.deadline else None,
+                          "seconds_left": seconds_left(rnd.deadline, now)}
+    if game.status == Game.Status.FINISHED:
+        state["standings"] = final_standings(t, game)
+    return state
+
+
+def final_standings(t: Tournament, game: Game) -> dict[str, Any]:
+    rows = standings.game_standings(game)
+    totals = {}
+    if t.games.count() > 1:
+        totals = {r.registration.pk: r.total for r in standings.tournament_standings(t)}
+    return {
+        "game": game.number, "top_total": standings.top_total(rows),
+        "rows": [{"rank": r.rank, "table": r.table, "name": r.player.name, "club": r.player.club,
+                  "total": r.total, "deficit": r.deficit, "percentage": r.percentage,
+                  "tournament_total": totals.get(r.registration.pk)} for r in rows[:STANDINGS_ROWS]],
+    }
+
+
+__all__ = ["STANDINGS_ROWS", "display_state", "final_standings", "new_squares"]

@@ -1,0 +1,239 @@
+"""The tablet's state: the one builder, used by the Django view and by the WSGI layer.
+
+What every tablet of a tournament shares (the round, the board, the standings of a published round) is
+computed once per screen version and kept in the cache (:func:`shared_state`). For a judged round,
+every player's slip and verdict are read once per version and process (:class:`JudgedHall`): after a
+publication 1,500 tablets asking for their result cost four queries, not 3,000. :func:`tablet_state`
+puts a player's state together from those parts; :func:`state_for` is the Django view's path and
+:func:`fast_state` the WSGI layer's (a judged round whose hall this process has read).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.core.cache import cache
+from django.utils import timezone
+from rest_framework.fields import DateTimeField
+from rest_framework.renderers import JSONRenderer
+
+from .. import gamestate
+from ..models import Registration, Round, Slip, Tournament, Verdict, seconds_left, secret_hash
+from ..services import rounds, standings
+from . import version as versions
+from .memo import OnceMemo
+
+log = logging.getLogger(__name__)
+
+#: Round statuses in which no slip can come any more (slips are taken while open or closed): a round's
+#: slips and verdicts are then fixed for a screen version (a verdict changed by the arbiter moves it).
+FROZEN_SLIPS = (Round.Status.JUDGED, Round.Status.REVIEWED, Round.Status.PUBLISHED)
+SHARED_TTL = 120
+
+Shared = dict[str, Any]
+Player = tuple[int, str, int]  # registration id, name, table
+
+#: Shared tablet states this process built or fetched, by cache key (one key per version: never stale).
+_shared = OnceMemo(keep=16)
+_halls = OnceMemo(keep=8)
+#: version → (tournament id, hall) of judged rounds this process has read: what the WSGI layer serves from.
+_fast_halls: dict[str, tuple[int, JudgedHall]] = {}
+
+
+def reset() -> None:
+    _shared.clear()
+    _halls.clear()
+    _fast_halls.clear()
+
+
+# -- the parts --------------------------------------------------------------------------------------------
+
+
+def tournament_block(t: Tournament) -> dict[str, Any]:
+    return {"slug": t.slug, "name": t.name, "ruleset": t.ruleset, "convention": t.convention,
+            "assisted_mode": t.assisted_mode, "seconds_per_move": t.seconds_per_move}
+
+
+def slip_dict(slip: Slip) -> dict[str, Any]:
+    """A player's own slip, as the tablet shows it (the API's ``OwnSlip``)."""
+    return {"id": slip.pk, "round": slip.round_id, "word": slip.word, "coordinates": slip.coordinates,
+            "announced_score": slip.announced_score, "received_at": DateTimeField().to_representation(
+                slip.received_at), "version": slip.version, "is_current": slip.is_current, "late": slip.late}
+
+
+def verdict_dict(v: Verdict) -> dict[str, Any]:
+    return {"awarded": v.awarded, "warning": v.warning, "reason": v.reason, "message": v.message,
+            "true_score": v.true_score, "move": v.move}
+
+
+def compute_shared(t: Tournament) -> Shared:
+    """What every tablet of the tournament shows alike: the round, the board, a published round's results."""
+    rnd = rounds.tournament_round(t)
+    if rnd is None:
+        game = t.games.order_by("-number").first()
+        return {"round": None, "board": gamestate.published_board(game) if game else ""}
+    data: Shared = {
+        "round": {"id": rnd.pk, "game": rnd.game.number, "number": rnd.number, "status": rnd.status,
+                  "rack": rnd.rack, "deadline": rnd.deadline, "grace_seconds": rnd.grace_seconds,
+                  "chosen_move": rnd.chosen_move, "chosen_score": rnd.chosen_score},
+        "board": gamestate.published_board(rnd.game),
+    }
+    if rnd.status == Round.Status.PUBLISHED:
+        rows = standings.game_standings(rnd.game)
+        data["standings"] = {r.registration.pk: (r.total, r.top_total, r.rank) for r in rows}
+        data["players"] = len(rows)
+        data["solos"] = dict(rnd.solos.values_list("registration_id", "points"))
+    return data
+
+
+def shared_state(tournament: Tournament, seen_version: str | None = None) -> tuple[str, Shared]:
+    """(version, shared state), computed once per version and kept in the cache.
+
+    ``seen_version``: the version the tablet's poll just reported. When this process's memo says the
+    same, no query is needed to know the version (the state of that version, or newer, is served).
+    """
+    version = None
+    if seen_version and versions.known_version(tournament.pk) == seen_version:
+        version = seen_version
+    if version is None:
+        version = versions.version_of(tournament.pk, fresh=True)
+    key = f"tablet-shared:{tournament.pk}:{version}"
+    return version, _shared.get(key, lambda: _cached_shared(key, tournament))
+
+
+def _cached_shared(key: str, tournament: Tournament) -> Shared:
+    """The shared state from the cache (Redis), else computed and put there (one process computes it)."""
+    try:
+        data = cache.get(key)
+    except Exception:  # the cache (Redis) is down: tablets carry on without it
+        log.warning("cache unavailable: tablet state computed without it", exc_info=True)
+        return compute_shared(tournament)
+    if data is None:
+        data = compute_shared(tournament)
+        try:
+            cache.set(key, data, SHARED_TTL)
+        except Exception:
+            log.warning("cache unavailable: tablet state not kept", exc_info=True)
+    return data
+
+
+@dataclass(frozen=True)
+class JudgedHall:
+    """Everything the tablets of a judged round show, for one version."""
+
+    tournament: dict[str, Any]  # the tablet's "tournament" block
+    shared: Shared
+    slips: dict[int, dict[str, Any]]  # registration → own slip
+    verdicts: dict[int, dict[str, Any]]  # registration → verdict
+    roster: dict[str, Player]  # token hash → player
+
+
+def judged_hall(t: Tournament, version: str, shared: Shared) -> JudgedHall:
+    """The :class:`JudgedHall` of a judged round, read once per version and process."""
+    round_id = shared["round"]["id"]
+
+    def read() -> JudgedHall:
+        slips: dict[int, dict[str, Any]] = {}
+        for slip in Slip.objects.filter(round_id=round_id).order_by("registration_id", "-is_current", "-version"):
+            slips.setdefault(slip.registration_id, slip_dict(slip))
+        verdicts = {v.registration_id: verdict_dict(v) for v in Verdict.objects.filter(round_id=round_id).order_by()}
+        roster = {h: (pk, name, table) for h, pk, name, table in Registration.objects.filter(
+            tournament=t, token_hash__isnull=False).order_by().values_list(
+            "token_hash", "pk", "player__name", "table_number")}
+        hall = JudgedHall(tournament_block(t), shared, slips, verdicts, roster)
+        if len(_fast_halls) >= 8:
+            _fast_halls.clear()
+        _fast_halls[version] = (t.pk, hall)
+        return hall
+
+    return _halls.get((t.pk, version, round_id), read)
+
+
+# -- a player's state ------------------------------------------------------------------------------------------
+
+
+def tablet_state(*, player: Player, tournament: dict[str, Any], version: str, shared: Shared, now: datetime,
+                 slip: dict[str, Any] | None, verdict: dict[str, Any] | None) -> dict[str, Any]:
+    """The tablet's state (the API's ``TabletState``) from its parts."""
+    pk, name, table = player
+    state: dict[str, Any] = {
+        "server_time": now, "version": version, "tournament": tournament, "player": {"name": name, "table": table},
+        "round": None, "board": shared["board"], "slip": None, "verdict": None, "top": None, "result": None,
+    }
+    r = shared["round"]
+    if r is None:
+        return state
+    deadline = r["deadline"]
+    state["round"] = {
+        "id": r["id"], "game": r["game"], "number": r["number"], "status": r["status"],
+        "rack": r["rack"] if r["status"] != Round.Status.DRAWN else None, "deadline": deadline,
+        "seconds_left": seconds_left(deadline, now),
+        "accepting_slips": r["status"] == Round.Status.OPEN and deadline is not None and now <= deadline,
+    }
+    state["slip"], state["verdict"] = slip, verdict
+    if r["status"] == Round.Status.PUBLISHED:
+        state["top"] = {"move": r["chosen_move"], "score": r["chosen_score"]}
+        mine = shared.get("standings", {}).get(pk)
+        if mine is not None:
+            total, top_total, rank = mine
+            state["result"] = {"round_score": verdict["awarded"] if verdict else 0,
+                               "solo": shared.get("solos", {}).get(pk, 0),
+                               "total": total, "top_total": top_total, "rank": rank,
+                               "players": shared.get("players", 0)}
+    return state
+
+
+def _shows_verdict(status: str, assisted: bool) -> bool:
+    return status == Round.Status.PUBLISHED or assisted
+
+
+def state_for(reg: Registration, seen_version: str | None = None) -> dict[str, Any]:
+    """A registration's tablet state (the Django view's path)."""
+    t = reg.tournament
+    version, shared = shared_state(t, seen_version)
+    r = shared["round"]
+    slip = verdict = None
+    if r is not None and r["status"] in FROZEN_SLIPS:  # every player's slip and verdict, read once
+        hall = judged_hall(t, version, shared)
+        slip = hall.slips.get(reg.pk)
+        if _shows_verdict(r["status"], t.assisted_mode):
+            verdict = hall.verdicts.get(reg.pk)
+    elif r is not None:
+        row = Slip.objects.filter(round_id=r["id"], registration=reg).order_by("-is_current", "-version").first()
+        slip = slip_dict(row) if row else None
+        if t.assisted_mode:
+            found = Verdict.objects.filter(round_id=r["id"], registration=reg).order_by("pk").first()
+            verdict = verdict_dict(found) if found else None
+    return tablet_state(player=(reg.pk, reg.player.name, reg.table_number), tournament=tournament_block(t),
+                        version=version, shared=shared, now=timezone.now(), slip=slip, verdict=verdict)
+
+
+def fast_state(token: str, version: str) -> bytes | None:
+    """The tablet state as JSON without Django, for the WSGI layer: only for a judged round whose hall this
+    process has read for ``version``, while ``version`` is still the current one; None otherwise.
+
+    The token is looked up in the hall's roster (hashes read with the hall): a token replaced by a new
+    login during this version still reads its own state until the version changes (slips always go
+    through the database check).
+    """
+    entry = _fast_halls.get(version)
+    if entry is None:
+        return None
+    tid, hall = entry
+    if versions.known_version(tid) != version:
+        return None
+    player = hall.roster.get(secret_hash(token))
+    if player is None:
+        return None
+    shown = _shows_verdict(hall.shared["round"]["status"], hall.tournament["assisted_mode"])
+    state = tablet_state(player=player, tournament=hall.tournament, version=version, shared=hall.shared,
+                         now=timezone.now(), slip=hall.slips.get(player[0]),
+                         verdict=hall.verdicts.get(player[0]) if shown else None)
+    return bytes(JSONRenderer().render(state))
+
+
+__all__ = ["FROZEN_SLIPS", "JudgedHall", "compute_shared", "fast_state", "judged_hall", "reset",
+           "shared_state", "slip_dict", "state_for", "tablet_state", "tournament_block", "verdict_dict"]

@@ -1,0 +1,162 @@
+"""Printing for arbiters: request a PDF → a Celery task → its progress (JSON) → the file.
+
+Only the tournament's arbiters (and superusers) reach these pages; others get 404 as in the
+console. Included by tournament/urls.py as ``path("arbiter/pdf/", include("tournament.printing.urls"))``.
+
+``POST t/<slug>/request/`` with ``kind`` (standings, game-sheet, player-sheet, arbitration, slips, cards)
+and ``game``, ``round``, ``player`` (a Player id), ``group_by``, ``copies``; cards also need
+``confirm=1`` (printing cards issues new access codes) and take ``base_url`` (the address the
+tablets open; this site's address by default) and ``log_out_tablets=1``. The answer is the job as
+JSON (``Accept: application/json`` or ``format=json``) or a redirect to its progress page.
+"""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import urlsplit
+
+from django.contrib import messages
+from django.http import FileResponse, Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from ..models import Game, Round
+from ..web.access import arbiter_view
+from . import build
+from . import spec as specs
+from .jobs import get_job, job_file, start_job
+from .layout import tr as _
+
+#: A queued job that no worker took after this many seconds: the page says the worker may be down.
+WORKER_HINT_AFTER = 15
+
+
+def kind_labels() -> dict[str, str]:
+    return {
+        "standings": _("Standings"), "game-sheet": _("Game sheet"), "player-sheet": _("Player sheet"),
+        "arbitration": _("Arbitration sheet"), "slips": _("Slips"), "cards": _("Access cards"),
+    }
+
+
+def wants_json(request) -> bool:
+    return (request.POST.get("format") or request.GET.get("format")) == "json" or \
+        "application/json" in request.headers.get("Accept", "")
+
+
+def _job_or_404(tournament, job_id: str, user) -> dict:
+    job = get_job(job_id)
+    if job is None or job.get("tournament_id") != tournament.pk:
+        raise Http404("no such print job")
+    if job.get("kind") == "cards" and job.get("user_id") != user.pk:
+        raise Http404("no such print job")  # cards carry codes: only for the arbiter who printed them
+    return job
+
+
+def job_json(tournament, job: dict) -> dict:
+    args = [tournament.slug, job["id"]]
+    done = job.get("state") == "done"
+    waiting = time.time() - job.get("created", time.time()) if job.get("state") == "queued" else 0
+    return {
+        "id": job["id"], "kind": job.get("kind"), "state": job.get("state"), "progress": job.get("progress", 0),
+        "stage": job.get("stage", ""), "cached": bool(job.get("cached")), "pages": job.get("pages"),
+        "error": job.get("error", ""), "filename": job.get("filename", ""),
+        "worker_hint": bool(waiting > WORKER_HINT_AFTER),
+        "status_url": reverse("pdf:status", args=args), "page_url": reverse("pdf:job", args=args),
+        "download_url": reverse("pdf:download", args=args) if done else None,
+    }
+
+
+def _base_url(request, given: str) -> str | None:
+    given = (given or "").strip()
+    if not given:
+        return request.build_absolute_uri("/").rstrip("/")
+    parts = urlsplit(given)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return None
+    return f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/')}"
+
+
+@arbiter_view
+@require_GET
+def index(request, tournament):
+    games = list(tournament.games.exclude(status=Game.Status.CANCELLED).order_by("number"))
+    last_round = (games[-1].rounds.exclude(status=Round.Status.CANCELLED).order_by("-number")
+                  .values_list("number", flat=True).first()) if games else None
+    regs = tournament.registrations.select_related("player").order_by("table_number")
+    return render(request, "pdf/index.html", {
+        "tournament": tournament, "active": "print", "games": games, "last_round": last_round,
+        "registrations": regs, "base_url": request.build_absolute_uri("/").rstrip("/"),
+        "max_copies": specs.MAX_COPIES,
+    })
+
+
+def _refuse(request, tournament, message: str, status: int = 400):
+    if wants_json(request):
+        return JsonResponse({"error": message}, status=status)
+    messages.error(request, message)
+    return redirect("pdf:index", slug=tournament.slug)
+
+
+@arbiter_view
+@require_POST
+def request_document(request, tournament):
+    data = request.POST
+    kind = data.get("kind", "")
+    try:
+        spec = specs.make_spec(tournament, kind, game=data.get("game"), round=data.get("round"),
+                             player=data.get("player"), group_by=data.get("group_by"), copies=data.get("copies"))
+    except specs.SpecError as exc:
+        return _refuse(request, tournament, str(exc))
+    base_url, log_out = None, False
+    if kind == "cards":
+        if data.get("confirm") != "1":
+            return _refuse(request, tournament, _("Printing access cards issues new codes: the codes given "
+                                                   "before stop working. Tick the box to confirm."))
+        base_url = _base_url(request, data.get("base_url", ""))
+        if base_url is None:
+            return _refuse(request, tournament, _("The tablets' address must start with http:// or https://."))
+        log_out = data.get("log_out_tablets") == "1"
+    job = start_job(tournament, request.user, spec, base_url=base_url, log_out_tablets=log_out)
+    if wants_json(request):
+        return JsonResponse(job_json(tournament, job), status=200 if job["state"] == "done" else 202)
+    return redirect("pdf:job", slug=tournament.slug, job=job["id"])
+
+
+@arbiter_view
+@require_GET
+def job_page(request, tournament, job):
+    record = _job_or_404(tournament, job, request.user)
+    return render(request, "pdf/job.html", {
+        "tournament": tournament, "active": "print", "job": job_json(tournament, record),
+        "title": kind_labels().get(record.get("kind"), record.get("kind")),
+    })
+
+
+@arbiter_view
+@require_GET
+def job_status(request, tournament, job):
+    record = _job_or_404(tournament, job, request.user)
+    response = JsonResponse(job_json(tournament, record))
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@arbiter_view
+@require_GET
+def download(request, tournament, job):
+    record = _job_or_404(tournament, job, request.user)
+    if record.get("state") != "done":
+        return HttpResponse("the document is not ready yet", status=409, content_type="text/plain")
+    path = job_file(record)
+    if path is None:
+        return HttpResponse("this file is no longer kept (the data it showed changed, or the cards expired): "
+                            "print the document again", status=410, content_type="text/plain")
+    if record.get("kind") == "cards" and time.time() - path.stat().st_mtime > build.CARDS_TTL:
+        path.unlink(missing_ok=True)
+        return HttpResponse("the access cards expired: print them again", status=410, content_type="text/plain")
+    response = FileResponse(path.open("rb"), content_type="application/pdf",
+                            as_attachment=request.GET.get("download") == "1", filename=record.get("filename"))
+    response["Cache-Control"] = "no-store" if record.get("kind") == "cards" else "private, max-age=0"
+    response["X-Content-Type-Options"] = "nosniff"
+    return response

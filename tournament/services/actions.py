@@ -1,0 +1,50 @@
+"""The arbiter's round actions by name: the console's action buttons and the API's round endpoints both
+go through :func:`act`, so an action means the same thing wherever it is pressed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import StrEnum
+from typing import Any
+
+from ..errors import Code, ServiceError
+from ..models import Round
+from . import judging, rounds
+
+
+class Action(StrEnum):
+    OPEN = "open"
+    CLOSE = "close"
+    JUDGE = "judge"
+    REVIEW = "review"
+    TOP = "top"
+    PUBLISH = "publish"
+    CANCEL = "cancel"
+    NO_MOVE = "no_move"
+
+
+RoundAction = Callable[[Any, Round, dict[str, Any]], "Round | None"]
+
+ACTIONS: dict[Action, RoundAction] = {
+    Action.OPEN: lambda actor, rnd, data: rounds.open_round(actor, rnd),
+    Action.CLOSE: lambda actor, rnd, data: rounds.close_round(rnd, actor, force=True),
+    Action.JUDGE: lambda actor, rnd, data: judging.judge_round(rnd, actor),
+    Action.REVIEW: lambda actor, rnd, data: rounds.review_round(actor, rnd),
+    Action.TOP: lambda actor, rnd, data: rounds.choose_top(actor, rnd, str(data.get("move") or "")),
+    Action.PUBLISH: lambda actor, rnd, data: rounds.publish_round(actor, rnd),
+    Action.CANCEL: lambda actor, rnd, data: rounds.cancel_round(actor, rnd, why=str(data.get("why") or "")),
+    Action.NO_MOVE: lambda actor, rnd, data: rounds.redraw_no_move(actor, rnd),
+}
+
+
+def act(actor: Any, action: str, rnd: Round, **data: Any) -> Round | None:
+    """Runs a round action. Returns the round (for ``no_move``: the round drawn instead, or None when the
+    game ended)."""
+    try:
+        run = ACTIONS[Action(action)]
+    except ValueError:
+        raise ServiceError(Code.UNKNOWN_ACTION, f"unknown round action {action!r}") from None
+    return run(actor, rnd, data)
+
+
+__all__ = ["ACTIONS", "Action", "act"]

@@ -1,0 +1,43 @@
+"""The audit log: every change of the domain writes one row (who, what, before, after).
+
+Writing a row also moves the tournament's *screen version* forward (one counter per tournament,
+:attr:`Tournament.screen_version`), unless the action is one that no screen shows (a slip handed
+in): the tablets and the hall display poll that counter and fetch their state again when it moved.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import F, Model
+
+from ..models import AuditLog, Tournament
+
+#: Actions that change nothing a screen shows (one per slip: they would move the version all round long).
+QUIET_ACTIONS = frozenset({"slip.submit"})
+
+
+def user_or_none(actor: Any) -> Any:
+    """The acting user, or None for a task, a tablet or an anonymous caller."""
+    return actor if getattr(actor, "is_authenticated", False) else None
+
+
+def record(actor: Any, action: str, obj: Model, *, before: Any = None, after: Any = None,
+           tournament: Tournament | None = None) -> AuditLog:
+    """Writes the audit row of a change (inside the caller's transaction) and moves the screen version."""
+    row = AuditLog.objects.create(
+        actor=user_or_none(actor), tournament=tournament, action=action, object_type=type(obj).__name__,
+        object_id=str(getattr(obj, "pk", "")), before=before, after=after,
+    )
+    if tournament is not None and action not in QUIET_ACTIONS:
+        Tournament.objects.filter(pk=tournament.pk).update(screen_version=F("screen_version") + 1)
+    return row
+
+
+def claim(model: type[Model], pk: int, old: str | tuple[str, ...], new: str, **fields: Any) -> bool:
+    """``UPDATE … SET status=new WHERE pk AND status IN old``; True when this caller won."""
+    olds = (old,) if isinstance(old, str) else old
+    return model._default_manager.filter(pk=pk, status__in=olds).update(status=new, **fields) == 1
+
+
+__all__ = ["QUIET_ACTIONS", "claim", "record", "user_or_none"]

@@ -1,0 +1,112 @@
+"""Games: start (random seed, given seed or prepared racks), end, penalties."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from django.db import transaction
+
+from scoring import sheet
+from scoring.draw import DrawError
+from scoring.game import GameError
+
+from .. import gamestate
+from ..errors import Code, ServiceError, from_engine
+from ..models import Game, Penalty, Registration, Round, Tournament, Verdict
+from . import audit
+
+
+def live_rounds(game: Game) -> Any:
+    """The game's rounds that were not cancelled."""
+    return game.rounds.exclude(status=Round.Status.CANCELLED)
+
+
+def pending_round(game: Game) -> Round | None:
+    """The live round not published yet (at most one), or None."""
+    return live_rounds(game).exclude(status=Round.Status.PUBLISHED).first()
+
+
+@transaction.atomic
+def create_game(actor: Any, tournament: Tournament, *, seed: int | None = None,
+                prepared_racks: list[str] | None = None) -> Game:
+    """The tournament's next game: a random bag (or the given seed), or prepared racks checked round by round."""
+    number = (tournament.games.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    seed = seed if seed is not None else random.SystemRandom().randrange(2**62)
+    try:
+        state = gamestate.new_state(tournament.ruleset, seed, prepared_racks)
+    except (DrawError, GameError) as exc:
+        raise from_engine(exc, Code.BAD_RACK) from None
+    game = Game.objects.create(tournament=tournament, number=number, seed=seed, prepared_racks=prepared_racks,
+                               state=state)
+    audit.record(actor, "game.create", game, after={"number": number, "seed": seed, "prepared": bool(prepared_racks)},
+                 tournament=tournament)
+    return game
+
+
+def end_game(game: Game, reason: str) -> list[Penalty]:
+    """Marks the game finished (inside the caller's transaction) and turns warnings into penalties."""
+    game.status, game.end_reason = Game.Status.FINISHED, reason
+    game.save(update_fields=["status", "end_reason"])
+    return apply_warning_penalties(game)
+
+
+def finish_game(actor: Any, game: Game, *, why: str) -> Game:
+    """The arbiter ends a game (e.g. the prepared racks are used up or time is called): no round may be
+    pending; warnings become penalties as at a natural end."""
+    if not why or not why.strip():
+        raise ServiceError(Code.WHY_MISSING, "ending a game needs a reason")
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.status != Game.Status.PLAYING:
+            raise ServiceError(Code.GAME_OVER, f"{game} is already {game.status}")
+        pending = pending_round(game)
+        if pending is not None:
+            raise ServiceError(Code.ROUND_PENDING,
+                               f"round {pending.number} is {pending.status}: publish or cancel it first")
+        penalties = end_game(game, "arbiter")
+        audit.record(actor, "game.finish", game, after={"why": why.strip(), "warning_penalties": len(penalties)},
+                     tournament=game.tournament)
+    return game
+
+
+def add_penalty(actor: Any, game: Game, registration: Registration, *, points: int, reason: str) -> Penalty:
+    """An arbiter's penalty (conduct, illegible slip…), audited; it counts in the game's standings."""
+    if registration.tournament_id != game.tournament_id:
+        raise ServiceError(Code.WRONG_TOURNAMENT, "this player is not registered in the game's tournament")
+    if not isinstance(points, int) or isinstance(points, bool) or not 1 <= points <= 1000:
+        raise ServiceError(Code.BAD_POINTS, "a penalty is a whole number of points from 1 to 1000")
+    if not reason or not reason.strip():
+        raise ServiceError(Code.WHY_MISSING, "a penalty needs a reason")
+    with transaction.atomic():
+        penalty = Penalty.objects.create(game=game, registration=registration, kind=Penalty.Kind.OTHER,
+                                         points=points, reason=reason.strip(), created_by=audit.user_or_none(actor))
+        audit.record(actor, "penalty.add", penalty, after={"table": registration.table_number, "points": points,
+                                                           "reason": reason.strip()}, tournament=game.tournament)
+    return penalty
+
+
+def apply_warning_penalties(game: Game) -> list[Penalty]:
+    """End of game: the warnings over the free allowance become penalties (:func:`scoring.sheet.warning_penalty`).
+    Recomputed from scratch."""
+    t = game.tournament
+    Penalty.objects.filter(game=game, kind=Penalty.Kind.WARNINGS).delete()
+    counts = Counter(
+        Verdict.objects.filter(round__game=game, round__status=Round.Status.PUBLISHED, warning=True)
+        .values_list("registration_id", flat=True)
+    )
+    out = []
+    for reg_id, n in counts.items():
+        points = sheet.warning_penalty(n, free=t.free_warnings, points=t.warning_penalty)
+        if points:
+            extra = n - t.free_warnings
+            out.append(Penalty.objects.create(
+                game=game, registration_id=reg_id, kind=Penalty.Kind.WARNINGS, points=points,
+                reason=f"{n} warnings, {t.free_warnings} free: {extra} × {t.warning_penalty}",
+            ))
+    return out
+
+
+__all__ = ["add_penalty", "apply_warning_penalties", "create_game", "end_game", "finish_game", "live_rounds",
+           "pending_round"]

@@ -1,0 +1,138 @@
+"""Players of a tournament: registration, tables, personal access codes and tablet tokens.
+
+An access code is shown once (on screen at registration, or on a printed card) and stored hashed
+(:func:`tournament.models.secret_hash`) with a two-letter hint; a tablet proves it once and gets a
+token (also stored hashed). Printing cards issues new codes: :func:`new_access_codes` makes them,
+:func:`save_access_codes` stores them once the cards are written.
+"""
+
+from __future__ import annotations
+
+import base64
+import secrets
+from collections.abc import Iterable
+from typing import Any
+
+from django.db import transaction
+
+from ..errors import Code, ServiceError
+from ..models import Player, Registration, Tournament, secret_hash
+from . import audit
+
+
+def access_code() -> str:
+    """10 base32 characters = 50 random bits (no 0/1/8/9 confusion: RFC 4648 alphabet)."""
+    return base64.b32encode(secrets.token_bytes(10)).decode()[:10]
+
+
+def register_player(actor: Any, tournament: Tournament, *, name: str, club: str = "", category: str = "",
+                    series: str = "", licence: str = "", table_number: int | None = None
+                    ) -> tuple[Registration, str]:
+    """Registers a player; returns the registration and the personal access code (shown once, stored hashed)."""
+    with transaction.atomic():
+        player = Player.objects.create(name=name, club=club, category=category, series=series, licence=licence)
+        if table_number is None:
+            last = tournament.registrations.order_by("-table_number").first()
+            table_number = (last.table_number + 1) if last else 1
+        if tournament.registrations.filter(table_number=table_number).exists():
+            raise ServiceError(Code.TABLE_TAKEN, f"table {table_number} is already taken in {tournament}")
+        code = access_code()
+        reg = Registration.objects.create(
+            tournament=tournament, player=player, table_number=table_number,
+            access_code_hash=secret_hash(code), access_code_hint=code[:2] + "…",
+        )
+        audit.record(actor, "player.register", reg, after={"name": name, "table": table_number},
+                     tournament=tournament)
+    return reg, code
+
+
+def assign_tables(actor: Any, tournament: Tournament, wanted: dict[Registration, int]) -> int:
+    """Renumbers tables in one transaction (through free numbers, so swaps work); audited.
+    Returns how many tables changed."""
+    changes = {reg: n for reg, n in wanted.items() if n != reg.table_number}
+    if not changes:
+        return 0
+    with transaction.atomic():
+        top = (tournament.registrations.order_by("-table_number").values_list("table_number", flat=True).first()
+               or 0) + 1000
+        for i, reg in enumerate(changes):
+            Registration.objects.filter(pk=reg.pk).update(table_number=top + i)
+        for reg, n in changes.items():
+            Registration.objects.filter(pk=reg.pk).update(table_number=n)
+        audit.record(actor, "tables.assign", tournament, tournament=tournament,
+                     before={reg.player.name: reg.table_number for reg in changes},
+                     after={reg.player.name: n for reg, n in changes.items()})
+    return len(changes)
+
+
+def registration_at(tournament: Tournament, table: int) -> Registration | None:
+    """The player registered at a table, or None."""
+    return tournament.registrations.select_related("player").filter(table_number=table).order_by("pk").first()
+
+
+# -- access codes and tablet tokens ------------------------------------------------------------------------
+
+
+def login(code: str) -> tuple[Registration, str]:
+    """A tablet logs in with an access code: (registration, new token). ``bad_code`` when no player has it."""
+    code = code.strip()
+    reg = (Registration.objects.select_related("tournament", "player")
+           .filter(access_code_hash=secret_hash(code)).order_by("pk").first()) if code else None
+    if reg is None:
+        secrets.compare_digest(secret_hash(code), "0" * 64)  # the same work as a real comparison
+        raise ServiceError(Code.BAD_CODE, "the access code is wrong")
+    return reg, issue_tablet_token(reg, code)
+
+
+def issue_tablet_token(registration: Registration, code: str) -> str:
+    """A tablet proves the access code once and gets a token (stored hashed)."""
+    if not registration.check_access_code(code):
+        raise ServiceError(Code.BAD_CODE, "the access code is wrong")
+    token = secrets.token_urlsafe(32)
+    Registration.objects.filter(pk=registration.pk).update(token_hash=secret_hash(token))
+    return token
+
+
+def registration_for_token(token: str) -> Registration | None:
+    # order by pk: the model's default ordering would join the tournament table once more and sort
+    return (Registration.objects.filter(token_hash=secret_hash(token)).select_related("tournament", "player")
+            .order_by("pk").first())
+
+
+def new_access_codes(registrations: Iterable[Registration]) -> list[tuple[Registration, str]]:
+    """Fresh codes for these registrations, not saved yet (see :func:`save_access_codes`)."""
+    return [(reg, access_code()) for reg in registrations]
+
+
+def save_access_codes(actor: Any, entries: Iterable[tuple[Registration, str]], *,
+                      log_out_tablets: bool = False) -> None:
+    """Stores the codes (hashed; the hint keeps two letters), audited as ``player.new_code``: the previous
+    codes stop working. ``log_out_tablets`` also ends the tablet sessions opened with the old codes."""
+    with transaction.atomic():
+        for reg, code in entries:
+            fields: dict[str, Any] = {"access_code_hash": secret_hash(code), "access_code_hint": code[:2] + "…"}
+            if log_out_tablets:
+                fields["token_hash"] = None
+            Registration.objects.filter(pk=reg.pk).update(**fields)
+            for name, value in fields.items():
+                setattr(reg, name, value)
+            audit.record(actor, "player.new_code", reg, after={"table": reg.table_number, "printed": True,
+                                                               "tablets_logged_out": log_out_tablets},
+                         tournament=reg.tournament)
+
+
+def issue_access_codes(actor: Any, registrations: Iterable[Registration], *, log_out_tablets: bool = False
+                       ) -> list[tuple[Registration, str]]:
+    """New personal access codes for these registrations, to print on cards. **The previous codes stop working.**
+
+    Each change is audited (``player.new_code``). ``log_out_tablets`` also ends the tablet sessions opened
+    with the old codes (a lost card); by default logged-in tablets stay logged in.
+    """
+    entries = new_access_codes(registrations)
+    save_access_codes(actor, entries, log_out_tablets=log_out_tablets)
+    return entries
+
+
+__all__ = ["access_code", "assign_tables", "issue_access_codes", "issue_tablet_token", "login",
+           "new_access_codes", "register_player", "registration_at", "registration_for_token",
+           "save_access_codes"]

@@ -1,0 +1,222 @@
+"""Rounds: draw → open → close → (judge, :mod:`.judging`) → review → top → publish; cancel; no-move redraw.
+
+Status changes are claims (:func:`.audit.claim`): two arbiters, or an arbiter and the close task,
+cannot both move a round forward; the loser gets ``conflict`` (or, for the idempotent close, the
+round as it is). Tasks (solve at the draw, close at deadline + grace) are sent after commit.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from scoring.draw import DrawError
+from scoring.game import GameError
+
+from .. import gamestate
+from ..errors import Code, ServiceError, from_engine
+from ..models import Game, Round, Solo, Tournament
+from . import audit, games, jobs, solving
+
+
+def current_round(game: Game) -> Round | None:
+    """The game's latest live round (the one the console works on)."""
+    return games.live_rounds(game).order_by("-number", "-id").first()
+
+
+def tournament_round(tournament: Tournament) -> Round | None:
+    """The tournament's latest live round (games are played one after another)."""
+    return (Round.objects.filter(game__tournament=tournament).exclude(status=Round.Status.CANCELLED)
+            .select_related("game").order_by("-game__number", "-number", "-id").first())
+
+
+@transaction.atomic
+def draw_round(actor: Any, game: Game, *, typed_rack: str | None = None) -> Round | None:
+    """Draws the next round's rack (seeded bag, prepared game, or the rack typed by the arbiter).
+
+    Returns None when a typed rack was invalid (the redraw is logged, the tiles went back):
+    the arbiter draws again. The solver task starts after commit.
+    """
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.status != Game.Status.PLAYING:
+        raise ServiceError(Code.GAME_OVER, f"{game} is {game.status}")
+    pending = games.pending_round(game)
+    if pending is not None:
+        raise ServiceError(Code.ROUND_PENDING,
+                           f"round {pending.number} is {pending.status}: publish or cancel it first")
+    before = gamestate.snapshot(game)
+    engine = gamestate.load(game)
+    log_from = len(engine.log)
+    try:
+        outcome = engine.type_rack(typed_rack) if typed_rack is not None else engine.draw()
+    except (DrawError, GameError) as exc:
+        raise from_engine(exc) from None
+    gamestate.save(game, engine)
+    events = [e.to_json() for e in engine.log[log_from:]]
+    t = game.tournament
+    if not outcome.valid or engine.rack is None:
+        audit.record(actor, "round.rack_rejected", game, after={"typed": typed_rack, "log": events}, tournament=t)
+        return None
+    rnd = Round.objects.create(
+        game=game, number=engine.round_no, rack="".join(engine.rack), leftover="".join(engine.round_leftover),
+        drawn="".join(engine.drawn), draw_log=events, board_before=engine.board.to_fen(), state_before=before,
+        grace_seconds=t.grace_seconds,
+    )
+    audit.record(actor, "round.draw", rnd, after={"rack": rnd.rack, "typed": typed_rack is not None, "log": events},
+                 tournament=t)
+    jobs.send(jobs.SOLVE_ROUND, rnd.pk)
+    return rnd
+
+
+def open_round(actor: Any, rnd: Round) -> Round:
+    """Opens a drawn round: the deadline starts now (server time); the close task is scheduled."""
+    with transaction.atomic():
+        now = timezone.now()
+        seconds = rnd.game.tournament.seconds_per_move
+        deadline = now + timedelta(seconds=seconds)
+        if not audit.claim(Round, rnd.pk, Round.Status.DRAWN, Round.Status.OPEN, opened_at=now, deadline=deadline):
+            rnd.refresh_from_db()
+            raise ServiceError(Code.CONFLICT, f"round {rnd.number} is {rnd.status}, not drawn")
+        rnd.refresh_from_db()
+        audit.record(actor, "round.open", rnd, after={"deadline": deadline.isoformat()},
+                     tournament=rnd.game.tournament)
+        jobs.send(jobs.CLOSE_ROUND, rnd.pk, eta=deadline + timedelta(seconds=rnd.grace_seconds))
+    return rnd
+
+
+def close_round(rnd: Round, actor: Any = None, *, force: bool = False) -> Round:
+    """Closes an open round at deadline + grace (``force``: the arbiter closes now). Idempotent."""
+    rnd.refresh_from_db()
+    if rnd.status != Round.Status.OPEN:
+        if rnd.status in (Round.Status.DRAWN, Round.Status.CANCELLED):
+            raise ServiceError(Code.ROUND_NOT_OPEN, f"round {rnd.number} is {rnd.status}")
+        return rnd
+    now = timezone.now()
+    assert rnd.deadline is not None  # an open round has one
+    due = rnd.deadline + timedelta(seconds=rnd.grace_seconds)
+    if now < due and not force:
+        raise ServiceError(Code.NOT_DUE, f"round {rnd.number} closes at {due.isoformat()} (deadline + grace)")
+    with transaction.atomic():
+        if audit.claim(Round, rnd.pk, Round.Status.OPEN, Round.Status.CLOSED, closed_at=now):
+            audit.record(actor, "round.close", rnd, after={"forced": force}, tournament=rnd.game.tournament)
+    rnd.refresh_from_db()
+    return rnd
+
+
+def review_round(actor: Any, rnd: Round) -> Round:
+    """The arbiter has looked at the verdicts."""
+    with transaction.atomic():
+        if not audit.claim(Round, rnd.pk, Round.Status.JUDGED, Round.Status.REVIEWED):
+            rnd.refresh_from_db()
+            raise ServiceError(Code.CONFLICT, f"round {rnd.number} is {rnd.status}, not judged")
+        audit.record(actor, "round.review", rnd, tournament=rnd.game.tournament)
+    rnd.refresh_from_db()
+    return rnd
+
+
+def choose_top(actor: Any, rnd: Round, move: str) -> Round:
+    """The arbiter picks any move of top score (checked: legal, in the lexicon, the top score)."""
+    t = rnd.game.tournament
+    wanted = " ".join(move.split())
+    play = solving.checked_top(rnd, wanted)
+    with transaction.atomic():
+        before = {"move": rnd.chosen_move, "score": rnd.chosen_score}
+        updated = Round.objects.filter(pk=rnd.pk).exclude(
+            status__in=[Round.Status.PUBLISHED, Round.Status.CANCELLED]).update(
+            chosen_move=play.notation(), chosen_score=play.score)
+        if not updated:
+            raise ServiceError(Code.CONFLICT, f"round {rnd.number} is already {rnd.status}")
+        audit.record(actor, "round.choose_top", rnd, before=before,
+                     after={"move": play.notation(), "score": play.score}, tournament=t)
+    rnd.refresh_from_db()
+    return rnd
+
+
+def publish_round(actor: Any, rnd: Round) -> Round:
+    """Puts the top on the board: the arbiter's choice, else the proposed top the solver stored."""
+    t = rnd.game.tournament
+    rnd.refresh_from_db()
+    if rnd.status not in (Round.Status.JUDGED, Round.Status.REVIEWED):
+        raise ServiceError(Code.NOT_JUDGED, f"round {rnd.number} is {rnd.status}: judge it before publishing")
+    rnd = solving.ensure_solved(rnd)
+    if not rnd.top_moves:
+        raise ServiceError(Code.NO_MOVE, "the rack has no legal move")
+    play = solving.checked_top(rnd, rnd.chosen_move or rnd.top_moves[0]["move"])
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=rnd.game_id)
+        engine = gamestate.load(game)
+        try:
+            record = engine.play(play)
+        except GameError as exc:
+            raise from_engine(exc) from None
+        if not audit.claim(Round, rnd.pk, (Round.Status.JUDGED, Round.Status.REVIEWED), Round.Status.PUBLISHED,
+                           published_at=timezone.now(), chosen_move=record.move, chosen_score=record.score):
+            raise ServiceError(Code.CONFLICT, f"round {rnd.number} changed meanwhile")
+        gamestate.save(game, engine)
+        audit.record(actor, "round.publish", rnd, after={"move": record.move, "score": record.score,
+                                                         "over": engine.over}, tournament=t)
+        if engine.over:
+            games.end_game(game, engine.end_reason or "")
+    rnd.refresh_from_db()
+    return rnd
+
+
+def redraw_no_move(actor: Any, rnd: Round) -> Round | None:
+    """The solver found no legal move for the round's rack (RULES §4): the rack goes back into the bag
+    (logged), the round is cancelled, and a new rack is drawn. When no other rack can be drawn the game
+    ends instead. Returns the new round, or None when the game ended."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=rnd.game_id)
+        rnd.refresh_from_db()
+        if rnd.solver_status != Round.SolverStatus.NO_MOVE:
+            raise ServiceError(Code.HAS_MOVES, f"round {rnd.number}: the solver has not reported «no legal move» "
+                                               f"(solver: {rnd.solver_status})")
+        if rnd.status not in (Round.Status.DRAWN, Round.Status.OPEN, Round.Status.CLOSED, Round.Status.JUDGED):
+            raise ServiceError(Code.CONFLICT, f"round {rnd.number} is {rnd.status}")
+        engine = gamestate.load(game)
+        try:
+            ended = engine.no_move()
+        except GameError as exc:
+            raise from_engine(exc) from None
+        Round.objects.filter(pk=rnd.pk).update(status=Round.Status.CANCELLED)
+        gamestate.save(game, engine)
+        audit.record(actor, "round.no_move", rnd, before={"rack": rnd.rack, "status": rnd.status},
+                     after={"returned_to_bag": not ended, "game_over": engine.over,
+                            "log": [e.to_json() for e in engine.log[-1:]]},
+                     tournament=game.tournament)
+        if engine.over:
+            games.end_game(game, engine.end_reason or "no_move")
+            return None
+    return draw_round(actor, game)
+
+
+def cancel_round(actor: Any, rnd: Round, *, why: str) -> Round:
+    """Cancels a round (arbiter error) and every later round of its game; the game goes back to before
+    the round's draw, solos and end-of-game penalties are recomputed; slips and verdicts are kept."""
+    if not why or not why.strip():
+        raise ServiceError(Code.WHY_MISSING, "a cancellation needs a reason")
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=rnd.game_id)
+        rnd.refresh_from_db()
+        if rnd.status == Round.Status.CANCELLED:
+            return rnd
+        later = list(games.live_rounds(game).filter(number__gte=rnd.number).order_by("number"))
+        before = {"rounds": [(r.number, r.status) for r in later], "game_status": game.status}
+        for r in later:
+            Round.objects.filter(pk=r.pk).update(status=Round.Status.CANCELLED)
+            Solo.objects.filter(round=r).delete()
+        gamestate.rewind(game, rnd)
+        game.status, game.end_reason = Game.Status.PLAYING, ""
+        game.save(update_fields=["state", "status", "end_reason"])
+        game.penalties.filter(kind="warnings").delete()
+        audit.record(actor, "round.cancel", rnd, before=before,
+                     after={"why": why.strip(), "cancelled": [r.number for r in later]}, tournament=game.tournament)
+    rnd.refresh_from_db()
+    return rnd
+
+
+__all__ = ["cancel_round", "choose_top", "close_round", "current_round", "draw_round", "open_round",
+           "publish_round", "redraw_no_move", "review_round", "tournament_round"]

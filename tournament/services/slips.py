@@ -1,0 +1,186 @@
+"""Slips: handed in from tablets or typed from paper, every version kept, never lost; the live count.
+
+A slip is stored under an idempotency key: a retry with the same key returns the slip already stored
+(a tablet's outbox re-sends after a network error), the same key with another body is refused.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from scoring.notation import NotationError, parse_word
+from scoring.rules import get_ruleset
+
+from ..errors import Code, ServiceError
+from ..models import Registration, Round, Slip
+from . import audit
+
+#: Slips listed on the console's live panel (the newest); the counts cover every slip.
+RECENT_SLIPS = 200
+
+
+def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinates: str = "",
+                score: int | None = None, idempotency_key: str | None = None, source: str = Slip.Source.TABLET,
+                actor: Any = None, received_at: datetime | None = None, checked: bool = False) -> Slip:
+    """Stores a slip version. A retry with the same idempotency key returns the same slip.
+
+    Until the deadline a new slip replaces the previous one (every version is kept).
+    A slip after the deadline is kept, marked late, and does not replace an on-time one.
+    Paper slips may be typed by the arbiter after closing, with the time they were handed in.
+    ``checked``: the caller has just looked the idempotency key up and found no slip.
+
+    The round row is share-locked (PostgreSQL ``FOR SHARE``) and the player's row locked: slips of
+    many players are stored side by side, one player's versions one after another, while the close
+    (an ``UPDATE`` of that row) waits for the slips in flight and a slip that comes after it sees the
+    round closed.
+    """
+    key = idempotency_key or f"auto-{uuid.uuid4()}"
+    if not checked:
+        existing = Slip.objects.filter(idempotency_key=key).order_by("pk").first()
+        if existing is not None:
+            return _same_slip(existing, rnd, registration)
+    tournament = registration.tournament
+    if tournament.pk != rnd.game.tournament_id:
+        raise ServiceError(Code.WRONG_TOURNAMENT, "this player is not registered in this round's tournament")
+    try:  # a word with a letter outside the tile set is refused at once (a typo to fix), never stored
+        parse_word(word, get_ruleset(tournament.ruleset))
+    except NotationError as exc:
+        raise ServiceError(Code.BAD_LETTER, f"word: {exc}") from None
+    try:
+        with transaction.atomic():
+            slip = _store(rnd, registration, key, word=word, coordinates=coordinates, score=score, source=source,
+                          actor=actor, received_at=received_at)
+    except IntegrityError:
+        existing = Slip.objects.filter(idempotency_key=key).order_by("pk").first()
+        if existing is None:
+            raise
+        return _same_slip(existing, rnd, registration)
+    return slip
+
+
+def _store(rnd: Round, registration: Registration, key: str, *, word: str, coordinates: str, score: int | None,
+           source: str, actor: Any, received_at: datetime | None) -> Slip:
+    status, deadline = _share_lock_round(rnd.pk)
+    paper = source in (Slip.Source.PAPER, Slip.Source.ARBITER)
+    # after closing, tablet slips are still kept (as late); paper slips carry their hand-in time
+    if status not in (Round.Status.OPEN, Round.Status.CLOSED):
+        raise ServiceError(Code.ROUND_NOT_OPEN, f"round {rnd.number} is {status}: slips are not taken")
+    now = received_at if (paper and received_at) else timezone.now()
+    # a tablet slip that comes after the close (even a close forced before the deadline) is late
+    late = (deadline is not None and now > deadline) or (status == Round.Status.CLOSED and not paper)
+    # one player's slips one at a time (versions), other players' side by side
+    # (no ordering: Registration's default one joins the tournament, whose row would be locked too)
+    list(Registration.objects.select_for_update(no_key=True).filter(pk=registration.pk).order_by()
+         .values_list("pk", flat=True))
+    last = (Slip.objects.filter(registration=registration, round_id=rnd.pk)
+            .order_by("-version").values_list("version", flat=True).first())
+    version = (last + 1) if last else 1
+    current = not late
+    if current and version > 1:
+        Slip.objects.filter(registration=registration, round_id=rnd.pk, is_current=True).update(is_current=False)
+    slip = Slip.objects.create(
+        registration=registration, round_id=rnd.pk, word=word.strip(), coordinates=(coordinates or "").strip(),
+        announced_score=score, received_at=now, source=source, idempotency_key=key, version=version,
+        is_current=current, late=late, entered_by=audit.user_or_none(actor),
+    )
+    audit.record(actor, "slip.submit", slip, after={"text": slip.text, "version": version, "late": late,
+                                                    "source": source}, tournament=registration.tournament)
+    return slip
+
+
+def _share_lock_round(pk: int) -> tuple[str, datetime | None]:
+    """(status, deadline) of a round, share-locked until the transaction ends."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cur:
+            cur.execute(f"SELECT status, deadline FROM {Round._meta.db_table} WHERE id = %s FOR SHARE", [pk])
+            row = cur.fetchone()
+        if row is None:
+            raise Round.DoesNotExist(pk)
+        return row[0], row[1]
+    # SQLite has one writer at a time; other databases: an exclusive row lock
+    status, deadline = Round.objects.select_for_update().values_list("status", "deadline").get(pk=pk)
+    return status, deadline
+
+
+def _same_slip(existing: Slip, rnd: Round, registration: Registration) -> Slip:
+    if existing.round_id != rnd.pk or existing.registration_id != registration.pk:
+        raise ServiceError(Code.KEY_REUSED, "this idempotency key belongs to another slip")
+    return existing
+
+
+# -- retries (the tablet's outbox, the API's Idempotency-Key) ---------------------------------------------
+
+
+def same_body(slip: Slip, word: str, coordinates: str, score: int | None) -> bool:
+    return slip.word == word.strip() and slip.coordinates == (coordinates or "").strip() and \
+        slip.announced_score == score
+
+
+def retried_slip(key: str, registration: Registration, *, word: str, coordinates: str, score: int | None
+                 ) -> Slip | None:
+    """The slip already stored under this idempotency key (a retry), None for a new key.
+
+    Same key + another body or another player → ``idempotency_conflict``.
+    """
+    existing = Slip.objects.filter(idempotency_key=key).order_by("pk").first()
+    if existing is not None and (existing.registration_id != registration.pk
+                                 or not same_body(existing, word, coordinates, score)):
+        raise ServiceError(Code.IDEMPOTENCY_CONFLICT, "this Idempotency-Key was already used for another slip: "
+                                                      "send a new key for a new slip")
+    return existing
+
+
+def submit_once(rnd: Round, registration: Registration, key: str, *, word: str, coordinates: str,
+                score: int | None, looked_up: bool = False, **kwargs: Any) -> tuple[Slip, bool]:
+    """:func:`submit_slip` with a retry check: (slip, created). Same key + another body → refused.
+
+    ``looked_up``: :func:`retried_slip` was called for this key just before and found nothing.
+    """
+    if not looked_up:
+        existing = retried_slip(key, registration, word=word, coordinates=coordinates, score=score)
+        if existing is not None:
+            return existing, False
+    slip = submit_slip(rnd, registration, word=word, coordinates=coordinates, score=score, idempotency_key=key,
+                       checked=True, **kwargs)
+    return slip, True
+
+
+# -- the live count ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Count:
+    """Slips of a round: the tables registered, those with a slip that counts, late ones, missing ones."""
+
+    registered: int
+    received: int
+    late: list[int]  # tables whose only slips came late
+    missing: list[int]  # tables without a slip that counts
+
+
+def count(rnd: Round) -> Count:
+    """Every table of the round's tournament counted (no limit, whatever the size of the hall)."""
+    tables = dict(rnd.game.tournament.registrations.values_list("pk", "table_number"))
+    on_time = set(rnd.slips.filter(is_current=True).values_list("registration_id", flat=True)) & set(tables)
+    late = set(rnd.slips.filter(late=True).values_list("registration_id", flat=True)) - on_time
+    return Count(
+        registered=len(tables), received=len(on_time),
+        late=sorted(tables[r] for r in late if r in tables),
+        missing=sorted(t for r, t in tables.items() if r not in on_time),
+    )
+
+
+def recent(rnd: Round, limit: int = RECENT_SLIPS) -> list[Slip]:
+    """The slips that count and the late ones, by table, at most ``limit``."""
+    return list(Slip.objects.filter(round=rnd).exclude(is_current=False, late=False)
+                .select_related("registration__player").order_by("registration__table_number", "-version")[:limit])
+
+
+__all__ = ["RECENT_SLIPS", "Count", "count", "recent", "retried_slip", "same_body", "submit_once",
+           "submit_slip"]

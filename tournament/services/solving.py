@@ -1,0 +1,137 @@
+"""The moves of a round and its top: solved once, stored on the round, used by every reader.
+
+:func:`solve_round` (the Celery task's body) finds every legal move of the round's rack on the
+round's board, ranks them with :func:`scoring.tops.ranked_moves` (the one order of the top, the same
+as the ``solve`` command's) and keeps the best :data:`TOP_MOVES_KEPT` on the round, the proposed top
+first. The review page shows those moves, and the publication puts the first on the board unless the
+arbiter chose another of top score (:func:`checked_top`). Judging needs every legal move of the rack:
+:func:`round_moves` (a few milliseconds with the compiled solver).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Container
+from typing import Any
+
+from scoring.board import Board
+from scoring.moves import Move, SolveFn
+from scoring.notation import NotationError, parse_move
+from scoring.placement import IllegalMove, Play, evaluate
+from scoring.rules import get_ruleset
+from scoring.solver import solver_for
+from scoring.tops import offered_moves, ranked_moves
+
+from ..errors import Code, ServiceError
+from ..models import Round, Tournament
+
+log = logging.getLogger(__name__)
+
+#: Moves of a round kept on its row (the review page lists them; the first is the proposed top).
+TOP_MOVES_KEPT = 50
+
+Tools = tuple[SolveFn, Container[str]]
+
+
+def round_tools(tournament: Tournament) -> Tools:
+    """``(solve_fn, lexicon)`` of a tournament: the compiled solver over its lexicon (tests replace this)."""
+    graph = tournament.lexicon.graph()
+    solver = solver_for(get_ruleset(tournament.ruleset), graph)
+    return (lambda board, rack: solver.solve(board, rack).moves), graph
+
+
+def board_of(rnd: Round) -> Board:
+    """The board the round's rack is played on."""
+    return Board.from_fen(get_ruleset(rnd.game.tournament.ruleset), rnd.board_before or None)
+
+
+def solver_key(rnd: Round) -> str:
+    """What a stored solution was computed from: rule set, lexicon, board and rack."""
+    t = rnd.game.tournament
+    parts = (t.ruleset, str(t.lexicon_id), rnd.board_before, rnd.rack)
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+
+
+def round_moves(rnd: Round, tools: Tools | None = None) -> list[Move]:
+    """Every move the round offers (every legal move; on the empty board the horizontal ones)."""
+    solve_fn, _lexicon = tools or round_tools(rnd.game.tournament)
+    board = board_of(rnd)
+    return offered_moves(board, solve_fn(board, list(rnd.rack)))
+
+
+def move_row(move: Move) -> dict[str, Any]:
+    """A move as the round keeps it (``top_moves``)."""
+    return {"move": move.notation(), "score": move.score, "blanks": sum(1 for p in move.placed if p.blank),
+            "tiles_placed": len(move.placed)}
+
+
+def is_solved(rnd: Round) -> bool:
+    """The round's stored moves are those of its current rack and board."""
+    done = (Round.SolverStatus.DONE, Round.SolverStatus.NO_MOVE)
+    return rnd.solver_status in done and rnd.solver_key == solver_key(rnd)
+
+
+def solve_round(rnd: Round) -> str:
+    """Solves the round and keeps its best moves, the proposed top first (skipped when already solved)."""
+    if rnd.status == Round.Status.CANCELLED:
+        return "gone"
+    if is_solved(rnd):
+        return "already"
+    key = solver_key(rnd)
+    Round.objects.filter(pk=rnd.pk).update(solver_status=Round.SolverStatus.RUNNING)
+    try:
+        moves = round_moves(rnd)
+        kept = [move_row(m) for m in ranked_moves(board_of(rnd), list(rnd.rack), moves,
+                                                  limit=TOP_MOVES_KEPT)[:TOP_MOVES_KEPT]]
+        status = Round.SolverStatus.DONE if moves else Round.SolverStatus.NO_MOVE
+        Round.objects.filter(pk=rnd.pk).update(top_moves=kept, move_count=len(moves), solver_status=status,
+                                               solver_key=key, solver_error="")
+    except Exception as exc:
+        Round.objects.filter(pk=rnd.pk).update(solver_status=Round.SolverStatus.FAILED,
+                                               solver_error=str(exc)[:2000])
+        log.exception("solving round %s failed", rnd.pk)
+        raise
+    return "solved"
+
+
+def ensure_solved(rnd: Round) -> Round:
+    """The round with its stored moves, solving it now when the task has not (yet) done it."""
+    if not is_solved(rnd):
+        solve_round(rnd)
+        rnd.refresh_from_db()
+    return rnd
+
+
+def tops(rnd: Round) -> list[dict[str, Any]]:
+    """The stored moves of top score, the proposed top first."""
+    if not rnd.top_moves:
+        return []
+    best = rnd.top_moves[0]["score"]
+    return [m for m in rnd.top_moves if m["score"] == best]
+
+
+def checked_top(rnd: Round, text: str, tools: Tools | None = None) -> Play:
+    """The move ``text`` on the round's board, checked as the round's top: legal, every word in the
+    lexicon, the rack's tiles, and the top score the solver found."""
+    rnd = ensure_solved(rnd)
+    if not rnd.top_moves:
+        raise ServiceError(Code.NO_MOVE, "the rack has no legal move")
+    best = rnd.top_moves[0]["score"]
+    _solve_fn, lexicon = tools or round_tools(rnd.game.tournament)
+    board = board_of(rnd)
+    try:
+        play = evaluate(board, parse_move(text, board.ruleset), rack=list(rnd.rack), lexicon=lexicon)
+    except (NotationError, IllegalMove) as exc:
+        raise ServiceError(Code.NOT_LEGAL, f"{text}: {exc}") from None
+    if play.invalid_words:
+        raise ServiceError(Code.NOT_LEGAL, f"{text}: not in the lexicon: {', '.join(play.invalid_words)}")
+    if board.is_empty() and play.coord.vertical:
+        raise ServiceError(Code.NOT_LEGAL, f"{text}: the first move is placed horizontally")
+    if play.score != best:
+        raise ServiceError(Code.NOT_TOP, f"{text} scores {play.score}, the top of this round scores {best}")
+    return play
+
+
+__all__ = ["TOP_MOVES_KEPT", "board_of", "checked_top", "ensure_solved", "is_solved", "move_row", "round_moves",
+           "round_tools", "solve_round", "solver_key", "tops"]

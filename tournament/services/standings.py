@@ -1,0 +1,161 @@
+"""Standings: the rows of a game or tournament read from the database, computed by :mod:`scoring.sheet`.
+
+This is the bridge: it reads the published rounds' tops, the verdicts, solos and penalties into plain
+values, and :mod:`scoring.sheet` does the arithmetic (totals, deficit, percentage, ranks, tie-break,
+groups). The console, the API, the tablets, the hall display and the PDFs all call these functions.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from scoring import sheet
+
+from ..errors import Code, ServiceError
+from ..models import Game, Penalty, Player, Registration, Round, Solo, Tournament, Verdict
+
+GROUPS = ("series", "category", "club")
+
+
+@dataclass
+class Standing:
+    """A player's line in the standings: the registration and its :class:`scoring.sheet.Line`."""
+
+    registration: Registration
+    line: sheet.Line
+
+    @property
+    def player(self) -> Player:
+        return self.registration.player
+
+    @property
+    def table(self) -> int:
+        return self.registration.table_number
+
+    @property
+    def rank(self) -> int:
+        return self.line.rank
+
+    @property
+    def awarded(self) -> int:
+        return self.line.awarded
+
+    @property
+    def solos(self) -> int:
+        return self.line.solos
+
+    @property
+    def penalties(self) -> int:
+        return self.line.penalties
+
+    @property
+    def warnings(self) -> int:
+        return self.line.warnings
+
+    @property
+    def top_total(self) -> int:
+        return self.line.top_total
+
+    @property
+    def total(self) -> int:
+        return self.line.total
+
+    @property
+    def deficit(self) -> int:
+        return self.line.deficit
+
+    @property
+    def percentage(self) -> float:
+        return self.line.percentage
+
+    @property
+    def per_round(self) -> list[int]:
+        return self.line.per_round
+
+    @property
+    def per_game(self) -> list[int]:
+        return self.line.per_game
+
+    def as_dict(self) -> dict[str, Any]:
+        player = self.player
+        return {"table": self.table, "name": player.name, "total": self.total, "awarded": self.awarded,
+                "solos": self.solos, "penalties": self.penalties, "top_total": self.top_total,
+                "deficit": self.deficit, "percentage": self.percentage, "rank": self.rank, "club": player.club,
+                "category": player.category, "series": player.series, "warnings": self.warnings}
+
+
+def published_rounds(game: Game) -> list[Round]:
+    return list(game.rounds.filter(status=Round.Status.PUBLISHED).order_by("number"))
+
+
+def game_lines(game: Game, regs: list[Registration]) -> list[sheet.Line]:
+    """Every registration's (unranked) line of one game, keyed by registration id."""
+    rounds = published_rounds(game)
+    index = {r.pk: i + 1 for i, r in enumerate(rounds)}
+    scores = [sheet.RoundScore(v["registration_id"], index[v["round_id"]], v["awarded"], v["warning"])
+              for v in Verdict.objects.filter(round__in=rounds).values("registration_id", "round_id", "awarded",
+                                                                       "warning")]
+    solos: dict[int, int] = defaultdict(int)
+    for reg_id, points in Solo.objects.filter(round__in=rounds).values_list("registration_id", "points"):
+        solos[reg_id] += points
+    penalties: dict[int, int] = defaultdict(int)
+    for reg_id, points in Penalty.objects.filter(game=game).values_list("registration_id", "points"):
+        penalties[reg_id] += points
+    return sheet.game_lines([r.pk for r in regs], [r.chosen_score or 0 for r in rounds], scores,
+                            solos=solos, penalties=penalties)
+
+
+def _registrations(tournament: Tournament) -> list[Registration]:
+    return list(tournament.registrations.select_related("player"))
+
+
+def _rows(lines: list[sheet.Line], regs: dict[int, Registration]) -> list[Standing]:
+    return [Standing(regs[line.player], line) for line in lines]
+
+
+def _by_table(regs: dict[int, Registration]) -> Any:
+    return lambda line: regs[line.player].table_number
+
+
+def game_standings(game: Game) -> list[Standing]:
+    """The game's standings (published rounds), best first."""
+    t = game.tournament
+    regs = {r.pk: r for r in _registrations(t)}
+    lines = sheet.ranked(game_lines(game, list(regs.values())), tie_break=t.tie_break == "backwards",
+                         order=_by_table(regs))
+    return _rows(lines, regs)
+
+
+def tournament_lines(tournament: Tournament, regs: list[Registration]) -> list[sheet.Line]:
+    games = tournament.games.exclude(status=Game.Status.CANCELLED).order_by("number")
+    return sheet.tournament_lines([game_lines(g, regs) for g in games]) or [sheet.Line(r.pk) for r in regs]
+
+
+def tournament_standings(tournament: Tournament) -> list[Standing]:
+    """The tournament's standings over every game, best first."""
+    regs = {r.pk: r for r in _registrations(tournament)}
+    lines = sheet.ranked(tournament_lines(tournament, list(regs.values())),
+                         tie_break=tournament.tie_break == "backwards", order=_by_table(regs))
+    return _rows(lines, regs)
+
+
+def grouped_standings(tournament: Tournament, group_by: str, game: Game | None = None) -> dict[str, list[Standing]]:
+    """Standings per series, category or club (of the tournament, or of one game): {group: rows}."""
+    if group_by not in GROUPS:
+        raise ServiceError(Code.BAD_GROUP, f"standings by {group_by!r}: series, category or club")
+    regs = {r.pk: r for r in _registrations(tournament)}
+    lines = game_lines(game, list(regs.values())) if game is not None else \
+        tournament_lines(tournament, list(regs.values()))
+    groups = sheet.grouped(lines, lambda pk: getattr(regs[pk].player, group_by) or "",
+                           tie_break=tournament.tie_break == "backwards", order=_by_table(regs))
+    return {name: _rows(rows, regs) for name, rows in groups.items()}
+
+
+def top_total(rows: list[Standing]) -> int:
+    return rows[0].top_total if rows else 0
+
+
+__all__ = ["GROUPS", "Standing", "game_lines", "game_standings", "grouped_standings", "published_rounds",
+           "top_total", "tournament_standings"]

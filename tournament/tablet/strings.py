@@ -1,0 +1,78 @@
+"""Every text the tablet's scripts show, in the active language (rendered into the page as JSON)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from .. import labels
+
+
+def tablet_strings() -> dict[str, Any]:
+    return {
+        "status_none": _("The game has not started yet."),
+        "status_drawn": _("The arbiter is drawing the rack…"),
+        "status_open": _("Hand in your slip before the time is over."),
+        "status_closed": _("Time is over. The arbiter is judging the slips."),
+        "status_published": _("Results of the round"),
+        "game_round": _("Game %(game)s · round %(round)s"),
+        "time_over": _("Time is over"),
+        "time_over_long": _("Time is over: the slip can no longer be changed."),
+        "online": _("online"),
+        "offline": _("no network"),
+        "hand_in": _("Hand in"),
+        "replace": _("Replace the slip"),
+        "received": _("Slip received at %(time)s"),
+        "version": _("version %(n)s"),
+        "can_replace": _("You can replace it until the time is over; the last slip counts."),
+        "counts": _("This slip counts."),
+        "pending": _("It is kept on this tablet and will be sent as soon as the network is back."),
+        "pending_short": _("Slip not sent yet"),
+        "sending": _("Sending…"),
+        "retry_in": _("next try in %(s)s s"),
+        "refused": _("Slip refused"),
+        "late": _("The slip reached the server after the deadline: it was stored as late and counts as missing."),
+        "round_over": _("The round is over: the slip was not taken."),
+        "round_changed": _("The round changed: the slip was for an earlier round."),
+        "invalid": _("The slip was refused: %(detail)s"),
+        "login_again": _("Log in again with your access code: the slip is kept and will be sent."),
+        "word_missing": _("Write the word."),
+        "coords_bad": _("Coordinates look like H8 (horizontal) or 8H (vertical)."),
+        "score_bad": _("The score is a whole number."),
+        "your_move": _("Your move"),
+        "no_slip": _("You handed in no slip."),
+        "points": labels.points_forms(),
+        "warning": _("warning"),
+        "top": _("Top"),
+        "round_score": _("Round score"),
+        "total": _("Total"),
+        "rank": _("Rank"),
+        "of_players": _("of %(n)s"),
+        "top_total": _("top total %(n)s"),
+        "solo": _("solo +%(n)s"),
+        "horizontal": _("horizontal"),
+        "vertical": _("vertical"),
+        "start_square": _("Start square %(sq)s: which direction?"),
+        "cancel": _("Cancel"),
+        "log_in": _("Log in"),
+        "logged_out": _("This tablet was logged out: log in with your access code."),
+        "confirm_logout": _("A slip is not sent yet. Log out anyway? It stays on this tablet."),
+        "assist_hint": _("Tap a tile of your rack, then a square of the board."),
+        "assist_use": _("Use this move"),
+        "assist_clear": _("Take the tiles back"),
+        "assist_error": _("Cannot compute the score."),
+        "blank_letter": _("Which letter does the blank stand for?"),
+        "reasons": labels.reason_texts(),
+        "placement": labels.placement_texts(),
+    }
+
+
+def login_strings() -> dict[str, Any]:
+    return {
+        "bad_code": _("This access code is wrong. Check it and try again."),
+        "too_many": _("Too many wrong codes from this tablet: wait a few minutes and try again."),
+        "network": _("No network: check the connection and try again."),
+        "logging_in": _("Logging in…"),
+        "expired": _("This tablet was logged out (the code was used on another tablet?): log in again."),
+    }
