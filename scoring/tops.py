@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from typing import TypeVar
 
 from .board import Board
 from .draw import BLANK, Makeup
@@ -45,6 +46,7 @@ END_REASONS = {
 }
 
 TopKey = tuple[bool, int, int, tuple[int, ...], tuple[int, int, bool], tuple[bool, ...]]
+M = TypeVar("M", bound=Move)
 
 
 def subtract(rack: Iterable[str], used: Iterable[str]) -> list[str]:
@@ -100,7 +102,7 @@ def top_key(ruleset: RuleSet, rack: Sequence[str], bag_tiles: Sequence[str], mov
     )
 
 
-def offered_moves(board: Board, moves: Iterable[Move]) -> list[Move]:
+def offered_moves(board: Board, moves: Iterable[M]) -> list[M]:
     """The moves the game offers: on the empty board only horizontal ones."""
     if board.is_empty():
         return [m for m in moves if not m.coord.vertical]
@@ -110,11 +112,11 @@ def offered_moves(board: Board, moves: Iterable[Move]) -> list[Move]:
 def ranked_moves(
     board: Board,
     rack: Sequence[str],
-    moves: Iterable[Move],
+    moves: Iterable[M],
     bag_tiles: Sequence[str] | None = None,
     *,
     limit: int | None = None,
-) -> list[Move]:
+) -> list[M]:
     """The offered moves, best first: by score, and moves of equal score in the order of the top
     (the first move is the proposed top, the other moves of top score follow in their order).
 
@@ -124,7 +126,7 @@ def ranked_moves(
     offered = sorted(offered_moves(board, moves), key=lambda m: -m.score)
     bag = bag_left(board, rack) if bag_tiles is None else list(bag_tiles)
     ruleset = board.ruleset
-    out: list[Move] = []
+    out: list[M] = []
     i = 0
     while i < len(offered) and (limit is None or len(out) < limit):
         j = i
@@ -136,11 +138,10 @@ def ranked_moves(
 
 
 def rank_tops(
-    board: Board, rack: Sequence[str], moves: Iterable[Move], bag_tiles: Sequence[str] | None = None
-) -> list[Move]:
+    board: Board, rack: Sequence[str], moves: Iterable[M], bag_tiles: Sequence[str] | None = None
+) -> list[M]:
     """The moves of top score, the proposed top first (empty when no move is offered)."""
-    ranked = ranked_moves(board, rack, moves, bag_tiles, limit=1)
-    return ranked
+    return ranked_moves(board, rack, moves, bag_tiles, limit=1)
 
 
 __all__ = [

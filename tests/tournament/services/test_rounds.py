@@ -162,3 +162,29 @@ def test_cancel_round_restores_the_game(alice, game, eager, regs):
     again = run_round(alice, game, eager, {ivan: "CARTS 20"})
     assert again.number == 1 and again.pk != rnd.pk
     assert AuditLog.objects.filter(action="round.cancel").get().after["cancelled"] == [1, 2]
+
+
+def test_publication_plays_the_stored_top_without_solving_again(alice, game, eager, regs, monkeypatch):
+    """The solver task ranks the moves once (scoring.tops); the review page shows them and the publication
+    plays the first one, or the arbiter's choice among the moves of top score."""
+    from scoring.board import Board
+    from scoring.tops import ranked_moves
+    from tests.tools.world import EN, WORDS
+    from tests.tools.wordlist_solver import WordListSolver
+
+    rnd = run_round(alice, game, eager, {regs[0]: "CARTS 20"})
+    everything = WordListSolver(EN, WORDS)(Board.from_fen(EN, rnd.board_before or None), list(rnd.rack))
+    board = Board.from_fen(EN, rnd.board_before or None)
+    expected = [m.notation() for m in ranked_moves(board, list(rnd.rack), everything)][: len(rnd.top_moves)]
+    assert [m["move"] for m in rnd.top_moves] == expected
+    best = rnd.top_moves[0]["score"]
+    assert [m["move"] for m in services.solving.tops(rnd)] == [
+        m["move"] for m in rnd.top_moves if m["score"] == best]
+
+    monkeypatch.setattr(services.solving, "solve_round", lambda rnd: pytest.fail("solved again"))
+    solved = services.solving.round_tools(rnd.game.tournament)
+    monkeypatch.setattr(services.solving, "round_tools", lambda t: (lambda b, r: pytest.fail("solved again"),
+                                                                     solved[1]))
+    services.rounds.publish_round(alice, rnd)
+    rnd.refresh_from_db()
+    assert (rnd.chosen_move, rnd.chosen_score) == (rnd.top_moves[0]["move"], rnd.top_moves[0]["score"])

@@ -1,4 +1,9 @@
-"""``manage.py solve``: every legal move of a rack on a board, or the best N (the compiled solver)."""
+"""``manage.py solve``: the moves of a rack on a board, best first, or the best N (the compiled solver).
+
+Moves of equal score come in the order of the top (:func:`scoring.tops.ranked_moves`): the first move is the
+top the console proposes and the publication plays. On the empty board only horizontal moves are listed, as
+the game offers them.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from scoring.check import UnusableInput, load_position_and_rack
 from scoring.rules import RuleSet, ruleset_ids
+from scoring.tops import ranked_moves
 
 
 def one_line_errors(command: BaseCommand, parser, prog_name: str, subcommand: str):
@@ -77,14 +83,19 @@ class Command(BaseCommand):
         except UnusableInput as exc:
             raise CommandError(str(exc), returncode=2) from None
         solver = open_solver(ruleset, opts["lexicon"])
-        result = solver.solve(board, rack, top=opts["top"], count_all=opts["count_all"])
+        top = opts["top"]
+        result = solver.solve(board, rack, top=top, count_all=opts["count_all"], ties=True)
+        moves = ranked_moves(board, rack, result.moves)
+        if top is not None:
+            del moves[top:]
         if opts["json"]:
-            self.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False))
+            data = result.to_dict()
+            data["moves"] = [m.to_dict() for m in moves]
+            self.stdout.write(json.dumps(data, ensure_ascii=False))
             return
-        self._print_table(result, opts["top"])
+        self._print_table(moves, result, top)
 
-    def _print_table(self, result, top) -> None:
-        moves = result.moves
+    def _print_table(self, moves, result, top) -> None:
         if not moves:
             self.stdout.write("no legal move")
         else:
