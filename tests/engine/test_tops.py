@@ -54,7 +54,7 @@ def test_game_command_and_stored_ranking_agree_on_every_round(graphs, rs_id, see
         if game.phase == "draw":
             game.draw()
         everything = solver.solve(game.board, game.rack).moves
-        if not game.legal_moves(lambda b, r: everything):
+        if not game.legal_moves(lambda b, r, moves=everything: moves):
             game.no_move()
             continue
         assert sorted(bag_left(game.board, game.rack)) == sorted(game.bag.tiles())

@@ -169,8 +169,8 @@ def test_publication_plays_the_stored_top_without_solving_again(alice, game, eag
     plays the first one, or the arbiter's choice among the moves of top score."""
     from scoring.board import Board
     from scoring.tops import ranked_moves
-    from tests.tools.world import EN, WORDS
     from tests.tools.wordlist_solver import WordListSolver
+    from tests.tools.world import EN, WORDS
 
     rnd = run_round(alice, game, eager, {regs[0]: "CARTS 20"})
     everything = WordListSolver(EN, WORDS)(Board.from_fen(EN, rnd.board_before or None), list(rnd.rack))
