@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
-from typing import BinaryIO, NamedTuple
+from typing import Any, BinaryIO, NamedTuple, Protocol, TypedDict
 
 from scoring.rules import APOSTROPHES, RuleSet, fold_accents, get_ruleset
 
@@ -92,7 +92,7 @@ class SkipReport:
             self.letters[letter] = self.letters.get(letter, 0) + 1
         self.add("foreign_letter", word, ", ".join(_show_letter(c) for c in letters))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> SkipReportDict:
         return {
             "count": self.count,
             "by_reason": {
@@ -113,6 +113,21 @@ class SkipReport:
             return "0 skipped"
         parts = [f"{n:,} {reason.replace('_', ' ')}" for reason, n in sorted(self.counts.items(), key=lambda kv: -kv[1])]
         return f"{self.count:,} skipped: " + ", ".join(parts)
+
+
+class SkippedReason(TypedDict):
+    count: int
+    label: str
+    examples: list[str]
+
+
+class SkipReportDict(TypedDict):
+    """A :class:`SkipReport` as stored with a lexicon (most frequent reasons and letters first)."""
+
+    count: int
+    by_reason: dict[str, SkippedReason]
+    foreign_letters: dict[str, int]
+    notes: list[str]
 
 
 def _show_letter(c: str) -> str:
@@ -145,18 +160,48 @@ def describe_package_source(kind: str) -> str:
     return text
 
 
-def _open_dictionary(lang: str):
+class _Tag(Protocol):
+    @property
+    def grammemes(self) -> frozenset[str]: ...
+
+
+class _WordsDawg(Protocol):
+    def iteritems(self) -> Iterator[tuple[str, tuple[int, int]]]: ...
+
+
+class _Dictionary(Protocol):
+    """What is read of a pymorphy3 dictionary (``MorphAnalyzer(lang=...).dictionary``; pymorphy3 ships
+    no types)."""
+
+    @property
+    def meta(self) -> dict[str, Any]: ...
+
+    @property
+    def words(self) -> _WordsDawg: ...
+
+    @property
+    def paradigms(self) -> Sequence[Sequence[int]]: ...
+
+    @property
+    def gramtab(self) -> Sequence[_Tag]: ...
+
+    def build_normal_form(self, para_id: int, idx: int, fixed_word: str) -> str: ...
+
+
+def _open_dictionary(lang: str) -> _Dictionary:
     try:
+        # imported here: only the pymorphy3 sources need it, the word-list sources work without it
         import pymorphy3
     except ImportError as exc:  # pragma: no cover - a dependency of the project
         raise SourceError(f"pymorphy3 is not installed: {exc}") from None
     try:
-        return pymorphy3.MorphAnalyzer(lang=lang).dictionary
+        dictionary: _Dictionary = pymorphy3.MorphAnalyzer(lang=lang).dictionary
     except (ValueError, OSError, ImportError) as exc:
         raise SourceError(f"the pymorphy3 dictionary for {lang!r} is not installed (pip install pymorphy3-dicts-{lang}): {exc}") from None
+    return dictionary
 
 
-def _iter_readings(dictionary, progress: ProgressFn | None) -> Iterator[tuple[str, list[tuple[int, int]]]]:
+def _iter_readings(dictionary: _Dictionary, progress: ProgressFn | None) -> Iterator[tuple[str, list[tuple[int, int]]]]:
     """(word, [(paradigm id, form index), ...]) for each distinct word of the dictionary.
 
     The DAWG yields entries sorted by key, so all readings of a word come together.
@@ -181,7 +226,7 @@ def _iter_readings(dictionary, progress: ProgressFn | None) -> Iterator[tuple[st
 class _TagTable:
     """Per-reading facts, computed once per gramtab entry."""
 
-    def __init__(self, dictionary, excluded: frozenset[str]):
+    def __init__(self, dictionary: _Dictionary, excluded: frozenset[str]):
         self.dictionary = dictionary
         self.paradigms = dictionary.paradigms
         gramtab = dictionary.gramtab
@@ -241,13 +286,13 @@ def _pymorphy_source(
             respelled = True
         bad = _letters_check(spelled, letters, apostrophe)
         if bad is not None:
-            reason, detail = bad
-            if reason == "foreign_letter":
+            kind, detail = bad
+            if kind == "foreign_letter":
                 report.add_foreign(word, detail)
             else:
-                report.add(reason, word, detail)
+                report.add(kind, word, detail)
             continue
-        reason = None
+        reason: str | None = None
         for para_id, idx in readings:
             tag_id = table.tag_id(para_id, idx)
             if table.excluded[tag_id]:
