@@ -8,8 +8,9 @@ groups). The console, the API, the tablets, the hall display and the PDFs all ca
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from scoring import sheet
 
@@ -18,13 +19,35 @@ from ..models import Game, Penalty, Player, Registration, Round, Solo, Tournamen
 
 GROUPS = ("series", "category", "club")
 
+#: A line of the standings, keyed by registration id.
+Line = sheet.Line[int]
+
+
+class StandingRow(TypedDict):
+    """A line of the standings as the API gives it."""
+
+    table: int
+    name: str
+    total: int
+    awarded: int
+    solos: int
+    penalties: int
+    top_total: int
+    deficit: int
+    percentage: float
+    rank: int
+    club: str
+    category: str
+    series: str
+    warnings: int
+
 
 @dataclass
 class Standing:
     """A player's line in the standings: the registration and its :class:`scoring.sheet.Line`."""
 
     registration: Registration
-    line: sheet.Line
+    line: Line
 
     @property
     def player(self) -> Player:
@@ -78,7 +101,7 @@ class Standing:
     def per_game(self) -> list[int]:
         return self.line.per_game
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> StandingRow:
         player = self.player
         return {"table": self.table, "name": player.name, "total": self.total, "awarded": self.awarded,
                 "solos": self.solos, "penalties": self.penalties, "top_total": self.top_total,
@@ -90,7 +113,7 @@ def published_rounds(game: Game) -> list[Round]:
     return list(game.rounds.filter(status=Round.Status.PUBLISHED).order_by("number"))
 
 
-def game_lines(game: Game, regs: list[Registration]) -> list[sheet.Line]:
+def game_lines(game: Game, regs: list[Registration]) -> list[Line]:
     """Every registration's (unranked) line of one game, keyed by registration id."""
     rounds = published_rounds(game)
     index = {r.pk: i + 1 for i, r in enumerate(rounds)}
@@ -111,11 +134,11 @@ def _registrations(tournament: Tournament) -> list[Registration]:
     return list(tournament.registrations.select_related("player"))
 
 
-def _rows(lines: list[sheet.Line], regs: dict[int, Registration]) -> list[Standing]:
+def _rows(lines: list[Line], regs: dict[int, Registration]) -> list[Standing]:
     return [Standing(regs[line.player], line) for line in lines]
 
 
-def _by_table(regs: dict[int, Registration]) -> Any:
+def _by_table(regs: dict[int, Registration]) -> Callable[[Line], int]:
     return lambda line: regs[line.player].table_number
 
 
@@ -128,7 +151,7 @@ def game_standings(game: Game) -> list[Standing]:
     return _rows(lines, regs)
 
 
-def tournament_lines(tournament: Tournament, regs: list[Registration]) -> list[sheet.Line]:
+def tournament_lines(tournament: Tournament, regs: list[Registration]) -> list[Line]:
     games = tournament.games.exclude(status=Game.Status.CANCELLED).order_by("number")
     return sheet.tournament_lines([game_lines(g, regs) for g in games]) or [sheet.Line(r.pk) for r in regs]
 
@@ -157,5 +180,5 @@ def top_total(rows: list[Standing]) -> int:
     return rows[0].top_total if rows else 0
 
 
-__all__ = ["GROUPS", "Standing", "game_lines", "game_standings", "grouped_standings", "published_rounds",
+__all__ = ["GROUPS", "Line", "Standing", "StandingRow", "game_lines", "game_standings", "grouped_standings", "published_rounds",
            "top_total", "tournament_standings"]
