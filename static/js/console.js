@@ -1,5 +1,6 @@
 /* The arbiter console's scripts (every console page loads text.js, coords.js, clock.js, board.js, then this):
- *   the board page: the board drawn by board.js from the board config and the FEN of the page;
+ *   the board page: the board drawn by board.js from the board config and the FEN of the page, the last
+ *     top's tiles highlighted;
  *   the game page: the countdown of the open round on the server's clock, the live slip panel refreshed
  *     every 2 s while the round takes slips (the page reloads when the round's status changes);
  *   the paper slip page: the focus on the first field to fix, or the table number; one click saves once;
@@ -15,7 +16,7 @@
     var config = T.readJson("board-config");
     if (!config || !byId("board")) return;
     var board = D.board.create(byId("board"), config, {names: true});
-    board.draw(T.readJson("board-fen") || "");
+    board.draw(T.readJson("board-fen") || "", {fresh: T.readJson("board-fresh") || []});
   }
 
   /** The open round's countdown: the deadline and the server's time are written into the page. */

@@ -128,5 +128,5 @@
     return out;
   };
 
-  D.slip = {create: function (options) { return new SlipForm(options); }, tilesOf: tilesOf};
+  D.slip = {create: function (options) { return new SlipForm(options); }};
 })();

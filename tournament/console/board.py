@@ -12,6 +12,7 @@ from django.utils import translation
 from django.views.decorators.http import require_GET
 
 from .. import gamestate, labels
+from ..live.display import new_squares
 from ..models import Tournament
 from ..services import rounds
 from ..web.access import arbiter_view
@@ -25,6 +26,8 @@ def board(request: HttpRequest, tournament: Tournament, number: int) -> HttpResp
     g = game_of(tournament, number)
     config = labels.board_config(tournament.ruleset, tournament.convention,
                                  translation.get_language() or tournament.language)
+    fen, last = gamestate.board_fen(g), gamestate.last_published(g)
+    fresh = new_squares(tournament.ruleset, last.board_before, fen) if last is not None else []
     return render(request, "arbiter/board.html", context(
-        tournament, "games", page="board", game=g, board=config, fen=gamestate.board_fen(g),
+        tournament, "games", page="board", game=g, board=config, fen=fen, fresh=fresh,
         history=gamestate.history(g), round=rounds.current_round(g), rack=gamestate.rack_on_stand(g)))

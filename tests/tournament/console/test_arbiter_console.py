@@ -251,6 +251,8 @@ def test_board_page_draws_the_screens_board_config(client, alice, tournament, pl
     assert config == labels.board_config(tournament.ruleset, tournament.convention, "en")
     assert fen == gamestate.board_fen(played) and sum(ch.isalpha() for ch in fen) >= 2  # round 1's top is on it
     assert config["premiums"][0][0] == "tw" and config["premiums"][7][7] == "dw" and config["values"]["C"] == 3
+    top = played.rounds.get(number=1).chosen_move
+    assert len(json_block(html, "board-fresh")) == len(top.split()[1])  # the last top, highlighted
     assert 'id="board"' in html and 'aria-labelledby="board-title"' in html
     assert html.index("js/board.js") < html.index("js/console.js")
     assert "<table class=\"board\"" not in html  # one renderer: board.js
@@ -298,6 +300,7 @@ def test_console_clock_live_panel_and_board_in_the_browser(chromium, live_server
     assert page.locator("#board .sq[data-r='0'][data-c='0']").inner_text() == "×3"
     tiles = page.locator("#board .sq .tile")
     assert "".join(tiles.locator(".l").all_inner_texts()) == "CARTS" and tiles.first.locator(".v").inner_text() == "3"
+    assert page.locator("#board .sq.new").count() == 5  # the last top
     assert page.get_attribute("#board .sq[data-r='7'][data-c='3']", "title") == "H4"
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "test-console-board-1366.png"), full_page=True)
