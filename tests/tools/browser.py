@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -113,7 +114,7 @@ def new_page(chromium, live_server, *, width=1024, height=768, skew_seconds=0, *
     return page
 
 
-def arbiter_page(chromium, live_server, user, *, language="en", **options):
+def arbiter_page(chromium: Any, live_server: Any, user: Any, *, language: str = "en", **options: Any) -> Any:
     """A page logged in to the arbiter console as ``user`` (a session made by Django's test client), reading
     the console in ``language``."""
     client = Client()
