@@ -17,11 +17,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.cache import cache
 
 from ..models import Tournament
-from ..services import jobs
+from ..services import jobs, reading
 from . import build as pdf
 from .spec import Spec, SpecError
 
@@ -116,7 +115,7 @@ def run_job(job_id: str, spec: dict[str, Any], *, base_url: str | None = None, a
     update_job(job_id, state="running", stage="data", progress=1, started=time.time())
     try:
         s = Spec.from_json(spec)
-        actor = get_user_model().objects.filter(pk=actor_id).first() if actor_id else None
+        actor = reading.requester(actor_id)
         built = pdf.build(s, progress=_Progress(job_id), actor=actor, base_url=base_url,
                           log_out_tablets=log_out_tablets)
     except SpecError as exc:

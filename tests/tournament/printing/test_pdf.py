@@ -30,6 +30,7 @@ from tournament.printing import documents
 from tournament.printing import jobs as pdf_tasks
 from tournament.printing import layout as pdf_base
 from tournament.printing import spec as specs
+from tournament.services import reading
 
 pytestmark = [pytest.mark.django_db]
 
@@ -188,17 +189,21 @@ def test_game_sheet_racks_tops_and_board(tournament, played, tmp_path):
     assert len(pngs) == 1
 
 
+def paper(name: str, ruleset: str, language: str) -> reading.TournamentInfo:
+    return reading.TournamentInfo(name=name, ruleset=ruleset, convention="duplicate", language=language)
+
+
 def test_game_sheet_of_a_russian_game_marks_kept_tiles_redraws_and_uses_cyrillic_rows():
-    t = Tournament(name="Кубок Ґудзика", slug="kubok", ruleset="ru", language="ru")
-    game = Game(tournament=t, number=2, status=Game.Status.FINISHED)
+    t = paper("Кубок Ґудзика", "ru", "ru")
     rounds = [
-        documents.SheetRound(1, "", "ЗДОРОВЫ", 0, [], "H8 ЗДОРОВЫ", 82, 82, 86),
-        documents.SheetRound(2, "ОЕТ", "ВРАК", 0, [], "8H ЗАНОВО", 11, 93, 82),
-        documents.SheetRound(3, "", "АЕИКНОР", 2, ["АЕИОУЫЯ", "ЙЦКНГШЩ"], "J6 ЁЖиК", 22, 115, 78),
+        reading.SheetRound(1, "", "ЗДОРОВЫ", 0, [], "H8 ЗДОРОВЫ", 82, 82, 86),
+        reading.SheetRound(2, "ОЕТ", "ВРАК", 0, [], "8H ЗАНОВО", 11, 93, 82),
+        reading.SheetRound(3, "", "АЕИКНОР", 2, ["АЕИОУЫЯ", "ЙЦКНГШЩ"], "J6 ЁЖиК", 22, 115, 78),
     ]
     fen = "15/15/15/15/15/15/15/7ЗДОРОВЫ1/7А7/5ЁЖиК6/7О7/7В7/7О7/15/15"
+    sheet = reading.GameSheet(2, Game.Status.FINISHED, Game.Status.FINISHED.label, rounds, fen)
     with translation.override("ru"):
-        data = documents.GameSheetDocument(t, game, rounds, fen).build()
+        data = documents.GameSheetDocument(t, sheet).build()
     text = text_of(data)
     assert re.search(r"2\s+ОЕТ\+ВРАК\s+8З ЗАНОВО\s+11\s+93", text)
     assert re.search(r"1\s+ЗДОРОВЫ\s+З8 ЗДОРОВЫ\s+82\s+82", text)
@@ -212,9 +217,10 @@ def test_ukrainian_and_literaki_boards_print_their_letters(tmp_path):
     cases = [("uk", "uk", "15/15/15/15/15/15/15/5ҐЄІЇ'*4/15/15/15/15/15/15/15", ["Ґ", "Є", "І", "Ї", "'"]),
              ("pl-literaki", "pl", "15/15/15/15/15/15/15/4ŻÓŁĆŹĄĘ4/15/15/15/15/15/15/15", list("ŻÓŁĆŹĄĘ"))]
     for ruleset, lang, fen, letters in cases:
-        t = Tournament(name="Puchar Łodzi — Кубок Києва", slug="x", ruleset=ruleset, language=lang)
+        t = paper("Puchar Łodzi — Кубок Києва", ruleset, lang)
+        sheet = reading.GameSheet(1, Game.Status.FINISHED, Game.Status.FINISHED.label, [], fen)
         with translation.override(lang):
-            data = documents.GameSheetDocument(t, Game(tournament=t, number=1, status="finished"), [], fen).build()
+            data = documents.GameSheetDocument(t, sheet).build()
         text = text_of(data)
         for letter in letters:
             assert letter in text, (ruleset, letter)
