@@ -15,14 +15,13 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from django.core.cache import cache
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import translation
 
 from tests.conftest import run_manage
 from tests.tools.users import user
-from tests.tools.world import PREPARED, run_round
+from tests.tournament.printing.conftest import BASE_URL, PEOPLE
 from tournament import services, tasks
 from tournament.models import AuditLog, Game, Registration, Tournament, Verdict, secret_hash
 from tournament.printing import build as pdf
@@ -33,16 +32,6 @@ from tournament.printing import spec as specs
 from tournament.services import reading
 
 pytestmark = [pytest.mark.django_db]
-
-PEOPLE = [
-    # name, club, category, series
-    ("Іван Ґудзь", "Київ", "senior", "A"),
-    ("Łukasz Żółć", "Kraków", "junior", "A"),
-    ("Ёлкин Пётр", "Спартак", "veteran", "B"),
-    ("Jean Dupont", "Paris", "senior", "B"),
-]
-BASE_URL = "http://192.168.1.10:8000"
-
 
 def tool(name: str) -> str:
     exe = shutil.which(name)
@@ -86,40 +75,6 @@ def render(source: Path, folder: Path, dpi: int = 60) -> list[Path]:
 def order(text: str, *names: str) -> list[str]:
     """The names in the order they appear in the text."""
     return sorted(names, key=lambda n: text.index(n))
-
-
-@pytest.fixture(autouse=True)
-def media(settings, tmp_path):
-    settings.MEDIA_ROOT = str(tmp_path / "media")
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                   "LOCATION": "pdf-tests"}}
-    cache.clear()
-    yield Path(settings.MEDIA_ROOT)
-    cache.clear()
-
-
-@pytest.fixture
-def people(alice, tournament):
-    """Four players; the codes they were given at registration."""
-    out = []
-    for name, club, cat, series in PEOPLE:
-        reg, code = services.players.register_player(alice, tournament, name=name, club=club, category=cat, series=series)
-        out.append((reg, code))
-    return out
-
-
-@pytest.fixture
-def played(alice, tournament, people, eager):
-    """Game 1, two rounds published. Totals: Іван 20+14=34 (a warning), Łukasz 12+14=26, Jean 0+14=14,
-    Ёлкин 10+0=10 (a warning); tops 20 + 14 = 34."""
-    ivan, lukasz, yolkin, jean = (reg for reg, _code in people)
-    game = services.games.create_game(alice, tournament, prepared_racks=PREPARED)
-    r1 = run_round(alice, game, eager, {ivan: "H4 CARTS 20", lukasz: "CATS 12", yolkin: "ACT 11"})
-    services.rounds.publish_round(alice, r1)
-    r2 = run_round(alice, game, eager, {ivan: "4H CARDS 10", lukasz: "4H CaRDS 14", jean: "4H CaRDS 14"})
-    services.rounds.publish_round(alice, r2)
-    game.refresh_from_db()
-    return game
 
 
 def build(tournament, kind, tmp_path, **params) -> Path:
