@@ -88,8 +88,9 @@ def start_job(tournament: Tournament, user: Any, spec: Spec, *, base_url: str | 
                       actor_id=getattr(user, "pk", None), log_out_tablets=log_out_tablets)
     except Exception as exc:  # the broker is down: say so on the progress page
         log.exception("cannot send the PDF task")
-        job = update_job(job_id, state="failed", stage="failed",
-                         error=f"the task queue cannot be reached ({type(exc).__name__}); is the broker running?")
+        failed = update_job(job_id, state="failed", stage="failed",
+                            error=f"the task queue cannot be reached ({type(exc).__name__}); is the broker running?")
+        return failed or job
     return get_job(job_id) or job
 
 

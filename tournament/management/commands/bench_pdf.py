@@ -91,7 +91,7 @@ class Command(BaseCommand):
         with translation.override(tournament.language):
             doc = documents.standings_document(tournament, group_by=group_by)
             t2 = time.perf_counter()
-            data = doc.build()
+            data = doc.build() or b""
         t3 = time.perf_counter()
         built = pdf.build(spec)  # what the task does: fingerprint, data, PDF, file
         t4 = time.perf_counter()

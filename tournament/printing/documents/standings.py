@@ -38,7 +38,7 @@ class StandingsDocument(SheetDocument):
         self.landscape = len(self.game_columns) > 3
         super().__init__(info, **kwargs)
 
-    def title(self) -> str:
+    def standings_title(self) -> str:
         title = _("Standings")
         if self.data.game is not None:
             title += " · " + _("Game %(n)s") % {"n": self.data.game}
@@ -48,7 +48,7 @@ class StandingsDocument(SheetDocument):
         return title
 
     def document_title(self) -> str:
-        return self.title()
+        return self.standings_title()
 
     def facts(self) -> list[str]:
         data = self.data
@@ -101,7 +101,7 @@ class StandingsDocument(SheetDocument):
 
     def story(self) -> list:
         f = self.fonts
-        story = self.title_block(self.title(), self.facts())
+        story = self.title_block(self.standings_title(), self.facts())
         cols = self.columns()
         widths = [w for _h, w, _a in cols]
         header = self.header_row([h for h, _w, _a in cols], right=[i for i, c in enumerate(cols) if c[2] == "RIGHT"])
