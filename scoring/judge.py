@@ -171,7 +171,7 @@ def _checked(score: int) -> int:
     return score
 
 
-def _score(value: Any) -> int | None:
+def _score(value: object) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool):

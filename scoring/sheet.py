@@ -24,7 +24,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsRichComparison
 
 #: Solos are on from this many players when the tournament leaves it to the system.
 SOLO_FROM_PLAYERS = 16
@@ -168,7 +171,7 @@ def tournament_lines(games: Sequence[Sequence[Line[Player]]]) -> list[Line[Playe
 
 
 def ranked(lines: Iterable[Line[Player]], *, tie_break: bool = False,
-           order: Callable[[Line[Player]], Any] | None = None) -> list[Line[Player]]:
+           order: Callable[[Line[Player]], SupportsRichComparison] | None = None) -> list[Line[Player]]:
     """The lines best first, each with its rank. Equal totals share a rank (1, 2, 2, 4) unless
     ``tie_break``: then the lines' tie keys (last game, last move, backwards) decide, and only lines
     equal in all of them share a rank. ``order`` sorts lines of equal rank (e.g. by table)."""
@@ -184,7 +187,7 @@ def ranked(lines: Iterable[Line[Player]], *, tie_break: bool = False,
 
 
 def grouped(lines: Iterable[Line[Player]], group_of: Callable[[Player], str], *, tie_break: bool = False,
-            order: Callable[[Line[Player]], Any] | None = None) -> dict[str, list[Line[Player]]]:
+            order: Callable[[Line[Player]], SupportsRichComparison] | None = None) -> dict[str, list[Line[Player]]]:
     """Standings per group (series, category or club): the ranking inside each group, groups sorted by
     name. The lines are copies: the overall ranks stay as they are."""
     groups: dict[str, list[Line[Player]]] = defaultdict(list)

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
+from django.conf import settings
+from django.test import Client
 
 from tests.tools.world import PREPARED
 from tournament import services
@@ -89,6 +93,14 @@ class Hall:
         return services.rounds.publish_round(self.alice, rnd)
 
 
+def page_scripts(html: str) -> list[str]:
+    """The scripts a page loads (static/js/<name>.js, in order); an inline script fails the test (JSON blocks
+    are data, not scripts)."""
+    tags = re.findall(r"<script\b([^>]*)>", html)
+    assert all("src=" in tag or 'type="application/json"' in tag for tag in tags), tags
+    return re.findall(r'<script src="/static/js/([\w-]+)\.js" defer>', html)
+
+
 def new_page(chromium, live_server, *, width=1024, height=768, skew_seconds=0, **options):
     context = chromium.new_context(viewport={"width": width, "height": height}, has_touch=True, **options)
     page = context.new_page()
@@ -99,4 +111,16 @@ def new_page(chromium, live_server, *, width=1024, height=768, skew_seconds=0, *
     if skew_seconds:  # a tablet whose clock is wrong
         page.add_init_script(f"(() => {{ const now = Date.now.bind(Date); Date.now = () => now() + {skew_seconds * 1000}; }})()")
     page.base = live_server.url
+    return page
+
+
+def arbiter_page(chromium: Any, live_server: Any, user: Any, *, language: str = "en", **options: Any) -> Any:
+    """A page logged in to the arbiter console as ``user`` (a session made by Django's test client), reading
+    the console in ``language``."""
+    client = Client()
+    client.force_login(user)
+    page = new_page(chromium, live_server, **options)
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url},
+                              {"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
     return page

@@ -19,17 +19,24 @@ import re
 import secrets
 import shutil
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.conf import settings
 from django.utils import translation
 
 from ..services import players, reading
+from ..services.reading import Subjects
 from . import documents as d
-from .layout import Document
-from .spec import Resolved, Spec, SpecError, resolve
+from .layout import Document, Progress
+from .spec import Spec, SpecError, resolve
+
+if TYPE_CHECKING:
+    from ..models import Registration, Tournament
+
+Row = TypeVar("Row")
 
 #: Access-card files are deleted after this many seconds.
 CARDS_TTL = 3600
@@ -49,7 +56,7 @@ def cache_path(spec: Spec, fp: str) -> Path:
     return pdf_root() / str(spec.tournament_id) / f"{spec.kind}-{_params_hash(spec)}-{fp[:20]}.pdf"
 
 
-def cached_file(spec: Spec, resolved: Resolved | None = None) -> Path | None:
+def cached_file(spec: Spec, resolved: Subjects | None = None) -> Path | None:
     """The cached file for the data as it is now, or None (always None for cards)."""
     if spec.kind == "cards":
         return None
@@ -57,7 +64,7 @@ def cached_file(spec: Spec, resolved: Resolved | None = None) -> Path | None:
     return path if path.is_file() else None
 
 
-def download_name(spec: Spec, tournament) -> str:
+def download_name(spec: Spec, tournament: Tournament) -> str:
     bits = [tournament.slug, spec.kind]
     if spec.game:
         bits.append(f"g{spec.game}")
@@ -98,39 +105,44 @@ class Built:
     pages: int | None = None
 
 
-def fingerprint(spec: Spec, resolved: Resolved | None = None) -> str:
+def fingerprint(spec: Spec, resolved: Subjects | None = None) -> str:
     """A hash of the data the document of ``spec`` shows (:func:`tournament.services.reading.fingerprint`)."""
     r = resolved or resolve(spec)
     return reading.fingerprint(spec.kind, spec.params_key(), r.tournament, game=r.game, round=r.round,
                                registration=r.registration)
 
 
-def document_for(spec: Spec, resolved: Resolved, *, base_url: str | None = None
-                 ) -> tuple[Document, list[Any] | None]:
-    """The :class:`~tournament.pdf.base.Document` of a spec, and for cards the (registration, new code)
+def document_for(spec: Spec, resolved: Subjects, *, base_url: str | None = None
+                 ) -> tuple[Document, list[tuple[Registration, str]] | None]:
+    """The :class:`~tournament.printing.layout.Document` of a spec, and for cards the (registration, new code)
     pairs it shows — not saved yet."""
     r = resolved
     if spec.kind == "standings":
         return d.standings_document(r.tournament, game=r.game, group_by=spec.group_by), None
     if spec.kind == "game-sheet":
-        return d.game_sheet_document(r.game), None
+        return d.game_sheet_document(_named(r.game, spec)), None
     if spec.kind == "player-sheet":
-        return d.player_sheet_document(r.registration), None
+        return d.player_sheet_document(_named(r.registration, spec)), None
     if spec.kind == "arbitration":
-        return d.arbitration_document(r.round), None
+        return d.arbitration_document(_named(r.round, spec)), None
     if spec.kind == "slips":
         return d.slips_document(r.tournament, game=spec.game, round_number=spec.round, copies=spec.copies), None
     if not base_url or "://" not in base_url:
         raise SpecError("access cards need the address the tablets open (an absolute URL such as "
                         "http://192.168.1.10:8000)")
-    regs = r.tournament.registrations.select_related("player", "tournament").order_by("table_number")
-    if spec.player is not None:
-        regs = regs.filter(player_id=spec.player)
-    entries = players.new_access_codes(list(regs))
+    entries = players.new_access_codes(reading.card_registrations(r.tournament, spec.player))
     return d.access_cards_document(r.tournament, entries, base_url=base_url), entries
 
 
-def _write(doc, path: Path, progress, private: bool = False, before_publish=None) -> None:
+def _named(row: Row | None, spec: Spec) -> Row:
+    """A row the document needs (the spec's checks make sure that it names one)."""
+    if row is None:
+        raise SpecError(f"the {spec.kind} needs a game, a round or a player that it does not name")
+    return row
+
+
+def _write(doc: Document, path: Path, progress: Progress, private: bool = False,
+           before_publish: Callable[[], None] | None = None) -> None:
     """Builds into a temporary file beside ``path``; ``before_publish()`` runs once the PDF is complete,
     then the file takes its name (nothing is left behind on a failure)."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -146,13 +158,13 @@ def _write(doc, path: Path, progress, private: bool = False, before_publish=None
         tmp.unlink(missing_ok=True)
 
 
-def build(spec: Spec, *, progress=None, actor=None, base_url: str | None = None, log_out_tablets: bool = False,
-          out: str | os.PathLike | None = None) -> Built:
+def build(spec: Spec, *, progress: Progress | None = None, actor: Any = None, base_url: str | None = None,
+          log_out_tablets: bool = False, out: str | os.PathLike | None = None) -> Built:
     """Builds (or reuses) the document of ``spec`` in the tournament's language (or ``spec.language``).
 
     ``progress(fraction, message)`` is told how far it got. ``out``: also copy the file there
     (cards are written only there when given). Raises :class:`SpecError` on a bad request and
-    :class:`tournament.pdf.base.FontError` when the font is missing.
+    :class:`tournament.printing.layout.FontError` when the font is missing.
     """
     resolved = resolve(spec)
     t = resolved.tournament

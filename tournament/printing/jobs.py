@@ -17,11 +17,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.cache import cache
 
 from ..models import Tournament
-from ..services import jobs
+from ..services import jobs, reading
 from . import build as pdf
 from .spec import Spec, SpecError
 
@@ -89,8 +88,9 @@ def start_job(tournament: Tournament, user: Any, spec: Spec, *, base_url: str | 
                       actor_id=getattr(user, "pk", None), log_out_tablets=log_out_tablets)
     except Exception as exc:  # the broker is down: say so on the progress page
         log.exception("cannot send the PDF task")
-        job = update_job(job_id, state="failed", stage="failed",
-                         error=f"the task queue cannot be reached ({type(exc).__name__}); is the broker running?")
+        failed = update_job(job_id, state="failed", stage="failed",
+                            error=f"the task queue cannot be reached ({type(exc).__name__}); is the broker running?")
+        return failed or job
     return get_job(job_id) or job
 
 
@@ -116,7 +116,7 @@ def run_job(job_id: str, spec: dict[str, Any], *, base_url: str | None = None, a
     update_job(job_id, state="running", stage="data", progress=1, started=time.time())
     try:
         s = Spec.from_json(spec)
-        actor = get_user_model().objects.filter(pk=actor_id).first() if actor_id else None
+        actor = reading.requester(actor_id)
         built = pdf.build(s, progress=_Progress(job_id), actor=actor, base_url=base_url,
                           log_out_tablets=log_out_tablets)
     except SpecError as exc:

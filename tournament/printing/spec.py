@@ -1,16 +1,20 @@
 """What to print: a :class:`Spec` (the kind of document and its parameters), checked against the tournament.
 
-Kinds: ``standings``, ``game-sheet``, ``player-sheet``, ``arbitration``, ``slips``, ``cards``.
+Kinds: ``standings``, ``game-sheet``, ``player-sheet``, ``arbitration``, ``slips``, ``cards``. The rows a
+spec names are read by :func:`tournament.services.reading.subjects`.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from django.conf import settings
 
-from ..models import Game, Registration, Round, Tournament
+from ..models import Tournament
+from ..services import reading
+from ..services.reading import Subjects
 
 KINDS = ("standings", "game-sheet", "player-sheet", "arbitration", "slips", "cards")
 GROUPS = ("series", "category", "club")
@@ -34,19 +38,19 @@ class Spec:
     copies: int = 1
     language: str = ""
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict) -> Spec:
-        return cls(**{k: data.get(k) for k in cls.__dataclass_fields__ if k in data})
+    def from_json(cls, data: dict[str, Any]) -> Spec:
+        return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
 
     def params_key(self) -> str:
         """The parameters that change the document, as stable text."""
         return json.dumps({k: v for k, v in self.to_json().items() if k not in ("kind",)}, sort_keys=True)
 
 
-def _int(value, what: str) -> int | None:
+def _int(value: Any, what: str) -> int | None:
     if value in (None, ""):
         return None
     try:
@@ -58,8 +62,8 @@ def _int(value, what: str) -> int | None:
     return n
 
 
-def make_spec(tournament, kind: str, *, game=None, round=None, player=None, group_by=None, copies=None,
-              language=None) -> Spec:
+def make_spec(tournament: Tournament, kind: str, *, game: Any = None, round: Any = None, player: Any = None,
+              group_by: str | None = None, copies: Any = None, language: str | None = None) -> Spec:
     """Checks a request against the tournament and returns its :class:`Spec` (or :class:`SpecError`)."""
     if kind not in KINDS:
         raise SpecError(f"unknown document {kind!r}: one of {', '.join(KINDS)}")
@@ -90,39 +94,30 @@ def make_spec(tournament, kind: str, *, game=None, round=None, player=None, grou
         raise SpecError(f"the {kind} does not take a round")
     if kind not in ("player-sheet", "cards") and player_id is not None:
         raise SpecError(f"the {kind} does not take a player")
-    if game_n is not None and kind != "slips":  # slips may be printed before their game starts
-        g = Game.objects.filter(tournament=tournament, number=game_n).first()
-        if g is None:
-            raise SpecError(f"{tournament.slug} has no game {game_n}")
-        if kind == "arbitration" and not g.rounds.exclude(status=Round.Status.CANCELLED).filter(
-                number=round_n).exists():
-            raise SpecError(f"game {game_n} has no round {round_n}")
-    if player_id is not None and not tournament.registrations.filter(player_id=player_id).exists():
-        raise SpecError(f"player {player_id} is not registered in {tournament.slug}")
-    return Spec(kind, tournament.pk, game_n, round_n, player_id, group, copies_n, lang)
+    spec = Spec(kind, tournament.pk, game_n, round_n, player_id, group, copies_n, lang)
+    _named(spec, tournament)
+    return spec
 
 
-# -- objects of a spec ------------------------------------------------------------------------------------
+# -- the rows of a spec -----------------------------------------------------------------------------------
 
 
-@dataclass
-class Resolved:
-    """The objects a spec names."""
+def _named(spec: Spec, tournament: Tournament | int) -> Subjects:
+    """The rows ``spec`` names (:class:`SpecError` when one is missing). Slips may be printed before their
+    game starts: their game and round numbers are only printed on them."""
+    found = reading.subjects(tournament, game=spec.game if spec.kind != "slips" else None,
+                             round=spec.round if spec.kind == "arbitration" else None, player=spec.player)
+    slug = found.tournament.slug
+    if spec.game is not None and spec.kind != "slips" and found.game is None:
+        raise SpecError(f"{slug} has no game {spec.game}")
+    if spec.round is not None and spec.kind == "arbitration" and found.round is None:
+        raise SpecError(f"game {spec.game} has no round {spec.round}")
+    if spec.player is not None and found.registration is None:
+        raise SpecError(f"player {spec.player} is not registered in {slug}")
+    return found
 
-    tournament: Tournament
-    game: Game | None = None
-    round: Round | None = None
-    registration: Registration | None = None
 
-
-def resolve(spec: Spec) -> Resolved:
-    t = Tournament.objects.select_related("lexicon").get(pk=spec.tournament_id)
-    out = Resolved(t)
-    if spec.game is not None and spec.kind != "slips":
-        out.game = t.games.get(number=spec.game)
-        if spec.round is not None and spec.kind == "arbitration":
-            out.round = (out.game.rounds.exclude(status=Round.Status.CANCELLED).select_related("game__tournament")
-                         .get(number=spec.round))
-    if spec.player is not None:
-        out.registration = t.registrations.select_related("player", "tournament").get(player_id=spec.player)
-    return out
+def resolve(spec: Spec) -> Subjects:
+    """The tournament, game, round and registration a spec names, as they are now (:class:`SpecError` when
+    one of them is gone since the spec was made)."""
+    return _named(spec, spec.tournament_id)

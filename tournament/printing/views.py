@@ -21,7 +21,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from ..models import Game, Round
+from ..services import reading
 from ..web.access import arbiter_view
 from . import build
 from . import spec as specs
@@ -80,13 +80,10 @@ def _base_url(request, given: str) -> str | None:
 @arbiter_view
 @require_GET
 def index(request, tournament):
-    games = list(tournament.games.exclude(status=Game.Status.CANCELLED).order_by("number"))
-    last_round = (games[-1].rounds.exclude(status=Round.Status.CANCELLED).order_by("-number")
-                  .values_list("number", flat=True).first()) if games else None
-    regs = tournament.registrations.select_related("player").order_by("table_number")
+    menu = reading.print_menu(tournament)
     return render(request, "pdf/index.html", {
-        "tournament": tournament, "active": "print", "games": games, "last_round": last_round,
-        "registrations": regs, "base_url": request.build_absolute_uri("/").rstrip("/"),
+        "tournament": tournament, "active": "print", "games": menu.games, "last_round": menu.last_round,
+        "registrations": menu.registrations, "base_url": request.build_absolute_uri("/").rstrip("/"),
         "max_copies": specs.MAX_COPIES,
     })
 

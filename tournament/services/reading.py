@@ -1,8 +1,16 @@
-"""What the printed documents read: the data fingerprint of a document (its cache key).
+"""What the printed documents read: plain read models, and the data fingerprint of a document (its cache key).
 
-A fingerprint is a hash of the rows, ids, counts, sums and latest changes of what a document shows
-(registrations, games, rounds, slips, verdicts, solos, penalties): any change of what is shown gives
-another fingerprint, so the document is built again.
+The documents of :mod:`tournament.printing` run no query of their own: they get these dataclasses and
+the standings rows of :mod:`tournament.services.standings`, whose figures (totals, solos, penalties,
+deficit, percentage, ranks) come from :mod:`scoring.sheet` — the same figures as the pages, the API and
+the screens. What a round shows as the engine played it comes from :mod:`tournament.gamestate`.
+
+* :func:`subjects` — the tournament, game, round and registration a print request names;
+* :func:`standings_sheet`, :func:`game_sheet`, :func:`player_sheet`, :func:`arbitration_sheet`,
+  :func:`seats` (slips and access cards), :func:`card_registrations`, :func:`print_menu`;
+* :func:`fingerprint` — a hash of the rows, ids, counts, sums and latest changes of what a document shows
+  (registrations, games, rounds, slips, verdicts, solos, penalties): any change of what is shown gives
+  another fingerprint, so the document is built again.
 """
 
 from __future__ import annotations
@@ -10,15 +18,395 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import Count, Max, Q, QuerySet, Sum
+from django.utils.functional import Promise
 
-from .. import gamestate
+from scoring import sheet
+from scoring.judge import Reason
+
+from .. import gamestate, labels
 from ..models import Game, Penalty, Registration, Round, Slip, Solo, Tournament, Verdict
+from . import games as game_service
+from . import standings
 
 #: Bumped when the layout of the documents changes, so that cached files are built again.
 LAYOUT_VERSION = 1
+
+
+StrOrPromise = str | Promise
+
+
+# -- the tournament, and what a request names ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TournamentInfo:
+    """What the papers say about their tournament: the header, the coordinates, the warnings allowance."""
+
+    name: str
+    ruleset: str
+    convention: str
+    language: str
+    venue: str = ""
+    starts_on: date | None = None
+    ends_on: date | None = None
+    free_warnings: int = sheet.FREE_WARNINGS
+
+
+def tournament_info(t: Tournament) -> TournamentInfo:
+    return TournamentInfo(name=t.name, ruleset=t.ruleset, convention=t.convention, language=t.language,
+                          venue=t.venue, starts_on=t.starts_on, ends_on=t.ends_on, free_warnings=t.free_warnings)
+
+
+@dataclass(frozen=True)
+class Subjects:
+    """The rows a print request names; None for one it names that does not exist (or that it does not name)."""
+
+    tournament: Tournament
+    game: Game | None = None
+    round: Round | None = None
+    registration: Registration | None = None
+
+
+def subjects(tournament: Tournament | int, *, game: int | None = None, round: int | None = None,
+             player: int | None = None) -> Subjects:
+    """The tournament (a row, or its id: ``Tournament.DoesNotExist`` when there is none), its game number
+    ``game``, that game's live (not cancelled) round number ``round``, and the registration of player id
+    ``player``."""
+    t = tournament if isinstance(tournament, Tournament) else \
+        Tournament.objects.select_related("lexicon").get(pk=tournament)
+    g = t.games.filter(number=game).order_by("pk").first() if game is not None else None
+    rnd = (game_service.live_rounds(g).filter(number=round).select_related("game__tournament").order_by("pk").first()
+           if g is not None and round is not None else None)
+    reg = (t.registrations.filter(player_id=player).select_related("player", "tournament").order_by("pk").first()
+           if player is not None else None)
+    return Subjects(t, g, rnd, reg)
+
+
+def requester(user_id: int | None) -> Any:
+    """The user who asked for a print (the actor of the access codes it issues), or None."""
+    return get_user_model().objects.filter(pk=user_id).first() if user_id else None
+
+
+# -- standings -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StandingsSheet:
+    """The standings of a game or of the tournament (:mod:`tournament.services.standings` rows, best first),
+    in sections: one unnamed section, or one per series/category/club in print order (no group last)."""
+
+    sections: list[tuple[str, list[standings.Standing]]]
+    grouped: bool
+    players: int
+    rounds: int  # the published rounds counted
+    games: list[int]  # the numbers of the games counted
+    game: int | None = None  # the standings of this game
+    finished: bool = False  # … which is over
+    top_total: int = 0
+
+
+def standings_sheet(tournament: Tournament, *, game: Game | None = None, group_by: str | None = None
+                    ) -> StandingsSheet:
+    """The standings of ``game`` or of the tournament; ``group_by``: series, category or club."""
+    counted = [game] if game is not None else \
+        list(tournament.games.exclude(status=Game.Status.CANCELLED).order_by("number"))
+    rounds = Round.objects.filter(game__in=counted, status=Round.Status.PUBLISHED).count()
+    if group_by:
+        groups = standings.grouped_standings(tournament, group_by, game)
+        sections = [(name, groups[name]) for name in sorted(groups, key=lambda n: (n == "", n.casefold()))]
+    else:
+        rows = standings.game_standings(game) if game is not None else standings.tournament_standings(tournament)
+        sections = [("", rows)]
+    first = next((rows[0] for _name, rows in sections if rows), None)
+    return StandingsSheet(
+        sections=sections, grouped=bool(group_by), players=sum(len(rows) for _name, rows in sections),
+        rounds=rounds, games=[g.number for g in counted], game=game.number if game is not None else None,
+        finished=game is not None and game.status == Game.Status.FINISHED,
+        top_total=first.top_total if first is not None else 0)
+
+
+# -- the game sheet --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SheetRound:
+    """A round of the game sheet: the rack (tiles kept + drawn), the redraws, and once played its top."""
+
+    number: int
+    kept: str
+    drawn: str
+    redraws: int
+    rejected: list[str]
+    move: str = ""
+    score: int | None = None
+    cumulative: int | None = None
+    bag_after: int | None = None
+    status: str = ""
+
+
+@dataclass(frozen=True)
+class GameSheet:
+    number: int
+    status: str
+    status_label: StrOrPromise
+    rounds: list[SheetRound]
+    board: str  # FEN: the board as it is now
+
+    @property
+    def finished(self) -> bool:
+        return self.status == Game.Status.FINISHED
+
+
+def _redraws(rnd: Round) -> int:
+    return sum(1 for e in rnd.draw_log or [] if not e.get("valid", True))
+
+
+def _rejected_racks(rnd: Round | None) -> list[str]:
+    if rnd is None:
+        return []
+    return [e.get("rack", "") for e in rnd.draw_log or [] if not e.get("valid", True) and e.get("rack")]
+
+
+def _kept(rnd: Round) -> str:
+    """The tiles kept from the previous rack (none after a redraw: the whole rack was drawn again)."""
+    return "" if _redraws(rnd) else rnd.leftover
+
+
+def game_sheet(game: Game) -> GameSheet:
+    """The rounds played (:func:`tournament.gamestate.history`), then the live round not played yet."""
+    live = {r.number: r for r in game_service.live_rounds(game).order_by("number", "id")}
+    rounds = [SheetRound(number=rec.round, kept=rec.kept, drawn=rec.drawn, redraws=rec.redraws,
+                         rejected=_rejected_racks(live.get(rec.round)), move=rec.move, score=rec.score,
+                         cumulative=rec.cumulative, bag_after=rec.bag_after)
+              for rec in gamestate.history(game)]
+    done = {r.number for r in rounds}
+    rounds += [SheetRound(number=number, kept=_kept(rnd), drawn=rnd.drawn, redraws=_redraws(rnd),
+                          rejected=_rejected_racks(rnd), status=rnd.status)
+               for number, rnd in sorted(live.items())
+               if number not in done and rnd.status != Round.Status.PUBLISHED]
+    return GameSheet(game.number, game.status, Game.Status(game.status).label, rounds, gamestate.board_fen(game))
+
+
+# -- slips as the papers show them -----------------------------------------------------------------------
+
+
+def _versions(slips: Iterable[Slip], key: str) -> dict[int, list[Slip]]:
+    """Every version of the slips, by ``key`` (round_id or registration_id), first to last."""
+    out: dict[int, list[Slip]] = defaultdict(list)
+    for slip in sorted(slips, key=lambda s: s.version):
+        out[getattr(slip, key)].append(slip)
+    return out
+
+
+def _shown_slip(verdict: Verdict | None, versions: list[Slip]) -> Slip | None:
+    """The slip a paper shows: the one judged, else the current version, else the last one."""
+    if verdict is not None and verdict.slip_id:
+        return verdict.slip
+    return next((s for s in versions if s.is_current), None) or (versions[-1] if versions else None)
+
+
+# -- the player sheet ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerRound:
+    number: int
+    slip: str
+    late: bool
+    reason: str  # the verdict's (no_slip when none)
+    warning: bool
+    overridden: bool
+    awarded: int
+    top_move: str
+    top: int
+    solo: int
+
+
+@dataclass(frozen=True)
+class PenaltyLine:
+    label: StrOrPromise
+    points: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    """One game of a player sheet: the rounds, the penalties, and the player's line of the game standings."""
+
+    number: int
+    rounds: list[PlayerRound]
+    penalties: list[PenaltyLine]
+    line: sheet.Line
+
+
+@dataclass(frozen=True)
+class PlayerSheet:
+    table: int
+    name: str
+    club: str
+    series: str
+    category: str
+    licence: str
+    games: list[PlayerGame]
+    overall: sheet.Line  # the player's line of the tournament standings
+
+
+def _penalty_label(kind: str) -> StrOrPromise:
+    return Penalty.Kind(kind).label if kind in Penalty.Kind.values else kind
+
+
+def _player_game(reg: Registration, played: standings.PlayerGameLine) -> PlayerGame:
+    rounds = played.rounds
+    verdicts = {v.round_id: v for v in Verdict.objects.filter(round__in=rounds, registration=reg)
+                .select_related("slip")}
+    versions = _versions(Slip.objects.filter(round__in=rounds, registration=reg), "round_id")
+    solos = {s.round_id: s.points for s in Solo.objects.filter(round__in=rounds, registration=reg)}
+    lines = []
+    for rnd, awarded in zip(rounds, played.line.per_round, strict=True):
+        v = verdicts.get(rnd.pk)
+        slip = _shown_slip(v, versions.get(rnd.pk, []))
+        lines.append(PlayerRound(
+            number=rnd.number, slip=slip.text if slip else "", late=bool(slip and slip.late),
+            reason=v.reason if v else Reason.NO_SLIP, warning=bool(v and v.warning),
+            overridden=bool(v and not v.automatic), awarded=awarded, top_move=rnd.chosen_move,
+            top=rnd.chosen_score or 0, solo=solos.get(rnd.pk, 0)))
+    penalties = [PenaltyLine(_penalty_label(p.kind), p.points, p.reason)
+                 for p in Penalty.objects.filter(game=played.game, registration=reg).order_by("id")]
+    return PlayerGame(played.game.number, lines, penalties, played.line)
+
+
+def player_sheet(registration: Registration) -> PlayerSheet:
+    """One player's slips, verdicts and awarded scores against the tops, game by game, with the figures of
+    the player's rows in the standings (:func:`tournament.services.standings.player_game_lines`)."""
+    played = standings.player_game_lines(registration)
+    player = registration.player
+    return PlayerSheet(
+        table=registration.table_number, name=player.name, club=player.club, series=player.series,
+        category=player.category, licence=player.licence,
+        games=[_player_game(registration, g) for g in played], overall=standings.player_tournament_line(played))
+
+
+# -- the arbitration sheet -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VerdictLine:
+    reason: str
+    warning: bool
+    automatic: bool
+    override_reason: str
+    true_score: int | None
+    awarded: int
+
+
+@dataclass(frozen=True)
+class ArbitrationLine:
+    table: int
+    name: str
+    slip: str
+    versions: int
+    source: StrOrPromise
+    late: bool
+    verdict: VerdictLine | None
+    solo: int
+
+    @property
+    def flagged(self) -> bool:
+        """To look at: no verdict yet, or one :func:`tournament.labels.flagged` flags."""
+        v = self.verdict
+        return v is None or labels.flagged(v.reason, v.warning, v.automatic)
+
+
+@dataclass(frozen=True)
+class ArbitrationSheet:
+    game: int
+    number: int
+    status_label: StrOrPromise
+    kept: str
+    drawn: str
+    top_move: str
+    top_score: int | None
+    lines: list[ArbitrationLine]
+
+
+def _verdict_line(v: Verdict | None) -> VerdictLine | None:
+    if v is None:
+        return None
+    return VerdictLine(v.reason, v.warning, v.automatic, v.override_reason, v.true_score, v.awarded)
+
+
+def arbitration_sheet(rnd: Round) -> ArbitrationSheet:
+    """Every table's slip and verdict in a round, in table order."""
+    regs = rnd.game.tournament.registrations.select_related("player").order_by("table_number")
+    verdicts = {v.registration_id: v for v in Verdict.objects.filter(round=rnd).select_related("slip")}
+    versions = _versions(Slip.objects.filter(round=rnd), "registration_id")
+    solos = {s.registration_id: s.points for s in Solo.objects.filter(round=rnd)}
+    sources = dict(Slip.Source.choices)
+    lines = []
+    for reg in regs:
+        v, mine = verdicts.get(reg.pk), versions.get(reg.pk, [])
+        slip = _shown_slip(v, mine)
+        lines.append(ArbitrationLine(
+            table=reg.table_number, name=reg.player.name, slip=slip.text if slip else "", versions=len(mine),
+            source=sources.get(slip.source, slip.source) if slip else "", late=bool(slip and slip.late),
+            verdict=_verdict_line(v), solo=solos.get(reg.pk, 0)))
+    return ArbitrationSheet(game=rnd.game.number, number=rnd.number, status_label=Round.Status(rnd.status).label,
+                            kept=_kept(rnd), drawn=rnd.drawn, top_move=rnd.chosen_move, top_score=rnd.chosen_score,
+                            lines=lines)
+
+
+# -- players at their tables (slips, access cards) and the printing page ---------------------------------
+
+
+@dataclass(frozen=True)
+class Seat:
+    table: int
+    name: str
+    player: int  # the Player id
+
+
+def seat_of(reg: Registration) -> Seat:
+    return Seat(reg.table_number, reg.player.name, reg.player_id)
+
+
+def seats(tournament: Tournament) -> list[Seat]:
+    """Every registered player, in table order."""
+    return [seat_of(reg) for reg in tournament.registrations.select_related("player").order_by("table_number")]
+
+
+def card_registrations(tournament: Tournament, player: int | None = None) -> list[Registration]:
+    """The registrations whose access cards are printed (all, or player id ``player``'s), in table order:
+    what :func:`tournament.services.players.new_access_codes` takes."""
+    regs = tournament.registrations.select_related("player", "tournament").order_by("table_number")
+    return list(regs if player is None else regs.filter(player_id=player))
+
+
+@dataclass(frozen=True)
+class PrintMenu:
+    """What the printing page offers: the games, the last live round of the last game, the players."""
+
+    games: list[Game]
+    last_round: int | None
+    registrations: list[Registration]
+
+
+def print_menu(tournament: Tournament) -> PrintMenu:
+    games = list(tournament.games.exclude(status=Game.Status.CANCELLED).order_by("number"))
+    last_round = (game_service.live_rounds(games[-1]).order_by("-number").values_list("number", flat=True)
+                  .first()) if games else None
+    regs = list(tournament.registrations.select_related("player").order_by("table_number"))
+    return PrintMenu(games, last_round, regs)
+
+
+# -- the fingerprint -------------------------------------------------------------------------------------
 
 
 def _agg(qs: QuerySet[Any], points: str | None = None, changed: str | None = None) -> list[str]:
@@ -108,4 +496,8 @@ def fingerprint(kind: str, params: str, tournament: Tournament, *, game: Game | 
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-__all__ = ["LAYOUT_VERSION", "fingerprint"]
+__all__ = ["LAYOUT_VERSION", "ArbitrationLine", "ArbitrationSheet", "GameSheet", "PenaltyLine", "PlayerGame",
+           "PlayerRound", "PlayerSheet", "PrintMenu", "Seat", "SheetRound", "StandingsSheet", "Subjects",
+           "TournamentInfo", "VerdictLine", "arbitration_sheet", "card_registrations", "fingerprint", "game_sheet",
+           "player_sheet", "print_menu", "requester", "seat_of", "seats", "standings_sheet", "subjects",
+           "tournament_info"]

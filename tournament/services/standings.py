@@ -115,16 +115,22 @@ def published_rounds(game: Game) -> list[Round]:
 
 def game_lines(game: Game, regs: list[Registration]) -> list[Line]:
     """Every registration's (unranked) line of one game, keyed by registration id."""
-    rounds = published_rounds(game)
+    return _lines(game, published_rounds(game), regs)
+
+
+def _lines(game: Game, rounds: list[Round], regs: list[Registration], *, only: Registration | None = None
+           ) -> list[Line]:
+    """The lines of ``regs`` over the game's published ``rounds``; ``only``: read that player's rows only."""
+    mine = {} if only is None else {"registration": only}
     index = {r.pk: i + 1 for i, r in enumerate(rounds)}
     scores = [sheet.RoundScore(v["registration_id"], index[v["round_id"]], v["awarded"], v["warning"])
-              for v in Verdict.objects.filter(round__in=rounds).values("registration_id", "round_id", "awarded",
-                                                                       "warning")]
+              for v in Verdict.objects.filter(round__in=rounds, **mine).values("registration_id", "round_id",
+                                                                               "awarded", "warning")]
     solos: dict[int, int] = defaultdict(int)
-    for reg_id, points in Solo.objects.filter(round__in=rounds).values_list("registration_id", "points"):
+    for reg_id, points in Solo.objects.filter(round__in=rounds, **mine).values_list("registration_id", "points"):
         solos[reg_id] += points
     penalties: dict[int, int] = defaultdict(int)
-    for reg_id, points in Penalty.objects.filter(game=game).values_list("registration_id", "points"):
+    for reg_id, points in Penalty.objects.filter(game=game, **mine).values_list("registration_id", "points"):
         penalties[reg_id] += points
     return sheet.game_lines([r.pk for r in regs], [r.chosen_score or 0 for r in rounds], scores,
                             solos=solos, penalties=penalties)
@@ -180,5 +186,34 @@ def top_total(rows: list[Standing]) -> int:
     return rows[0].top_total if rows else 0
 
 
-__all__ = ["GROUPS", "Line", "Standing", "StandingRow", "game_lines", "game_standings", "grouped_standings", "published_rounds",
-           "top_total", "tournament_standings"]
+@dataclass(frozen=True)
+class PlayerGameLine:
+    """One player's line of one game, with the game's published rounds (in order: ``line.per_round[i]`` is
+    what the player got in ``rounds[i]``)."""
+
+    game: Game
+    rounds: list[Round]
+    line: Line
+
+
+def player_game_lines(registration: Registration) -> list[PlayerGameLine]:
+    """A player's line of every game of the tournament (cancelled games aside), in game order: the figures
+    of the player's row in each game's standings (:func:`game_standings`), read for this player only."""
+    games = registration.tournament.games.exclude(status=Game.Status.CANCELLED).order_by("number")
+    out: list[PlayerGameLine] = []
+    for game in games:
+        rounds = published_rounds(game)
+        line, = _lines(game, rounds, [registration], only=registration)
+        out.append(PlayerGameLine(game, rounds, line))
+    return out
+
+
+def player_tournament_line(games: list[PlayerGameLine]) -> Line | sheet.Line[None]:
+    """The player's tournament line over these games: the figures of the player's tournament standings row
+    (before any game: a line of nobody, all zeros)."""
+    lines = sheet.tournament_lines([[g.line] for g in games])
+    return lines[0] if lines else sheet.Line(None)
+
+
+__all__ = ["GROUPS", "Line", "PlayerGameLine", "Standing", "StandingRow", "game_lines", "game_standings", "grouped_standings",
+           "player_game_lines", "player_tournament_line", "published_rounds", "top_total", "tournament_standings"]

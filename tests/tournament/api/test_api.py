@@ -85,6 +85,8 @@ class Hall:
 
 
 def test_full_game_with_30_players(alice, tournament, eager):
+    """A whole two-round game through the API: 30 tablets, paper slips, every verdict of the table, an
+    override, the top chosen, publication, standings with solos and penalties, what tablets and the public see."""
     hall = Hall(alice, tournament)
     arb, slug = hall.arbiter, tournament.slug
     tournament.free_warnings = 1  # so that a second warning costs within a two-round game
@@ -93,7 +95,15 @@ def test_full_game_with_30_players(alice, tournament, eager):
     assert game["number"] == 1 and game["prepared"] is True
     games_url = f"{A}/tournaments/{slug}/games/1"
 
-    # -- round 1 -------------------------------------------------------------------------------------
+    r1 = open_round_one(hall, eager, games_url)
+    hand_in_round_one(hall, arb, r1)
+    judge_and_publish_round_one(hall, arb, r1, slug)
+    play_round_two(hall, eager, games_url, tournament)
+    check_standings(hall, arb, slug, games_url)
+
+
+def open_round_one(hall, eager, games_url):
+    arb = hall.arbiter
     with eager(execute=True):
         r1 = ok(arb.post(f"{games_url}/draw/", {}, format="json"), 201)
     assert (r1["number"], r1["rack"], r1["status"]) == (1, "CATSROE", "drawn")
@@ -108,7 +118,11 @@ def test_full_game_with_30_players(alice, tournament, eager):
     assert state["round"]["rack"] == "CATSROE" and state["round"]["accepting_slips"] is True
     assert 170 <= state["round"]["seconds_left"] <= 180 and state["board"] == "15/" * 14 + "15"
 
-    # idempotency: a retry returns the same slip with 200; same key + another body → 409; no key → 400
+    return r1
+
+
+def hand_in_round_one(hall, arb, r1):
+    """Tablet slips (a retry, a conflicting key, a revision), a paper slip, the live count, a late slip."""
     first = ok(hall.send(0, "CARTS 20", key="p0-1"), 201)
     again = ok(hall.send(0, "CARTS 20", key="p0-1"), 200)
     assert again["id"] == first["id"] and Slip.objects.filter(idempotency_key__endswith="p0-1").count() == 1
@@ -145,6 +159,9 @@ def test_full_game_with_30_players(alice, tournament, eager):
     count = ok(arb.get(f"{A}/rounds/{r1['id']}/count/"))
     assert count["late"] == [hall.tables[7]] and count["seconds_left"] == 0
 
+
+def judge_and_publish_round_one(hall, arb, r1, slug):
+    """Every verdict of round 1, the slip but no verdict on tablets before publication, an override."""
     ok(hall.round_action(r1["id"], "close"))
     error(hall.send(0, "CATS 12"), 409, "time_over")  # closed: still late, never replaces the on-time slip
     assert ok(hall.round_action(r1["id"], "judge"))["status"] == "judged"
@@ -187,7 +204,10 @@ def test_full_game_with_30_players(alice, tournament, eager):
     assert state["result"]["round_score"] == 20 and state["result"]["total"] == 20 and state["result"]["rank"] == 1
     error(hall.send(0, "CATS 12"), 409, "no_open_round")  # slips only while the round is open
 
-    # -- round 2 -------------------------------------------------------------------------------------
+
+def play_round_two(hall, eager, games_url, tournament):
+    """Round 2: the verdict table's other rows, the arbiter's top among equal scores, warnings → penalties."""
+    arb = hall.arbiter
     with eager(execute=True):
         r2 = ok(arb.post(f"{games_url}/draw/", {}, format="json"), 201)
     assert r2["rack"] == "OEDRSZ?"
@@ -219,7 +239,9 @@ def test_full_game_with_30_players(alice, tournament, eager):
     game_obj = tournament.games.get(number=1)
     services.games.apply_warning_penalties(game_obj)  # what the end of the game does (a 2-round prepared game doesn't end)
 
-    # -- standings: totals, deficits, percentages, solos, penalties, ranks ----------------------------
+
+def check_standings(hall, arb, slug, games_url):
+    """Totals, deficits, percentages, solos, penalties, ranks; the tablets' results; the public rounds."""
     standings = ok(arb.get(f"{games_url}/standings/"))
     assert standings["top_total"] == 34
     rows = {r["table"]: r for r in standings["rows"]}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import re
 from datetime import timedelta
 
@@ -11,8 +12,9 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
+from tests.tools.browser import SHOTS, arbiter_page, page_scripts
 from tests.tools.world import PREPARED, run_round
-from tournament import services
+from tournament import gamestate, labels, services
 from tournament.models import AuditLog, Player, Round, Slip, Tournament, Verdict
 
 pytestmark = [pytest.mark.django_db]
@@ -55,6 +57,9 @@ def test_every_page_renders_for_the_arbiter(client, alice, tournament, played):
     for url in pages(tournament.slug):
         response = client.get(url)
         assert response.status_code == 200, url
+        if response["Content-Type"].startswith("text/html"):  # the console's scripts, none inline
+            assert page_scripts(response.content.decode()) == ["text", "coords", "clock", "board", "console"], url
+            assert not re.search(r"\son[a-z]+=", response.content.decode()), url  # no inline event handler
 
 
 def test_other_arbiter_gets_404_and_anonymous_goes_to_login(client, bob, tournament, played):
@@ -204,7 +209,9 @@ def test_round_control_through_publish(client, alice, tournament, game, regs, ea
     standings = client.get(reverse("arbiter:standings", args=[tournament.slug]) + "?game=1").content.decode()
     assert regs[0].player.name in standings
     board = client.get(reverse("arbiter:board", args=[tournament.slug, 1])).content.decode()
-    assert top in board and 'class="t"' in board
+    game.refresh_from_db()
+    assert top in board and json_block(board, "board-fen") == gamestate.board_fen(game)
+    assert top.split()[1] in gamestate.board_fen(game)  # the top's tiles are on the board
     audit = client.get(reverse("arbiter:audit", args=[tournament.slug])).content.decode()
     assert "round.publish" in audit and "verdict.override" in audit
     # a stale form (another round) is refused; cancel needs a reason
@@ -229,19 +236,75 @@ def test_service_errors_are_shown(client, alice, tournament, played):
     assert "Publish or cancel the current round first" in response.content.decode()
 
 
+def json_block(html: str, block_id: str):
+    """The value of a JSON block of a page ({{ value|json_script:"id" }})."""
+    return json.loads(re.search(rf'id="{block_id}" type="application/json">(.*?)</script>', html, re.S).group(1))
+
+
+def test_board_page_draws_the_screens_board_config(client, alice, tournament, played):
+    """The board page hands board.js the tablet's and display's board config and the game's FEN."""
+    client.force_login(alice)
+    url = reverse("arbiter:board", args=[tournament.slug, 1])
+    html = client.get(url).content.decode()
+    config, fen = json_block(html, "board-config"), json_block(html, "board-fen")
+    played.refresh_from_db()
+    assert config == labels.board_config(tournament.ruleset, tournament.convention, "en")
+    assert fen == gamestate.board_fen(played) and sum(ch.isalpha() for ch in fen) >= 2  # round 1's top is on it
+    assert config["premiums"][0][0] == "tw" and config["premiums"][7][7] == "dw" and config["values"]["C"] == 3
+    top = played.rounds.get(number=1).chosen_move
+    assert len(json_block(html, "board-fresh")) == len(top.split()[1])  # the last top, highlighted
+    assert 'id="board"' in html and 'aria-labelledby="board-title"' in html
+    assert html.index("js/board.js") < html.index("js/console.js")
+    assert "<table class=\"board\"" not in html  # one renderer: board.js
+
+
 def test_board_uses_cyrillic_row_labels_in_russian(client, alice, tournament, played):
     client.force_login(alice)
     url = reverse("arbiter:board", args=[tournament.slug, 1])
     client.cookies["django_language"] = "ru"
     # an English rule set keeps Latin labels even in Russian
-    assert '<th scope="row" class="rl">H</th>' in client.get(url).content.decode()
-    from types import SimpleNamespace
+    config = json_block(client.get(url).content.decode(), "board-config")
+    assert config["rows"][7] == "H" and not config["cyrillic"]
+    # a Russian rule set gets Cyrillic rows for a Russian reader, Latin ones for an English reader
+    Tournament.objects.filter(pk=tournament.pk).update(ruleset="ru")
+    config = json_block(client.get(url).content.decode(), "board-config")
+    assert config["rows"][7] == "З" and config["cyrillic"] and config["cols"][7] == "8"
+    assert config["premiums"][0][0] == "tw" and config["ruleset"] == "ru"
+    client.cookies["django_language"] = "en"
+    assert json_block(client.get(url).content.decode(), "board-config")["rows"][7] == "H"
 
-    from tournament.console.board import board_grid
 
-    grid = board_grid(SimpleNamespace(ruleset="ru", convention="duplicate"), "", "ru")
-    assert [r["label"] for r in grid["rows"]][7] == "З" and grid["rows"][7]["cells"][7]["centre"]
-    assert grid["rows"][0]["cells"][0]["cls"] == "tw"
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_console_clock_live_panel_and_board_in_the_browser(chromium, live_server, hall):
+    """The game page counts down on the server's clock and lists slips as they come; the board page draws the
+    board with board.js: labels, premiums, tiles with values, each square named."""
+    rnd = hall.open(hall.draw())
+    page = arbiter_page(chromium, live_server, hall.alice, width=1366, height=768, skew_seconds=-400)
+    page.goto(page.base + reverse("arbiter:game", args=[hall.t.slug, 1]))
+    page.wait_for_function(r"/^\d+:\d\d$/.test(document.querySelector('#clock').textContent)")
+    minutes, seconds = page.inner_text("#clock").split(":")
+    real = (Round.objects.get(pk=rnd.pk).deadline - timezone.now()).total_seconds()
+    assert abs(int(minutes) * 60 + int(seconds) - real) <= 2  # the console's own clock is 6'40" slow
+    assert page.inner_text("#live-count") == "0"
+    services.slips.submit_slip(rnd, hall.players[0][0], word="CARTS", coordinates="H4", score=20)
+    page.wait_for_function("document.querySelector('#live-count').textContent === '1'", timeout=5_000)
+    assert "H4 CARTS 20" in page.inner_text("#live-rows")
+    assert page.locator("#live-missing li").all_inner_texts() == ["2", "3", "4"]
+
+    hall.finish(rnd)
+    page.goto(page.base + reverse("arbiter:board", args=[hall.t.slug, 1]))
+    page.wait_for_selector("#board .sq .tile")
+    assert page.locator("#board .sq").count() == 225 and page.inner_text("#board .lbl.row >> nth=7") == "H"
+    assert page.get_attribute("#board", "role") == "table" and page.locator("#board [role=row]").count() == 16
+    assert page.locator("#board .sq[data-r='0'][data-c='0']").inner_text() == "×3"
+    tiles = page.locator("#board .sq .tile")
+    assert "".join(tiles.locator(".l").all_inner_texts()) == "CARTS" and tiles.first.locator(".v").inner_text() == "3"
+    assert page.locator("#board .sq.new").count() == 5  # the last top
+    assert page.get_attribute("#board .sq[data-r='7'][data-c='3']", "title") == "H4"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "test-console-board-1366.png"), full_page=True)
+    assert page.js_errors == []
 
 
 @pytest.fixture

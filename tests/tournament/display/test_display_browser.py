@@ -8,8 +8,11 @@ import time
 import pytest
 from django.utils import timezone
 
+from scoring.board import Board
+from scoring.coords import Coord, CoordError, format_coord, parse_coord, square_name
+from scoring.rules import get_ruleset
 from tests.tools.browser import REAL_TIME, SHOTS, new_page
-from tournament import services
+from tournament import labels, services
 from tournament.models import Game, Round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -94,4 +97,48 @@ def test_display_screenshot(chromium, live_server, hall):  # noqa: F811
     assert page.inner_text("#previous-score") == "20 очков" and page.inner_text("#round-label") == "Партия 1 · ход 2"
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "test-display-1920.png"))
+    assert page.js_errors == []
+
+
+#: (rule set, convention, reader's language) of the board configs the shared scripts are checked with.
+STYLES = [("ru", "duplicate", "ru"), ("ru", "duplicate", "pl"), ("en", "english", "en"), ("en", "duplicate", "fr")]
+
+
+def test_shared_scripts_apply_the_servers_coordinate_style(chromium, live_server, hall):  # noqa: F811
+    """coords.js writes moves, start squares and square names as tournament.labels / scoring.coords do, and
+    reads typed coordinates as the server does, for every style; board.js reads a FEN as scoring.board."""
+    page = new_page(chromium, live_server)
+    page.goto(f"{page.base}/display/{hall.t.slug}/")
+    page.wait_for_selector("#display[data-phase=none]")
+    configs = [labels.board_config(*style) for style in STYLES]
+    moves = ["H8 WORD", "8H WORD", "A1 AB", "O15 AB", "1O AB", "K12 XY"]
+    typed = ["H8", "8h", "З8", "8З", "A15", "P1", "A16", "H", "88"]
+    out = page.evaluate("""([configs, moves, typed]) => configs.map((b) => ({
+        moves: moves.map((m) => Duplicate.coords.move(b, m)),
+        typed: typed.map((t) => Duplicate.coords.parse(b, t)),
+        squares: [[7, 3], [0, 14]].map(([r, c]) => Duplicate.coords.square(b, r, c)),
+        starts: [[7, 3, false], [7, 3, true]].map(([r, c, v]) => Duplicate.coords.text(b, r, c, v)),
+    }))""", [configs, moves, typed])
+    for (ruleset, convention, language), config, got in zip(STYLES, configs, out, strict=True):
+        style = labels.coord_style(ruleset, convention, language)
+        assert got["moves"] == [style.move(m) for m in moves], (ruleset, convention, language)
+        expected = []
+        for text in typed:
+            try:
+                c = parse_coord(text, cyrillic=config["cyrillic_input"], convention=convention)
+                expected.append({"row": c.row, "col": c.col, "vertical": c.vertical})
+            except CoordError:
+                expected.append(None)
+        assert got["typed"] == expected, (ruleset, convention, language)
+        names = [square_name(r, c, convention, style.cyrillic) for r, c in [(7, 3), (0, 14)]]
+        assert got["squares"] == names
+        assert got["starts"] == [format_coord(Coord(7, 3, v), convention=convention, cyrillic=style.cyrillic)
+                                 for v in (False, True)]
+    assert out[0]["moves"][0] == "З8 WORD" and out[2]["moves"][0] == "8H WORD"  # the styles differ indeed
+
+    fen = "3КАрТ*7/15/15/15/15/15/15/15/15/15/15/15/15/12ЇЄ1/Я14"  # a blank р, a blank apostrophe
+    board = Board.from_fen(get_ruleset("uk"), fen)
+    squares = page.evaluate("(fen) => Duplicate.board.parseFen(fen)", fen)
+    assert squares == [[{"letter": t.letter, "blank": t.blank} if (t := board.tile(r, c)) else None
+                        for c in range(15)] for r in range(15)]
     assert page.js_errors == []

@@ -15,14 +15,13 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from django.core.cache import cache
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import translation
 
 from tests.conftest import run_manage
 from tests.tools.users import user
-from tests.tools.world import PREPARED, run_round
+from tests.tournament.printing.conftest import BASE_URL, PEOPLE
 from tournament import services, tasks
 from tournament.models import AuditLog, Game, Registration, Tournament, Verdict, secret_hash
 from tournament.printing import build as pdf
@@ -30,18 +29,9 @@ from tournament.printing import documents
 from tournament.printing import jobs as pdf_tasks
 from tournament.printing import layout as pdf_base
 from tournament.printing import spec as specs
+from tournament.services import reading
 
 pytestmark = [pytest.mark.django_db]
-
-PEOPLE = [
-    # name, club, category, series
-    ("Іван Ґудзь", "Київ", "senior", "A"),
-    ("Łukasz Żółć", "Kraków", "junior", "A"),
-    ("Ёлкин Пётр", "Спартак", "veteran", "B"),
-    ("Jean Dupont", "Paris", "senior", "B"),
-]
-BASE_URL = "http://192.168.1.10:8000"
-
 
 def tool(name: str) -> str:
     exe = shutil.which(name)
@@ -85,40 +75,6 @@ def render(source: Path, folder: Path, dpi: int = 60) -> list[Path]:
 def order(text: str, *names: str) -> list[str]:
     """The names in the order they appear in the text."""
     return sorted(names, key=lambda n: text.index(n))
-
-
-@pytest.fixture(autouse=True)
-def media(settings, tmp_path):
-    settings.MEDIA_ROOT = str(tmp_path / "media")
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                   "LOCATION": "pdf-tests"}}
-    cache.clear()
-    yield Path(settings.MEDIA_ROOT)
-    cache.clear()
-
-
-@pytest.fixture
-def people(alice, tournament):
-    """Four players; the codes they were given at registration."""
-    out = []
-    for name, club, cat, series in PEOPLE:
-        reg, code = services.players.register_player(alice, tournament, name=name, club=club, category=cat, series=series)
-        out.append((reg, code))
-    return out
-
-
-@pytest.fixture
-def played(alice, tournament, people, eager):
-    """Game 1, two rounds published. Totals: Іван 20+14=34 (a warning), Łukasz 12+14=26, Jean 0+14=14,
-    Ёлкин 10+0=10 (a warning); tops 20 + 14 = 34."""
-    ivan, lukasz, yolkin, jean = (reg for reg, _code in people)
-    game = services.games.create_game(alice, tournament, prepared_racks=PREPARED)
-    r1 = run_round(alice, game, eager, {ivan: "H4 CARTS 20", lukasz: "CATS 12", yolkin: "ACT 11"})
-    services.rounds.publish_round(alice, r1)
-    r2 = run_round(alice, game, eager, {ivan: "4H CARDS 10", lukasz: "4H CaRDS 14", jean: "4H CaRDS 14"})
-    services.rounds.publish_round(alice, r2)
-    game.refresh_from_db()
-    return game
 
 
 def build(tournament, kind, tmp_path, **params) -> Path:
@@ -188,17 +144,21 @@ def test_game_sheet_racks_tops_and_board(tournament, played, tmp_path):
     assert len(pngs) == 1
 
 
+def paper(name: str, ruleset: str, language: str) -> reading.TournamentInfo:
+    return reading.TournamentInfo(name=name, ruleset=ruleset, convention="duplicate", language=language)
+
+
 def test_game_sheet_of_a_russian_game_marks_kept_tiles_redraws_and_uses_cyrillic_rows():
-    t = Tournament(name="Кубок Ґудзика", slug="kubok", ruleset="ru", language="ru")
-    game = Game(tournament=t, number=2, status=Game.Status.FINISHED)
+    t = paper("Кубок Ґудзика", "ru", "ru")
     rounds = [
-        documents.SheetRound(1, "", "ЗДОРОВЫ", 0, [], "H8 ЗДОРОВЫ", 82, 82, 86),
-        documents.SheetRound(2, "ОЕТ", "ВРАК", 0, [], "8H ЗАНОВО", 11, 93, 82),
-        documents.SheetRound(3, "", "АЕИКНОР", 2, ["АЕИОУЫЯ", "ЙЦКНГШЩ"], "J6 ЁЖиК", 22, 115, 78),
+        reading.SheetRound(1, "", "ЗДОРОВЫ", 0, [], "H8 ЗДОРОВЫ", 82, 82, 86),
+        reading.SheetRound(2, "ОЕТ", "ВРАК", 0, [], "8H ЗАНОВО", 11, 93, 82),
+        reading.SheetRound(3, "", "АЕИКНОР", 2, ["АЕИОУЫЯ", "ЙЦКНГШЩ"], "J6 ЁЖиК", 22, 115, 78),
     ]
     fen = "15/15/15/15/15/15/15/7ЗДОРОВЫ1/7А7/5ЁЖиК6/7О7/7В7/7О7/15/15"
+    sheet = reading.GameSheet(2, Game.Status.FINISHED, Game.Status.FINISHED.label, rounds, fen)
     with translation.override("ru"):
-        data = documents.GameSheetDocument(t, game, rounds, fen).build()
+        data = documents.GameSheetDocument(t, sheet).build()
     text = text_of(data)
     assert re.search(r"2\s+ОЕТ\+ВРАК\s+8З ЗАНОВО\s+11\s+93", text)
     assert re.search(r"1\s+ЗДОРОВЫ\s+З8 ЗДОРОВЫ\s+82\s+82", text)
@@ -212,9 +172,10 @@ def test_ukrainian_and_literaki_boards_print_their_letters(tmp_path):
     cases = [("uk", "uk", "15/15/15/15/15/15/15/5ҐЄІЇ'*4/15/15/15/15/15/15/15", ["Ґ", "Є", "І", "Ї", "'"]),
              ("pl-literaki", "pl", "15/15/15/15/15/15/15/4ŻÓŁĆŹĄĘ4/15/15/15/15/15/15/15", list("ŻÓŁĆŹĄĘ"))]
     for ruleset, lang, fen, letters in cases:
-        t = Tournament(name="Puchar Łodzi — Кубок Києва", slug="x", ruleset=ruleset, language=lang)
+        t = paper("Puchar Łodzi — Кубок Києва", ruleset, lang)
+        sheet = reading.GameSheet(1, Game.Status.FINISHED, Game.Status.FINISHED.label, [], fen)
         with translation.override(lang):
-            data = documents.GameSheetDocument(t, Game(tournament=t, number=1, status="finished"), [], fen).build()
+            data = documents.GameSheetDocument(t, sheet).build()
         text = text_of(data)
         for letter in letters:
             assert letter in text, (ruleset, letter)

@@ -48,7 +48,7 @@ def test_slips_do_not_wait_for_each_other_and_the_close_waits_for_them(alice, to
                                                                        monkeypatch):
     rnd = open_round(alice, tournament, eager)
     locked, release = threading.Event(), threading.Event()
-    real_audit = services.audit
+    real_audit = services.audit.record
 
     def audit_then_hold(actor, action, obj, **kw):  # player 0's slip stops inside its transaction
         row = real_audit(actor, action, obj, **kw)
@@ -57,7 +57,7 @@ def test_slips_do_not_wait_for_each_other_and_the_close_waits_for_them(alice, to
             release.wait(10)
         return row
 
-    monkeypatch.setattr(services, "audit", audit_then_hold)
+    monkeypatch.setattr(services.audit, "record", audit_then_hold)
 
     def slip_in_flight():
         services.slips.submit_slip(rnd, regs[0], word="CARTS", score=20, idempotency_key="in-flight")

@@ -8,6 +8,7 @@ import re
 import pytest
 from rest_framework.test import APIClient
 
+from tests.tools.browser import page_scripts
 from tests.tools.world import PREPARED
 from tournament import labels, services
 from tournament.live import version as live_version
@@ -46,7 +47,8 @@ def test_login_page_and_qr_code_url(client, tournament):
     page = client.get("/tablet/login/?code=ABCD234567&lang=en")
     assert page.status_code == 200 and page["Referrer-Policy"] == "no-referrer"
     html = page.content.decode()
-    assert 'value="ABCD234567"' in html and 'id="login-config"' in html and "js/tablet.js" in html
+    assert 'value="ABCD234567"' in html and 'id="login-config"' in html
+    assert page_scripts(html) == ["text", "session"]  # the session and the login, nothing of the tablet
     config = json.loads(re.search(r'id="login-config" type="application/json">(.*?)</script>', html).group(1))
     assert config["urls"] == {"login": "/api/tablet/login/", "app": "/tablet/"}
     qr = client.get("/tablet/qr.svg?code=ABCD234567")
@@ -67,6 +69,8 @@ def test_tablet_page_needs_a_token_and_speaks_the_tournament_language(client, al
     assert page.status_code == 200 and page["Content-Language"] == "ru"
     html = page.content.decode()
     assert "Иван Петров" in html and 'lang="ru"' in html
+    assert page_scripts(html) == ["text", "coords", "clock", "board", "session", "outbox", "slip", "assist", "receipt",
+                             "tablet"]  # the shared parts first, in order; no inline script
     config = json.loads(re.search(r'id="tablet-config" type="application/json">(.*?)</script>', html).group(1))
     assert config["urls"]["version"] == f"/tablet/version/{tournament.slug}/"
     assert config["urls"]["state"] == "/api/tablet/state/" and config["urls"]["slip"] == "/api/tablet/slip/"
@@ -226,7 +230,8 @@ def test_display_page_and_state(client, alice, tournament, regs, eager, fresh_ve
     tournament.language = "uk"
     tournament.save()
     page = client.get(f"/display/{tournament.slug}/")
-    assert page.status_code == 200 and page["Content-Language"] == "uk" and "js/display.js" in page.content.decode()
+    assert page.status_code == 200 and page["Content-Language"] == "uk"
+    assert page_scripts(page.content.decode()) == ["text", "coords", "clock", "board", "display"]
     assert client.get(f"/display/{tournament.slug}/?lang=en")["Content-Language"] == "en"
     assert client.get("/display/nope/").status_code == 404
     assert tournament.name in client.get("/display/").content.decode()

@@ -13,13 +13,27 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.test.utils import override_settings
-from django.utils import timezone
+from django.utils import timezone, translation
 
+from lexicon.models import Lexicon
+from tournament.models import (
+    Game,
+    Penalty,
+    Player,
+    Registration,
+    Round,
+    Solo,
+    Tournament,
+    Verdict,
+    secret_hash,
+)
 from tournament.printing import build as pdf
+from tournament.printing import documents
 from tournament.printing import spec as specs
 
 FIRST = ["Іван", "Ołena", "Łukasz", "Марія", "Пётр", "Zofia", "Jean", "Ёлка", "Ґанна", "Paweł", "Анна", "Émile"]
@@ -35,7 +49,7 @@ class _Rollback(Exception):
 class Command(BaseCommand):
     help = "Time the standings PDF of a generated tournament (rolled back afterwards)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--players", type=int, default=1500)
         parser.add_argument("--games", type=int, default=3)
         parser.add_argument("--rounds", type=int, default=20, help="published rounds per game")
@@ -45,18 +59,16 @@ class Command(BaseCommand):
         parser.add_argument("--out", help="keep the PDF here")
         parser.add_argument("--seed", type=int, default=1)
 
-    def handle(self, *args, **opts):
+    def handle(self, *args: Any, **opts: Any) -> None:
         if not 1 <= opts["players"] <= 20000 or not 1 <= opts["games"] <= 20 or not 1 <= opts["rounds"] <= 40:
             raise CommandError("--players 1..20000, --games 1..20, --rounds 1..40", returncode=2)
         media = Path(tempfile.mkdtemp(prefix="bench-pdf-"))
-        results: dict = {}
+        results: dict[str, dict[str, float]] = {}
         try:
             with override_settings(MEDIA_ROOT=str(media)):
                 try:
                     with transaction.atomic():
-                        t0 = time.perf_counter()
                         tournament = self._make(opts)
-                        results["setup"] = time.perf_counter() - t0
                         self._time(tournament, None, opts, results)
                         if opts["group_by"]:
                             self._time(tournament, opts["group_by"], opts, results)
@@ -65,24 +77,21 @@ class Command(BaseCommand):
                     pass
         finally:
             shutil.rmtree(media, ignore_errors=True)
-        ok = all(r["total"] <= opts["target"] for r in results.values() if isinstance(r, dict))
+        ok = all(r["total"] <= opts["target"] for r in results.values())
         if opts["check"] and not ok:
             raise CommandError(f"the standings PDF took longer than {opts['target']:.1f} s", returncode=1)
 
-    def _time(self, tournament, group_by, opts, results):
-        from tournament.printing import documents
-
+    def _time(self, tournament: Tournament, group_by: str | None, opts: dict[str, Any],
+              results: dict[str, dict[str, float]]) -> None:
         spec = specs.make_spec(tournament, "standings", group_by=group_by)
         resolved = specs.resolve(spec)
         t0 = time.perf_counter()
         pdf.fingerprint(spec, resolved)
         t1 = time.perf_counter()
-        from django.utils import translation
-
         with translation.override(tournament.language):
             doc = documents.standings_document(tournament, group_by=group_by)
             t2 = time.perf_counter()
-            data = doc.build()
+            data = doc.build() or b""
         t3 = time.perf_counter()
         built = pdf.build(spec)  # what the task does: fingerprint, data, PDF, file
         t4 = time.perf_counter()
@@ -101,20 +110,7 @@ class Command(BaseCommand):
             f"again with unchanged data {t5 - t4:.3f} s (cached: {again.cached}, file {built.path.name})"
         )
 
-    def _make(self, opts):
-        from lexicon.models import Lexicon
-        from tournament.models import (
-            Game,
-            Penalty,
-            Player,
-            Registration,
-            Round,
-            Solo,
-            Tournament,
-            Verdict,
-            secret_hash,
-        )
-
+    def _make(self, opts: dict[str, Any]) -> Tournament:
         rng = random.Random(opts["seed"])
         lexicon = Lexicon.objects.create(name="bench-pdf", ruleset="ru", status=Lexicon.Status.READY, version=1,
                                          content_hash="0" * 64, file_path="none.kwg")

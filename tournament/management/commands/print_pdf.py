@@ -9,8 +9,9 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournament.models import Tournament
 from tournament.printing import build as pdf
@@ -22,7 +23,7 @@ class Command(BaseCommand):
     help = ("Print a document of a tournament as PDF: standings, game-sheet, player-sheet, arbitration, slips "
             "or cards. Printing cards issues new access codes (the previous ones stop working).")
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("kind", choices=specs.KINDS, help="the document")
         parser.add_argument("--tournament", required=True, metavar="SLUG", help="the tournament's short name")
         parser.add_argument("--game", metavar="N", help="game number (game-sheet, arbitration; standings of a game)")
@@ -39,36 +40,19 @@ class Command(BaseCommand):
                             help="cards: also end the tablet sessions opened with the old codes")
         parser.add_argument("--out", required=True, metavar="FILE", help="the PDF file to write ('-': standard output)")
 
-    def handle(self, *args, **opts):
+    def handle(self, *args: Any, **opts: Any) -> None:
         kind = opts["kind"]
         t = Tournament.objects.filter(slug=opts["tournament"]).first()
         if t is None:
             raise CommandError(f"no tournament with the short name {opts['tournament']!r}", returncode=2)
         try:
             spec = specs.make_spec(t, kind, game=opts["game"], round=opts["round"], player=opts["player"],
-                                 group_by=opts["group_by"], copies=opts["copies"], language=opts["language"])
+                                   group_by=opts["group_by"], copies=opts["copies"], language=opts["language"])
         except specs.SpecError as exc:
             raise CommandError(str(exc), returncode=2) from None
-        base_url = None
-        if kind == "cards":
-            base_url = (opts["base_url"] or "").strip()
-            if not base_url.startswith(("http://", "https://")):
-                raise CommandError("cards need --base-url, the address the tablets open (http://host:port); "
-                                   "the QR code holds <base-url>/tablet/login/?code=CODE", returncode=2)
-            if not opts["new_codes"]:
-                raise CommandError("printing cards issues new access codes and the previous codes stop working: "
-                                   "add --new-codes to confirm", returncode=2)
-        elif opts["base_url"] or opts["new_codes"] or opts["log_out_tablets"]:
-            raise CommandError("--base-url, --new-codes and --log-out-tablets apply to cards only", returncode=2)
+        base_url = self._base_url(kind, opts)
         to_stdout = opts["out"] == "-"
-        out = None if to_stdout else Path(opts["out"])
-        if out is not None and (out.is_dir() or not out.parent.is_dir()):
-            raise CommandError(f"cannot write {out}: {'it is a folder' if out.is_dir() else 'no such folder'}",
-                               returncode=2)
-        if to_stdout:
-            handle, name = tempfile.mkstemp(suffix=".pdf")
-            os.close(handle)
-            out = Path(name)
+        out = self._temporary_file() if to_stdout else self._out(opts["out"])
         try:
             built = self._build(spec, base_url, opts["log_out_tablets"], out)
             if to_stdout:
@@ -88,7 +72,37 @@ class Command(BaseCommand):
                               "no longer work.")
 
     @staticmethod
-    def _build(spec, base_url, log_out_tablets, out):
+    def _base_url(kind: str, opts: dict[str, Any]) -> str | None:
+        """The tablets' address for cards (which also need --new-codes); the card options refused otherwise."""
+        if kind != "cards":
+            if opts["base_url"] or opts["new_codes"] or opts["log_out_tablets"]:
+                raise CommandError("--base-url, --new-codes and --log-out-tablets apply to cards only", returncode=2)
+            return None
+        base_url = (opts["base_url"] or "").strip()
+        if not base_url.startswith(("http://", "https://")):
+            raise CommandError("cards need --base-url, the address the tablets open (http://host:port); "
+                               "the QR code holds <base-url>/tablet/login/?code=CODE", returncode=2)
+        if not opts["new_codes"]:
+            raise CommandError("printing cards issues new access codes and the previous codes stop working: "
+                               "add --new-codes to confirm", returncode=2)
+        return base_url
+
+    @staticmethod
+    def _out(name: str) -> Path:
+        out = Path(name)
+        if out.is_dir() or not out.parent.is_dir():
+            raise CommandError(f"cannot write {out}: {'it is a folder' if out.is_dir() else 'no such folder'}",
+                               returncode=2)
+        return out
+
+    @staticmethod
+    def _temporary_file() -> Path:
+        handle, name = tempfile.mkstemp(suffix=".pdf")
+        os.close(handle)
+        return Path(name)
+
+    @staticmethod
+    def _build(spec: specs.Spec, base_url: str | None, log_out_tablets: bool, out: Path) -> pdf.Built:
         try:
             return pdf.build(spec, base_url=base_url, log_out_tablets=log_out_tablets, out=out)
         except specs.SpecError as exc:

@@ -1,0 +1,101 @@
+/* The arbiter console's scripts (every console page loads text.js, coords.js, clock.js, board.js, then this):
+ *   the board page: the board drawn by board.js from the board config and the FEN of the page, the last
+ *     top's tiles highlighted;
+ *   the game page: the countdown of the open round on the server's clock, the live slip panel refreshed
+ *     every 2 s while the round takes slips (the page reloads when the round's status changes);
+ *   the paper slip page: the focus on the first field to fix, or the table number; one click saves once;
+ *   language pickers (select[data-autosubmit]) and print buttons ([data-print]).
+ * Texts come translated from the page (data attributes, JSON blocks).
+ */
+(function () {
+  "use strict";
+  var D = window.Duplicate, T = D.text, byId = T.byId, el = T.el;
+  var LIVE_MS = 2000;
+
+  function boardPage() {
+    var config = T.readJson("board-config");
+    if (!config || !byId("board")) return;
+    var board = D.board.create(byId("board"), config, {names: true});
+    board.draw(T.readJson("board-fen") || "", {fresh: T.readJson("board-fresh") || []});
+  }
+
+  /** The open round's countdown: the deadline and the server's time are written into the page. */
+  function roundClock() {
+    var box = byId("clock");
+    if (!box || !box.dataset.deadline) return;
+    var clock = D.clock.create();
+    clock.samplePage(box.dataset.serverTime);
+    function show() {
+      var left = clock.left(box.dataset.deadline) || 0;
+      box.textContent = D.clock.format(left);
+      box.className = "big-clock" + (left === 0 ? " bad" : left <= 30 ? " warn" : "");
+    }
+    show();
+    setInterval(show, 250);
+  }
+
+  function cell(tr, text, cls) {
+    var td = tr.appendChild(el("td", cls, text));
+    return td;
+  }
+  function showLive(box, d) {
+    byId("live-count").textContent = d.count;
+    byId("live-players").textContent = d.players;
+    var missing = byId("live-missing");
+    missing.innerHTML = "";
+    missing.className = "missing" + (d.missing.length ? "" : " none");
+    (d.missing.length ? d.missing : [box.dataset.none]).forEach(function (n) { missing.appendChild(el("li", "", n)); });
+    var body = byId("live-rows");
+    body.innerHTML = "";
+    if (!d.received.length) cell(body.appendChild(el("tr")), box.dataset.empty, "muted").colSpan = 5;
+    d.received.forEach(function (s) {
+      var tr = body.appendChild(el("tr", s.late ? "late" : ""));
+      cell(tr, s.table, "num");
+      cell(tr, s.name);
+      cell(tr, s.text, "mono slip-text");
+      var at = cell(tr, s.at);
+      if (s.late) at.appendChild(el("span", "warn", " " + box.dataset.late));
+      cell(tr, s.source + (s.version > 1 ? " · v" + s.version : ""), "small");
+    });
+  }
+  /** The slips received and the tables missing, while the round takes slips. */
+  function livePanel() {
+    var box = byId("live");
+    if (!box || !window.fetch) return;
+    var status = box.dataset.status;
+    if (status !== "open" && status !== "closed") return;
+    function tick() {
+      fetch(box.dataset.url, {credentials: "same-origin", headers: {"Accept": "application/json"}})
+        .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+        .then(function (d) {
+          if (d.status !== status) { window.location.reload(); return; }
+          showLive(box, d);
+        })
+        .catch(function () { /* the next tick tries again */ })
+        .finally(function () { setTimeout(tick, LIVE_MS); });
+    }
+    setTimeout(tick, LIVE_MS);
+  }
+
+  /** Paper slips: focus on the first field to fix, else on the table number (Enter in any field saves). */
+  function slipEntry() {
+    var form = byId("slip-form");
+    if (!form) return;
+    var table = byId("id_table"), first = form.querySelector("[aria-invalid=true]");
+    if (form.querySelector(".errorlist")) { if (first) first.focus(); } else if (table) table.focus();
+    form.addEventListener("submit", function () { form.querySelector("button[type=submit]").disabled = true; });
+  }
+
+  function printButtons() {
+    document.querySelectorAll("[data-print]").forEach(function (button) {
+      button.addEventListener("click", function (e) { e.preventDefault(); window.print(); });
+    });
+  }
+
+  T.autosubmit();
+  printButtons();
+  boardPage();
+  roundClock();
+  livePanel();
+  slipEntry();
+})();

@@ -1,0 +1,95 @@
+/* The tablet's receipt card (#receipt: the slip that counts, a slip waiting in the outbox, a slip refused)
+ * and the results of a published round (#result: own move and verdict, the top, round score, total, rank).
+ */
+(function () {
+  "use strict";
+  var D = window.Duplicate = window.Duplicate || {};
+  var T = D.text, el = T.el, fmt = T.fmt;
+
+  function stored(s) { return D.outbox.slipText(s.coordinates, s.word, s.announced_score); }
+  function line(parent, cls, text) { return parent.appendChild(el("p", cls, text)); }
+
+  /** options: config (the board config), strings, lang. */
+  function Receipt(options) { this.options = options; }
+
+  /**
+   * The receipt of the current round. ctx: state (the tablet state), phase, answer (the server's last answer
+   * to a slip of ours, outbox.js), outbox.
+   */
+  Receipt.prototype.slip = function (box, ctx) {
+    var S = this.options.strings, state = ctx.state, r = state && state.round, outbox = ctx.outbox;
+    box.innerHTML = "";
+    box.className = "card tb-receipt";
+    if (!r) { box.hidden = true; return; }
+    var pending = outbox.forRound(r.id), answer = ctx.answer;
+    var mine = answer && answer.round === r.id ? answer : null;
+    var server = state.slip && state.slip.round === r.id ? state.slip : null;
+    if (!mine && server && server.late && !server.is_current) mine = {status: "late", text: stored(server)};
+    var refused = !!(mine && mine.status !== "received");
+    if (ctx.phase === "published" && !pending.length && !refused) {
+      box.hidden = true;  // the results say it all
+      return;
+    }
+    if (pending.length) {
+      var last = pending[pending.length - 1], next = outbox.nextTry();
+      box.classList.add("pending");
+      line(box, "tb-receipt-head", "↻ " + S.pending_short);
+      line(box, "tb-receipt-slip mono", D.outbox.slipText(last.coordinates, last.word, last.score));
+      line(box, "small", S.pending);
+      line(box, "small muted", outbox.sending ? S.sending : next ? fmt(S.retry_in, {s: next}) : "");
+    } else if (refused) {
+      box.classList.add("refused");
+      line(box, "tb-receipt-head", "✖ " + S.refused);
+      line(box, "tb-receipt-slip mono", mine.text);
+      line(box, "", mine.status === "late" ? S.late : mine.code === "no_open_round" ? S.round_over :
+        mine.code === "round_changed" ? S.round_changed : fmt(S.invalid, {detail: mine.detail || ""}));
+    }
+    var counted = server && server.is_current ? server : (mine && mine.status === "received" ? mine.slip : null);
+    if (counted) {
+      var part = box.appendChild(el("div", "tb-receipt-ok"));
+      line(part, "tb-receipt-head", "✔ " + fmt(S.received, {time: D.clock.timeOfDay(counted.received_at)}));
+      line(part, "tb-receipt-slip mono", stored(counted));
+      line(part, "small muted", (counted.version > 1 ? fmt(S.version, {n: counted.version}) + " · " : "") +
+        (ctx.phase === "open" ? S.can_replace : S.counts));
+      if (!pending.length && !refused) box.classList.add("ok");
+    }
+    box.hidden = !box.childNodes.length;
+  };
+
+  /** The results of the round, once published (or as soon as a verdict is there). */
+  Receipt.prototype.result = function (box, state, phase) {
+    var o = this.options, S = o.strings, v = state.verdict, top = state.top, res = state.result;
+    box.innerHTML = "";
+    if (phase !== "published" && !v) { box.hidden = true; return; }
+    box.hidden = false;
+    box.appendChild(el("h2", "", S.status_published));
+    var mine = box.appendChild(el("div", "tb-res-mine"));
+    mine.appendChild(el("div", "small muted", S.your_move));
+    var slip = state.slip && state.round && state.slip.round === state.round.id ? state.slip : null;
+    mine.appendChild(el("div", slip ? "mono tb-res-move" : "tb-res-none", slip ? stored(slip) : S.no_slip));
+    if (v) {
+      var verdict = mine.appendChild(el("div", "tb-res-verdict" + (v.awarded > 0 ? " ok" : " bad"), T.points(S.points, v.awarded, o.lang)));
+      if (v.warning) verdict.appendChild(el("span", "tb-warn", " ⚠ " + S.warning));
+      if (slip) mine.appendChild(el("div", "small", S.reasons[v.reason] || v.reason));
+    }
+    if (top) {
+      var t = box.appendChild(el("div", "tb-res-top"));
+      t.appendChild(el("div", "small muted", S.top));
+      t.appendChild(el("div", "mono tb-res-move", D.coords.move(o.config, top.move) + " — " + T.points(S.points, top.score, o.lang)));
+    }
+    if (res) {
+      var figures = box.appendChild(el("dl", "tb-res-figures"));
+      figure(figures, S.round_score, res.round_score, res.solo ? fmt(S.solo, {n: res.solo}) : "");
+      figure(figures, S.total, res.total, fmt(S.top_total, {n: res.top_total}));
+      figure(figures, S.rank, res.rank, fmt(S.of_players, {n: res.players}));
+    }
+  };
+  function figure(box, label, value, note) {
+    var d = box.appendChild(el("div"));
+    d.appendChild(el("dt", "", label));
+    var dd = d.appendChild(el("dd", "", String(value)));
+    if (note) dd.appendChild(el("small", "muted", " " + note));
+  }
+
+  D.receipt = {create: function (options) { return new Receipt(options); }};
+})();

@@ -1,0 +1,132 @@
+/* The tablet's slip form: word, coordinates, score, and the blank marker (tap a letter played with a blank).
+ *
+ * Owns #slip-word, #slip-coords, #slip-score, #blank-marker, #blank-tiles and #form-message. The word is
+ * written as the server stores it: upper case, a blank in lower case, a blank apostrophe as "*".
+ */
+(function () {
+  "use strict";
+  var D = window.Duplicate = window.Duplicate || {};
+  var T = D.text, byId = T.byId;
+
+  /** The tiles of a typed word: letters in upper case, typographic apostrophes as "'", "*" a blank "'";
+   * spaces, digits and punctuation dropped. */
+  function tilesOf(text) {
+    var out = [];
+    Array.from(text || "").forEach(function (ch) {
+      if (/[\u2019\u02bc\u2018`\u00b4]/.test(ch)) ch = "'";
+      if (ch === "*") { out.push({letter: "'", blank: true}); return; }
+      if (/[\s\d.,;:!?()\-]/.test(ch)) return;
+      out.push({letter: ch.toUpperCase(), blank: false});
+    });
+    return out;
+  }
+
+  /** options: config (the board config), strings, changed() (the word or its blanks changed). */
+  function SlipForm(options) {
+    this.options = options;
+    this.blanks = [];  // one flag per letter of the word
+    var self = this;
+    byId("slip-word").addEventListener("input", function () { self.onInput(); });
+  }
+
+  /** The letters of the word with their blank flags. */
+  SlipForm.prototype.letters = function () {
+    var blanks = this.blanks;
+    return tilesOf(byId("slip-word").value).map(function (t, i) { return {letter: t.letter, blank: !!blanks[i]}; });
+  };
+  /** The word as it is stored ("CATs", "DON*T"). */
+  SlipForm.prototype.word = function () {
+    return this.letters().map(function (t) {
+      if (!t.blank) return t.letter;
+      return t.letter === "'" ? "*" : t.letter.toLowerCase();
+    }).join("");
+  };
+
+  /** Puts a slip in the form (a stored word: blanks in lower case). */
+  SlipForm.prototype.fill = function (word, coordinates, score) {
+    this.blanks = Array.from(word || "").filter(function (ch) { return !/[\s\d]/.test(ch); }).map(function (ch) {
+      return ch === "*" || ch !== ch.toUpperCase();
+    });
+    byId("slip-word").value = tilesOf(word || "").map(function (t) { return t.letter; }).join("");
+    byId("slip-coords").value = coordinates || "";
+    byId("slip-score").value = score == null ? "" : String(score);
+    this.renderBlanks();
+  };
+
+  SlipForm.prototype.onInput = function () {
+    var input = byId("slip-word"), tiles = tilesOf(input.value), blanks = this.blanks;
+    var text = tiles.map(function (t) { return t.letter; }).join("");
+    if (input.value !== text) {
+      var pos = input.selectionStart;
+      input.value = text;
+      try { input.setSelectionRange(pos, pos); } catch (e) { /* not a text field */ }
+    }
+    tiles.forEach(function (t, i) { if (t.blank) blanks[i] = true; });
+    blanks.length = tiles.length;
+    this.renderBlanks();
+    this.options.changed();
+  };
+
+  SlipForm.prototype.renderBlanks = function () {
+    var self = this, tiles = this.letters(), box = byId("blank-tiles");
+    box.innerHTML = "";
+    byId("blank-marker").hidden = !tiles.length;
+    tiles.forEach(function (t, i) {
+      var b = D.board.tile(self.options.config, t.letter, t.blank);
+      b.setAttribute("role", "button");
+      b.tabIndex = 0;
+      b.setAttribute("aria-pressed", t.blank ? "true" : "false");
+      b.addEventListener("click", function () {
+        if (byId("slip-word").disabled) return;
+        self.blanks[i] = !self.blanks[i];
+        self.renderBlanks();
+        self.options.changed();
+      });
+      box.appendChild(b);
+    });
+  };
+
+  SlipForm.prototype.message = function (text, kind) {
+    var m = byId("form-message");
+    m.hidden = !text;
+    m.textContent = text || "";
+    m.className = "tb-message " + (kind || "error");
+  };
+
+  SlipForm.prototype.enable = function (open) {
+    ["slip-word", "slip-coords", "slip-score", "slip-submit"].forEach(function (id) { byId(id).disabled = !open; });
+    if (!open) this.message("");
+  };
+
+  /** Where the typed coordinates start ({row, col, vertical}), or null. */
+  SlipForm.prototype.where = function () { return D.coords.parse(this.options.config, byId("slip-coords").value); };
+
+  /** The slip typed ({word, coordinates, score}), or null after saying what is wrong. */
+  SlipForm.prototype.read = function () {
+    var S = this.options.strings, word = this.word();
+    var coordinates = byId("slip-coords").value.trim().toUpperCase(), score = byId("slip-score").value.trim();
+    if (!word) return this.refuse(S.word_missing, "slip-word");
+    if (coordinates && !this.where()) return this.refuse(S.coords_bad, "slip-coords");
+    if (score && !/^\d{1,4}$/.test(score)) return this.refuse(S.score_bad, "slip-score");
+    this.message("");
+    return {word: word, coordinates: coordinates.replace(/\s+/g, ""), score: score ? parseInt(score, 10) : null};
+  };
+  SlipForm.prototype.refuse = function (text, id) {
+    this.message(text);
+    byId(id).focus();
+    return null;
+  };
+
+  /** The typed slip as ghost tiles of the board renderer (nothing until word and coordinates read). */
+  SlipForm.prototype.ghosts = function () {
+    var out = {}, where = this.where(), size = this.options.config.rows.length;
+    if (!where) return out;
+    this.letters().forEach(function (t, i) {
+      var r = where.row + (where.vertical ? i : 0), c = where.col + (where.vertical ? 0 : i);
+      if (r < size && c < size) out[r + "," + c] = {letter: t.letter, blank: t.blank, cls: "ghost"};
+    });
+    return out;
+  };
+
+  D.slip = {create: function (options) { return new SlipForm(options); }};
+})();

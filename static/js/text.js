@@ -1,0 +1,86 @@
+/* Small helpers shared by every screen's script (tablet, hall display, arbiter console).
+ *
+ * Plain script, no build step: each file of static/js/ attaches one part to window.Duplicate and the pages
+ * load them in order with <script defer>: text.js, coords.js, clock.js, board.js, then the screen's own.
+ * Nothing here is in a human language: the texts come translated from the page (JSON blocks).
+ */
+(function () {
+  "use strict";
+  var D = window.Duplicate = window.Duplicate || {};
+
+  function byId(id) { return document.getElementById(id); }
+
+  /** The value of a JSON block rendered by the template ({{ value|json_script:"id" }}), or null. */
+  function readJson(id) {
+    var node = byId(id);
+    return node ? JSON.parse(node.textContent) : null;
+  }
+
+  /** A translated text with %(name)s placeholders filled in. */
+  function fmt(text, params) {
+    return String(text == null ? "" : text).replace(/%\((\w+)\)s/g, function (_m, k) {
+      return params && params[k] != null ? params[k] : "";
+    });
+  }
+
+  /** A new element with a class and a text. */
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text != null) node.textContent = text;
+    return node;
+  }
+
+  /** "%(n)s points" in the plural form of the language: forms["1"], forms["2"] (few) or forms["5"] (many),
+   * as tournament.labels.points_forms() renders them. */
+  function points(forms, n, lang) {
+    var a = Math.abs(n), d = a % 10, h = a % 100, few = d >= 2 && d <= 4 && (h < 12 || h > 14), k;
+    if (lang === "ru" || lang === "uk") k = d === 1 && h !== 11 ? "1" : few ? "2" : "5";
+    else if (lang === "pl") k = a === 1 ? "1" : few ? "2" : "5";
+    else if (lang === "fr") k = a <= 1 ? "1" : "2";
+    else k = a === 1 ? "1" : "2";
+    return fmt(forms[k], {n: n});
+  }
+
+  /** localStorage as JSON; null or undefined removes the key. Private mode: nothing is kept, nothing breaks. */
+  function save(key, value) {
+    try {
+      if (value === null || value === undefined) localStorage.removeItem(key);
+      else localStorage.setItem(key, JSON.stringify(value));
+    } catch (e) { /* private mode: the page still works, without surviving a reload */ }
+  }
+  function load(key, fallback) {
+    try {
+      var v = localStorage.getItem(key);
+      return v === null ? fallback : JSON.parse(v);
+    } catch (e) { return fallback; }
+  }
+
+  /** A fetch response as {status, body} (body {} when it is not JSON). */
+  function answer(response) {
+    return response.json().catch(function () { return {}; }).then(function (body) {
+      return {status: response.status, body: body || {}};
+    });
+  }
+
+  /** Whether the version of an ETag ("W/\"12\"") is older than another's: another server process answering
+   * from a memo a moment old. */
+  function olderTag(tag, than) {
+    var a = parseInt(String(tag || "").replace(/\D*/, ""), 10), b = parseInt(String(than || "").replace(/\D*/, ""), 10);
+    return isFinite(a) && isFinite(b) && a < b;
+  }
+
+  function wait(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
+
+  /** <select data-autosubmit>: the form is sent as soon as a value is picked (language pickers). */
+  function autosubmit(root) {
+    (root || document).querySelectorAll("select[data-autosubmit]").forEach(function (select) {
+      select.addEventListener("change", function () { select.form.submit(); });
+    });
+  }
+
+  D.text = {
+    byId: byId, readJson: readJson, fmt: fmt, el: el, points: points, save: save, load: load, answer: answer,
+    olderTag: olderTag, wait: wait, autosubmit: autosubmit
+  };
+})();

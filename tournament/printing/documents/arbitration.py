@@ -1,0 +1,108 @@
+"""4. The arbitration sheet: every table's slip and verdict in a round; the ones to look at are flagged."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from reportlab.lib.units import mm
+from reportlab.platypus import LongTable, Paragraph, Spacer
+
+from ... import labels
+from ...services import reading
+from ...services.reading import ArbitrationLine, ArbitrationSheet, TournamentInfo
+from ..layout import ACCENT, FLAG_BG, escape
+from ..layout import tr as _
+from .common import FLAG, SheetDocument, marks_markup, rack_markup, show_move, table_style
+
+if TYPE_CHECKING:
+    from ...models import Round
+
+
+class ArbitrationDocument(SheetDocument):
+    def __init__(self, info: TournamentInfo, sheet: ArbitrationSheet, **kwargs: Any):
+        self.sheet = sheet
+        super().__init__(info, **kwargs)
+
+    def document_title(self) -> str:
+        return (_("Arbitration sheet") + " · " + _("Game %(n)s") % {"n": self.sheet.game} + " · "
+                + _("Round %(n)s") % {"n": self.sheet.number})
+
+    def estimated_pages(self) -> int:
+        return 1 + len(self.sheet.lines) // 40
+
+    def facts(self) -> list[str]:
+        f, sheet = self.fonts, self.sheet
+        received = sum(1 for line in sheet.lines if line.slip)
+        flagged = sum(1 for line in sheet.lines if line.flagged)
+        top = show_move(sheet.top_move, self.tournament) if sheet.top_move else ""
+        return [
+            escape(_("Rack")) + ": " + rack_markup(sheet.kept, sheet.drawn, f),
+            escape(_("Top")) + (f': <font name="{f.mono}">{escape(top)}</font> {sheet.top_score}' if top else ": —"),
+            escape(str(sheet.status_label)),
+            escape(_("%(n)s of %(total)s slips received.") % {"n": received, "total": len(sheet.lines)}),
+            f'<font color="#b5651d">{FLAG}</font> ' + escape(_("To look at: %(n)s") % {"n": flagged}),
+        ]
+
+    def row(self, line: ArbitrationLine) -> list:
+        f, v = self.fonts, line.verdict
+        slip = f'<font name="{f.mono}">{escape(line.slip)}</font>' if line.slip else \
+            '<font color="#6b7582">—</font>'
+        notes = []
+        if line.versions > 1:
+            notes.append(_("Versions: %(n)s") % {"n": line.versions})
+        if line.late:
+            notes.append(_("late"))
+        if notes:
+            slip += f'<br/><font size="7" color="#b5651d">{escape(", ".join(notes))}</font>'
+        if v is None:
+            verdict = f'<font color="#6b7582">{escape(_("not judged yet"))}</font>'
+        else:
+            marks = []
+            if v.warning:
+                marks.append(_("warning"))
+            if not v.automatic:
+                marks.append(_("overridden") + (f": {v.override_reason}" if v.override_reason else ""))
+            if line.solo:
+                marks.append(_("solo") + f" +{line.solo}")
+            verdict = escape(labels.reason_label(v.reason)) + marks_markup(marks)
+        return [
+            FLAG if line.flagged else "", str(line.table),
+            self.p(escape(line.name)), self.p(slip), str(line.source), self.p(verdict),
+            "" if v is None or v.true_score is None else str(v.true_score),
+            "" if v is None else str(v.awarded),
+        ]
+
+    def story(self) -> list:
+        f = self.fonts
+        story = self.title_block(None, self.facts())
+        header = self.header_row([FLAG, _("Table"), _("Player"), _("Slip"), _("Source"), _("Verdict"),
+                                  _("True score"), _("Awarded")], right=[1, 6, 7], center=[0])
+        widths = [6 * mm, self.col(_("Table"), 10 * mm), 0, 37 * mm, self.col(_("Source"), 15 * mm), 37 * mm,
+                  self.col(_("True score"), 13 * mm), self.col(_("Awarded"), 14 * mm)]
+        widths[2] = self.frame_width - sum(widths)
+        rows: list[list] = [header]
+        extra = []
+        for i, line in enumerate(self.sheet.lines, start=1):
+            rows.append(self.row(line))
+            if line.flagged:
+                extra += [("BACKGROUND", (0, i), (-1, i), FLAG_BG), ("TEXTCOLOR", (0, i), (0, i), ACCENT)]
+        if len(rows) == 1:
+            story.append(Paragraph(escape(_("No player yet.")), self.styles["body"]))
+            return story
+        style = table_style(("ALIGN", (1, 0), (1, -1), "RIGHT"), ("ALIGN", (6, 0), (7, -1), "RIGHT"),
+                            ("FONT", (7, 1), (7, -1), f.bold, 8.5), ("ALIGN", (0, 0), (0, -1), "CENTER"),
+                            *extra, font=f.regular, bold=f.bold)
+        story.append(LongTable(rows, colWidths=widths, repeatRows=1, style=style))
+        story.append(Spacer(1, 3 * mm))
+        story.append(Paragraph(escape(_("%(flag)s: no verdict yet, a warning, an arbiter's decision, or a verdict "
+                                         "other than “right”.") % {"flag": FLAG}), self.styles["small"]))
+        return story
+
+
+def arbitration_document(rnd: Round, **kwargs: Any) -> ArbitrationDocument:
+    """Every table's slip and verdict in a round (table order); the ones to look at are flagged."""
+    return ArbitrationDocument(reading.tournament_info(rnd.game.tournament), reading.arbitration_sheet(rnd),
+                               **kwargs)
+
+
+__all__ = ["ArbitrationDocument", "arbitration_document"]

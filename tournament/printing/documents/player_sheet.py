@@ -1,0 +1,149 @@
+"""3. The player sheet: one player's slips, verdicts, awarded scores against the tops, game by game.
+
+Every total (awarded, solos, warnings, penalties, game total, top total, deficit, percentage) is the
+player's line of the standings (:func:`tournament.services.reading.player_sheet`): nothing is added
+up here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from reportlab.lib.units import mm
+from reportlab.platypus import LongTable, Paragraph, Spacer, Table, TableStyle
+
+from ... import labels
+from ...services import reading
+from ...services.reading import PlayerGame, PlayerRound, PlayerSheet, TournamentInfo
+from ..layout import FLAG_BG, HEAD_BG, MUTED, escape, minus
+from ..layout import tr as _
+from .common import SheetDocument, marks_markup, percent, show_move, signed, table_style
+
+if TYPE_CHECKING:
+    from ...models import Registration
+
+
+class PlayerSheetDocument(SheetDocument):
+    def __init__(self, info: TournamentInfo, sheet: PlayerSheet, **kwargs: Any):
+        self.sheet = sheet
+        super().__init__(info, **kwargs)
+
+    def document_title(self) -> str:
+        return _("Player sheet") + " · " + self.sheet.name
+
+    def estimated_pages(self) -> int:
+        return max(1, sum(len(g.rounds) for g in self.sheet.games) // 35 + len(self.sheet.games))
+
+    def story(self) -> list:
+        sheet = self.sheet
+        facts = [escape(_("Table %(n)s") % {"n": sheet.table})]
+        facts += [escape(f"{label}: {value}") for label, value in
+                  ((_("Club"), sheet.club), (_("Series"), sheet.series), (_("Category"), sheet.category),
+                   (_("Licence"), sheet.licence)) if value]
+        story = self.title_block(sheet.name, facts)
+        if not sheet.games:
+            story.append(Paragraph(escape(_("No game yet.")), self.styles["body"]))
+        for pg in sheet.games:
+            story.append(Paragraph(escape(_("Game %(n)s") % {"n": pg.number}), self.styles["h2"]))
+            if not pg.rounds:
+                story.append(Paragraph(escape(_("No round published yet.")), self.styles["small"]))
+                continue
+            story.append(self.rounds_table(pg))
+            story.append(Spacer(1, 2 * mm))
+            story.append(self.game_summary(pg))
+        if len(sheet.games) > 1:
+            story.append(Paragraph(escape(_("Tournament")), self.styles["h2"]))
+            story.append(self.tournament_table())
+        return story
+
+    def round_row(self, r: PlayerRound) -> list:
+        f = self.fonts
+        marks = []
+        if r.warning:
+            marks.append(_("warning"))
+        if r.overridden:
+            marks.append(_("overridden"))
+        if r.solo:
+            marks.append(_("solo") + f" +{r.solo}")
+        verdict = escape(labels.reason_label(r.reason)) + marks_markup(marks)
+        slip = f'<font name="{f.mono}">{escape(r.slip)}</font>' if r.slip else \
+            f'<font color="#6b7582">{escape(_("no slip"))}</font>'
+        if r.late:
+            slip += f' <font size="7" color="#b5651d">{escape(_("late"))}</font>'
+        return [str(r.number), self.p(slip), self.p(verdict), str(r.awarded),
+                self.p(f'<font name="{f.mono}">{escape(show_move(r.top_move, self.tournament))}</font>'),
+                str(r.top), minus(r.awarded - r.top)]
+
+    def rounds_table(self, pg: PlayerGame) -> LongTable:
+        """The rounds of a game: slip, verdict, awarded, top; a total row (the standings line's figures)."""
+        f, line = self.fonts, pg.line
+        header = self.header_row(["#", _("Slip"), _("Verdict"), _("Awarded"), _("Top"), _("Points"), _("Diff.")],
+                                 right=[0, 3, 5, 6])
+        widths = [9 * mm, 42 * mm, 0, self.col(_("Awarded"), 14 * mm), 34 * mm, self.col(_("Points"), 13 * mm),
+                  self.col(_("Diff."), 13 * mm)]
+        widths[2] = self.frame_width - sum(widths)
+        rows: list[list] = [header]
+        flags = []
+        for i, r in enumerate(pg.rounds, start=1):
+            rows.append(self.round_row(r))
+            if labels.flagged(r.reason, r.warning, not r.overridden):
+                flags.append(("BACKGROUND", (0, i), (-1, i), FLAG_BG))
+        rows.append(["", _("Total"), "", str(line.awarded), "", str(line.top_total),
+                     minus(line.awarded - line.top_total)])
+        last = len(rows) - 1
+        style = table_style(
+            ("ALIGN", (0, 0), (0, -1), "RIGHT"), ("ALIGN", (3, 0), (3, -1), "RIGHT"),
+            ("ALIGN", (5, 0), (6, -1), "RIGHT"), *flags,
+            ("FONT", (0, last), (-1, last), f.bold, 8.5), ("LINEABOVE", (0, last), (-1, last), 0.8, MUTED),
+            ("BACKGROUND", (0, last), (-1, last), HEAD_BG),
+            font=f.regular, bold=f.bold)
+        return LongTable(rows, colWidths=widths, repeatRows=1, style=style)
+
+    def game_summary(self, pg: PlayerGame) -> Table:
+        f, line = self.fonts, pg.line
+        lines = [
+            (_("Awarded"), str(line.awarded)),
+            (_("Solos"), signed(line.solos) if line.solos else "0"),
+            (_("Warnings"), f"{line.warnings} " + _("(%(free)s free)") % {"free": self.tournament.free_warnings}),
+        ]
+        for pen in pg.penalties:
+            lines.append((_("Penalty") + f": {pen.label}" + (f" — {pen.reason}" if pen.reason else ""),
+                          minus(-pen.points)))
+        lines += [(_("Game total"), str(line.total)), (_("Top total"), str(line.top_total)),
+                  (_("Deficit"), minus(line.deficit)), ("%", percent(line.percentage))]
+        rows = [[Paragraph(escape(a), self.styles["cell"]), b] for a, b in lines]
+        total_row = len(lines) - 4
+        return Table(rows, colWidths=[95 * mm, 25 * mm], hAlign="LEFT", style=TableStyle([
+            ("FONT", (0, 0), (-1, -1), f.regular, 8.5),
+            ("ALIGN", (1, 0), (1, -1), "RIGHT"),
+            ("TOPPADDING", (0, 0), (-1, -1), 1.2), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.6),
+            ("LINEABOVE", (0, total_row), (-1, total_row), 0.8, MUTED),
+            ("FONT", (0, total_row), (-1, total_row), f.bold, 9),
+        ]))
+
+    def tournament_table(self) -> Table:
+        """Every game's total against its tops, and the tournament's (the tournament standings line)."""
+        f = self.fonts
+        rows = [self.header_row([_("Game"), _("Total"), _("Top total"), _("Deficit"), "%"], right=[1, 2, 3, 4])]
+        for pg in self.sheet.games:
+            line = pg.line
+            rows.append([str(pg.number), str(line.total), str(line.top_total), minus(line.deficit),
+                         percent(line.percentage)])
+        overall = self.sheet.overall
+        rows.append([_("Total"), str(overall.total), str(overall.top_total), minus(overall.deficit),
+                     percent(overall.percentage)])
+        last = len(rows) - 1
+        return Table(rows, colWidths=[30 * mm, 25 * mm, 25 * mm, 25 * mm, 22 * mm], hAlign="LEFT",
+                     style=table_style(("ALIGN", (1, 0), (-1, -1), "RIGHT"),
+                                       ("FONT", (0, last), (-1, last), f.bold, 8.5),
+                                       ("BACKGROUND", (0, last), (-1, last), HEAD_BG),
+                                       font=f.regular, bold=f.bold))
+
+
+def player_sheet_document(registration: Registration, **kwargs: Any) -> PlayerSheetDocument:
+    """One player's slips, verdicts, awarded scores against the tops; totals, warnings, penalties, solos."""
+    return PlayerSheetDocument(reading.tournament_info(registration.tournament), reading.player_sheet(registration),
+                               **kwargs)
+
+
+__all__ = ["PlayerSheetDocument", "player_sheet_document"]

@@ -1,0 +1,134 @@
+"""1. Standings of a game or of the tournament, in sections by series, category or club on request."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.utils.translation import ngettext
+from reportlab.lib.units import mm
+from reportlab.platypus import LongTable, Paragraph, Spacer
+
+from ...services import reading
+from ...services.reading import StandingsSheet, TournamentInfo
+from ...services.standings import Standing
+from ..layout import escape, fit_text, minus
+from ..layout import tr as _
+from .common import SheetDocument, percent, table_style
+
+if TYPE_CHECKING:
+    from ...models import Game, Tournament
+
+GROUPS = ("series", "category", "club")
+
+
+def group_title(group_by: str, name: str) -> str:
+    label = {"series": _("Series"), "category": _("Category"), "club": _("Club")}[group_by]
+    return f"{label}: {name or _('(none)')}"
+
+
+class StandingsDocument(SheetDocument):
+    MAX_GAME_COLUMNS = 10
+
+    def __init__(self, info: TournamentInfo, data: StandingsSheet, *, group_by: str | None = None, **kwargs: Any):
+        self.data = data
+        self.group_by = group_by if data.grouped else None
+        counted = data.games
+        #: the game numbers with their own column (tournament standings of 2 to 10 games)
+        self.game_columns = counted if data.game is None and 1 < len(counted) <= self.MAX_GAME_COLUMNS else []
+        self.landscape = len(self.game_columns) > 3
+        super().__init__(info, **kwargs)
+
+    def standings_title(self) -> str:
+        title = _("Standings")
+        if self.data.game is not None:
+            title += " · " + _("Game %(n)s") % {"n": self.data.game}
+        if self.group_by:
+            title += " · " + {"series": _("by series"), "category": _("by category"),
+                              "club": _("by club")}[self.group_by]
+        return title
+
+    def document_title(self) -> str:
+        return self.standings_title()
+
+    def facts(self) -> list[str]:
+        data = self.data
+        if data.game is not None:
+            facts = [ngettext("after %(n)s round", "after %(n)s rounds", data.rounds) % {"n": data.rounds}]
+            if data.finished:
+                facts.append(_("game over"))
+        else:
+            facts = [_("Games: %(n)s") % {"n": len(data.games)}, _("Rounds: %(n)s") % {"n": data.rounds}]
+        facts += [_("Players: %(n)s") % {"n": data.players}, _("Top total") + f": {data.top_total}"]
+        return [escape(f) for f in facts if f]
+
+    def estimated_pages(self) -> int:
+        rows = sum(len(r) for _h, r in self.data.sections) + 3 * len(self.data.sections)
+        return 1 + rows // (34 if self.landscape else 52)
+
+    def columns(self) -> list[tuple[str, float, str]]:
+        """(header, width, alignment) of every column; name and club share what is left."""
+        fixed = [
+            ("#", 10 * mm, "RIGHT"),
+            (_("Name"), 0, "LEFT"),
+            (_("Club"), 0, "LEFT"),
+            (_("Series"), self.col(_("Series"), 12 * mm), "LEFT"),
+            (_("Category"), self.col(_("Category"), 16 * mm), "LEFT"),
+            *[(_("G%(n)s") % {"n": n}, 11 * mm, "RIGHT") for n in self.game_columns],
+            (_("Total"), self.col(_("Total"), 13 * mm), "RIGHT"),
+            (_("Deficit"), self.col(_("Deficit"), 15 * mm), "RIGHT"),
+            ("%", 14 * mm, "RIGHT"),
+        ]
+        used = sum(w for _h, w, _a in fixed)
+        rest = self.frame_width - used
+        fixed[1] = (fixed[1][0], rest * 0.58, "LEFT")
+        fixed[2] = (fixed[2][0], rest * 0.42, "LEFT")
+        return fixed
+
+    def line(self, row: Standing, widths: list[float], size: float) -> list[str]:
+        """A standings row as printed: rank, player, the game totals when shown, total, deficit, percentage."""
+        f, player = self.fonts, row.player
+        line = [
+            str(row.rank),
+            fit_text(player.name, f.regular, size, widths[1] - 6),
+            fit_text(player.club, f.regular, size, widths[2] - 6),
+            fit_text(player.series, f.regular, size, widths[3] - 6),
+            fit_text(player.category, f.regular, size, widths[4] - 6),
+        ]
+        if self.game_columns:
+            per_game = list(row.per_game) + [0] * len(self.game_columns)
+            line += [minus(v) for v in per_game[: len(self.game_columns)]]
+        return line + [minus(row.total), minus(row.deficit), percent(row.percentage)]
+
+    def story(self) -> list:
+        f = self.fonts
+        story = self.title_block(self.standings_title(), self.facts())
+        cols = self.columns()
+        widths = [w for _h, w, _a in cols]
+        header = self.header_row([h for h, _w, _a in cols], right=[i for i, c in enumerate(cols) if c[2] == "RIGHT"])
+        size = 8.5
+        aligns = [("ALIGN", (i, 0), (i, -1), a) for i, (_h, _w, a) in enumerate(cols)]
+        total_col = len(cols) - 3
+        for name, ranked in self.data.sections:
+            if self.group_by:
+                story.append(Paragraph(escape(group_title(self.group_by, name)), self.styles["h2"]))
+            if not ranked:
+                story.append(Paragraph(escape(_("No player yet.")), self.styles["small"]))
+                continue
+            rows = [header] + [self.line(row, widths, size) for row in ranked]
+            style = table_style(*aligns, ("FONT", (total_col, 1), (total_col, -1), f.bold, size),
+                                font=f.regular, bold=f.bold, size=size)
+            story.append(LongTable(rows, colWidths=widths, repeatRows=1, style=style))
+            story.append(Spacer(1, 3 * mm))
+        return story
+
+
+def standings_document(tournament: Tournament, *, game: Game | None = None, group_by: str | None = None,
+                       **kwargs: Any) -> StandingsDocument:
+    """Standings of a game (``game``) or of the tournament, in sections by series, category or club on request."""
+    if group_by not in (None, "", *GROUPS):
+        raise ValueError(f"standings by {group_by!r}: series, category or club")
+    data = reading.standings_sheet(tournament, game=game, group_by=group_by or None)
+    return StandingsDocument(reading.tournament_info(tournament), data, group_by=group_by, **kwargs)
+
+
+__all__ = ["StandingsDocument", "group_title", "standings_document"]
