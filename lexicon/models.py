@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.rules import RULESET_NAMES, ruleset_ids
 
 from .graph import GraphError, WordGraph
-from .sources import SkipReportDict
+from .skips import SkipReportDict
 
 
 class LexiconError(Exception):

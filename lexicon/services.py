@@ -32,7 +32,8 @@ from .files import file_sha256, publish_graph
 from .graph import GraphError, WordGraph, build
 from .memory import peak_rss_mb, reset_peak_rss
 from .models import BuildOptions, BuildReport, InputFile, Lexicon, LexiconError, lexicon_dir, load_graph_file
-from .sources import SkipReport, SourceError, SourceResult, WordNormalizer
+from .skips import SkipReport
+from .sources import SourceError, SourceResult, WordNormalizer
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
