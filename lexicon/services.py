@@ -29,7 +29,7 @@ from scoring.rules import RulesError, get_ruleset, ruleset_ids
 
 from . import sources
 from .files import file_sha256, publish_graph
-from .graph import GraphError, WordGraph, build
+from .graph import BuildInfo, GraphError, WordGraph, build
 from .memory import peak_rss_mb, reset_peak_rss
 from .models import BuildOptions, BuildReport, InputFile, Lexicon, LexiconError, lexicon_dir, load_graph_file
 from .skips import SkipReport
@@ -172,39 +172,11 @@ def _compile(
                 f"the compiled graph holds {graph.word_count:,} words, {word_count:,} were accepted (builder error)"
             )
         total_seconds = time.perf_counter() - started
-        report: BuildReport = {
-            "accepted": word_count,
-            "skipped": skipped.to_dict(),
-            "figures": {
-                "read_s": round(read_seconds, 3),
-                "graph_s": round(info.seconds, 3),
-                "build_s": round(total_seconds, 3),
-                "peak_rss_mb": peak_rss_mb(exact_rss),
-                "peak_rss_exact": exact_rss,
-                "file_mb": round(info.file_size / 1e6, 2),
-                "node_count": info.node_count,
-                "reused_file": not created_file,
-            },
-        }
-        if input_file:
-            report["input"] = input_file
-
+        report = _report(word_count, skipped, info, read_seconds=read_seconds, total_seconds=total_seconds,
+                         exact_rss=exact_rss, reused_file=not created_file, input_file=input_file)
         target = row if row is not None else Lexicon(created_by=created_by)
-        target.name = name
-        target.ruleset = ruleset
-        target.source = source_text
-        target.options = {**(row.options or {}), **options} if row is not None else options
-        target.word_count = word_count
-        target.node_count = info.node_count
-        target.content_hash = info.content_hash
-        target.file_path = relpath
-        target.file_size = info.file_size
-        target.build_seconds = round(total_seconds, 3)
-        target.built_at = timezone.now()
-        target.status = Lexicon.Status.READY
-        target.progress = 100
-        target.report = report
-        target.error = ""
+        _make_ready(target, name=name, ruleset=ruleset, source_text=source_text, options=options, info=info,
+                    relpath=relpath, report=report)
         _save_with_next_version(target)
         if not final.exists():  # a concurrent failed build of the same content removed it
             publish_graph(tmp, final, info.content_hash)
@@ -217,6 +189,49 @@ def _compile(
         raise
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def _report(word_count: int, skipped: SkipReport, info: BuildInfo, *, read_seconds: float, total_seconds: float,
+            exact_rss: bool, reused_file: bool, input_file: InputFile | None) -> BuildReport:
+    """What a build records: the words accepted, those left out and why, and its figures."""
+    report: BuildReport = {
+        "accepted": word_count,
+        "skipped": skipped.to_dict(),
+        "figures": {
+            "read_s": round(read_seconds, 3),
+            "graph_s": round(info.seconds, 3),
+            "build_s": round(total_seconds, 3),
+            "peak_rss_mb": peak_rss_mb(exact_rss),
+            "peak_rss_exact": exact_rss,
+            "file_mb": round(info.file_size / 1e6, 2),
+            "node_count": info.node_count,
+            "reused_file": reused_file,
+        },
+    }
+    if input_file:
+        report["input"] = input_file
+    return report
+
+
+def _make_ready(target: Lexicon, *, name: str, ruleset: str, source_text: str, options: BuildOptions,
+                info: BuildInfo, relpath: str, report: BuildReport) -> None:
+    """Fills the row of a finished build (not saved): its graph file, figures and status ready; the options
+    are added to those the row had."""
+    target.name = name
+    target.ruleset = ruleset
+    target.source = source_text
+    target.options = {**(target.options or {}), **options}
+    target.word_count = report["accepted"]
+    target.node_count = info.node_count
+    target.content_hash = info.content_hash
+    target.file_path = relpath
+    target.file_size = info.file_size
+    target.build_seconds = report["figures"]["build_s"]
+    target.built_at = timezone.now()
+    target.status = Lexicon.Status.READY
+    target.progress = 100
+    target.report = report
+    target.error = ""
 
 
 def _save_with_next_version(row: Lexicon) -> None:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -397,6 +398,28 @@ def _lines(stream: BinaryIO, name: str, total: int, progress: ProgressFn | None)
         progress(1.0)
 
 
+@contextmanager
+def _opened(source: str | os.PathLike[str] | BinaryIO) -> Iterator[tuple[BinaryIO, str]]:
+    """The word list as a binary stream, and its name; a path is opened here and closed afterwards."""
+    if not isinstance(source, str | os.PathLike):
+        yield source, str(getattr(source, "name", "word list"))
+        return
+    try:
+        stream: BinaryIO = open(source, "rb")  # noqa: SIM115
+    except OSError as exc:
+        raise SourceError(f"cannot read the word list {source}: {exc.strerror or exc}") from None
+    with stream:
+        yield stream, str(source)
+
+
+def _size(stream: BinaryIO) -> int:
+    """The stream's size in bytes (0 when unknown: no progress is reported then)."""
+    try:
+        return os.fstat(stream.fileno()).st_size
+    except (OSError, AttributeError, ValueError):
+        return 0
+
+
 def read_wordlist(
     source: str | os.PathLike[str] | BinaryIO,
     ruleset: str | RuleSet,
@@ -438,23 +461,8 @@ def read_wordlist(
         else:
             accepted[word] = None
 
-    if isinstance(source, str | os.PathLike):
-        name = str(source)
-        try:
-            stream: BinaryIO = open(source, "rb")  # noqa: SIM115
-        except OSError as exc:
-            raise SourceError(f"cannot read the word list {name}: {exc.strerror or exc}") from None
-        close = True
-    else:
-        stream = source
-        name = getattr(source, "name", "word list")
-        close = False
-    try:
-        try:
-            total = os.fstat(stream.fileno()).st_size
-        except (OSError, AttributeError, ValueError):
-            total = 0
-        for line in _lines(stream, name, total, progress):
+    with _opened(source) as (stream, name):
+        for line in _lines(stream, name, _size(stream), progress):
             raw = line.strip()
             if not raw:
                 continue
@@ -470,9 +478,6 @@ def read_wordlist(
                 if not has_lower and raw != raw.upper():
                     has_lower = True
             take(raw)
-    finally:
-        if close:
-            stream.close()
 
     if skip_capitalised and capitalised:
         if has_lower:

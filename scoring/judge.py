@@ -442,38 +442,10 @@ def judge_slip(
 
     stated_fault: _Fault | None = None
     if parsed.coord is not None:
-        try:
-            reading = _choose(readings_at(board, parsed.coord, parsed.tiles, rack, lexicon), announced)
-        except _Fault as fault:
-            stated_fault = fault
-        else:
-            true = reading.score
-            if announced == true:
-                return Verdict(true, False, "ok", f"{name(reading)} scores {true}, as announced", true, name(reading))
-            if announced is None:
-                return Verdict(true, True, "score_missing",
-                               f"{name(reading)} scores {true}; no score was announced: true score, warning",
-                               true, name(reading))
-            return Verdict(true, True, "score_wrong",
-                           f"{name(reading)} scores {true}, not the announced {announced}: true score, warning",
-                           true, name(reading))
-        variants = [("direction_reversed", parsed.coord.flipped()), ("coordinates_swapped", parsed.coord.transposed())]
-        for reason, coord in variants:
-            if coord == parsed.coord or announced is None:
-                continue
-            try:
-                readings = readings_at(board, coord, parsed.tiles, rack, lexicon)
-            except _Fault:
-                continue
-            reading = _choose(readings, announced)
-            if reading.score == announced:
-                what = "direction reversed" if reason == "direction_reversed" else "row and column swapped"
-                return Verdict(
-                    announced, True, reason,
-                    f"written at {parsed.coord_text or format_coord(parsed.coord)}, the move is {name(reading)} "
-                    f"({what}) and scores {announced} as announced: its score, warning",
-                    announced, name(reading),
-                )
+        at_place = _judge_at_place(board, rack, parsed, parsed.coord, lexicon, name)
+        if isinstance(at_place, Verdict):
+            return at_place
+        stated_fault = at_place
     anywhere = readings_anywhere(board, parsed.tiles, rack, lexicon, solve_fn)
     place = "missing" if parsed.coord is None and parsed.coord_error is None else "wrong"
     if announced is not None:
@@ -504,6 +476,52 @@ def judge_slip(
         )
     nowhere = _why_nowhere(board, parsed.tiles, rack, lexicon)
     return _zero(nowhere.reason, nowhere.message)
+
+
+def _judge_at_place(
+    board: Board,
+    rack: Sequence[str],
+    parsed: ParsedSlip,
+    coord: Coord,
+    lexicon: Container[str] | None,
+    name: Callable[[Reading], str],
+) -> Verdict | _Fault:
+    """The verdict on a slip at its written place ``coord`` (or, at the announced score, with the direction
+    reversed or the row and column swapped); else why the written place does not hold the word."""
+    announced = parsed.score
+    try:
+        reading = _choose(readings_at(board, coord, parsed.tiles, rack, lexicon), announced)
+    except _Fault as fault:
+        stated_fault = fault
+    else:
+        true = reading.score
+        if announced == true:
+            return Verdict(true, False, "ok", f"{name(reading)} scores {true}, as announced", true, name(reading))
+        if announced is None:
+            return Verdict(true, True, "score_missing",
+                           f"{name(reading)} scores {true}; no score was announced: true score, warning",
+                           true, name(reading))
+        return Verdict(true, True, "score_wrong",
+                       f"{name(reading)} scores {true}, not the announced {announced}: true score, warning",
+                       true, name(reading))
+    variants = [("direction_reversed", coord.flipped()), ("coordinates_swapped", coord.transposed())]
+    for reason, other in variants:
+        if other == coord or announced is None:
+            continue
+        try:
+            readings = readings_at(board, other, parsed.tiles, rack, lexicon)
+        except _Fault:
+            continue
+        reading = _choose(readings, announced)
+        if reading.score == announced:
+            what = "direction reversed" if reason == "direction_reversed" else "row and column swapped"
+            return Verdict(
+                announced, True, reason,
+                f"written at {parsed.coord_text or format_coord(coord)}, the move is {name(reading)} "
+                f"({what}) and scores {announced} as announced: its score, warning",
+                announced, name(reading),
+            )
+    return stated_fault
 
 
 def _judge_first(
