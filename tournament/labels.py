@@ -16,7 +16,7 @@ to words or decides how a coordinate is shown.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypedDict
+from typing import Protocol, TypedDict
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
@@ -25,9 +25,6 @@ from django.utils.translation import ngettext
 from scoring.coords import LATIN_ROWS, Convention, CoordError, format_coord, parse_coord, row_label
 from scoring.judge import PLAIN_REASONS, Reason
 from scoring.rules import SIZE, get_ruleset
-
-if TYPE_CHECKING:
-    from .models import Tournament
 
 #: Verdict reason → (short label, the player's explanation). ``override``: the arbiter's decision.
 REASONS: dict[str, tuple[Promise, Promise]] = {
@@ -173,7 +170,17 @@ def coord_style(ruleset_id: str, convention: str, language: str) -> CoordStyle:
     return CoordStyle(convention or Convention.DUPLICATE, cyrillic)
 
 
-def tournament_style(tournament: Tournament, language: str) -> CoordStyle:
+class CoordSettings(Protocol):
+    """What decides a tournament's coordinates: a Tournament row, or a read model of it."""
+
+    @property
+    def ruleset(self) -> str: ...
+
+    @property
+    def convention(self) -> str: ...
+
+
+def tournament_style(tournament: CoordSettings, language: str) -> CoordStyle:
     return coord_style(tournament.ruleset, tournament.convention, language)
 
 
@@ -213,6 +220,6 @@ def board_config(ruleset_id: str, convention: str, language: str) -> BoardConfig
 
 
 __all__ = ["CYRILLIC_READERS", "END_REASONS", "PLACEMENT", "PREMIUM_CLASS", "PREMIUM_TEXT", "REASONS", "BoardConfig",
-           "CoordStyle",
+           "CoordSettings", "CoordStyle",
            "board_config", "coord_style", "end_reason_label", "flagged", "placement_texts", "points_forms", "reason_label",
            "reason_text", "reason_texts", "tournament_style"]

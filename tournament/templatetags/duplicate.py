@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from django import template
 from django.utils import translation
 
 from .. import labels
 
-if TYPE_CHECKING:
-    from ..models import Tournament
-
 register = template.Library()
 
 
 @register.filter
-def move_labels(move: str, tournament: Tournament | None) -> str:
+def move_labels(move: str, tournament: labels.CoordSettings | None) -> str:
     """A stored move (``H8 ЗДОРОВЫ``) as the page's reader sees coordinates (``З8 ЗДОРОВЫ`` in Russian)."""
     if not move or tournament is None:
         return move
