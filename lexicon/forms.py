@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
+from django.core.files.uploadedfile import UploadedFile
+from django.db.models import QuerySet
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from scoring.rules import RULESET_NAMES, ruleset_ids
@@ -15,13 +20,13 @@ MAX_UPLOAD_BYTES = 256 * 1024 * 1024
 MAX_CHECK_WORDS = 200
 
 
-class LexiconChoiceField(forms.ModelChoiceField):
+class LexiconChoiceField(forms.ModelChoiceField):  # unparameterised: ModelChoiceField[...] fails at runtime
     def label_from_instance(self, obj: Lexicon) -> str:
         count = f"{obj.word_count:,}".replace(",", "\u202f")
         return f"{obj.label} — {obj.ruleset}, {count} {_('words')}"
 
 
-def ready_lexicons():
+def ready_lexicons() -> QuerySet[Lexicon]:
     return Lexicon.objects.filter(status=Lexicon.Status.READY).order_by("name", "-version")
 
 
@@ -34,11 +39,13 @@ class CheckForm(forms.Form):
         help_text=_("One or more words, separated by spaces, commas or new lines."),
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["lexicon"].queryset = ready_lexicons()
+        field = self.fields["lexicon"]
+        assert isinstance(field, LexiconChoiceField)  # the field declared above (a copy per form)
+        field.queryset = ready_lexicons()
 
-    def clean_words(self):
+    def clean_words(self) -> list[str]:
         words = split_words(self.cleaned_data["words"])
         if not words:
             raise forms.ValidationError(_("Type at least one word."))
@@ -47,8 +54,8 @@ class CheckForm(forms.Form):
         return words
 
 
-def installed_source_choices() -> list[tuple[str, str]]:
-    choices = [("", _("— none: use the uploaded file —"))]
+def installed_source_choices() -> list[tuple[str, str | Promise]]:
+    choices: list[tuple[str, str | Promise]] = [("", _("— none: use the uploaded file —"))]
     for key, (rs, text) in sources.PACKAGE_SOURCES.items():
         choices.append((f"package:{key}", f"{key} [{rs}] — {text}; {sources.describe_package_source(key)}"))
     for entry in sources.debian_wordlists():
@@ -89,13 +96,13 @@ class UploadForm(forms.Form):
         label=_("Russian: ё may be written е (both spellings are words)"), required=False, initial=False,
     )
 
-    def clean_name(self):
+    def clean_name(self) -> str:
         name = self.cleaned_data["name"].strip()
         if not NAME_RE.match(name):
             raise forms.ValidationError(_("Use letters, digits, '.', '_' or '-' (e.g. ru, en-bench)."))
         return name
 
-    def clean_file(self):
+    def clean_file(self) -> UploadedFile | None:
         upload = self.cleaned_data.get("file")
         if upload is not None:
             if upload.size == 0:
@@ -106,8 +113,9 @@ class UploadForm(forms.Form):
                 )
         return upload
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         upload = data.get("file")
         installed = data.get("installed") or ""
         if upload is None and not installed:

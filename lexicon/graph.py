@@ -336,6 +336,8 @@ class WordGraph:
     def __contains__(self, word: object) -> bool:
         """Whether ``word`` is in the lexicon (False for non-str and foreign letters)."""
         try:
+            # the hot path of every lookup: no _live() call; a closed graph (_core None) is the
+            # AttributeError below, hence the ignore
             return self._core.contains(word)  # type: ignore[union-attr]
         except AttributeError:
             raise GraphError("the word graph is closed") from None

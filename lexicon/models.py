@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
+from typing import NotRequired, TypedDict
 
 from django.conf import settings
 from django.db import models
@@ -17,10 +18,49 @@ from django.utils.translation import gettext_lazy as _
 from scoring.rules import RULESET_NAMES, ruleset_ids
 
 from .graph import GraphError, WordGraph
+from .skips import SkipReportDict
 
 
 class LexiconError(Exception):
     """A lexicon cannot be built, found or used; the message says why, for humans."""
+
+
+class BuildOptions(TypedDict, total=False):
+    """How a lexicon is built (``Lexicon.options``): what a queued build reads to run."""
+
+    kind: str  # "package", "debian" or "file"
+    source: str  # the package or Debian source
+    yo_as_e: bool
+    hunspell: list[str]  # .dic files naming proper nouns (uk)
+    skip_capitalised: bool
+    file_sha256: str
+    original_name: str  # of an uploaded file
+
+
+class BuildFigures(TypedDict):
+    read_s: float
+    graph_s: float
+    build_s: float
+    peak_rss_mb: float
+    peak_rss_exact: bool  # the peak of the build alone (else of the whole process)
+    file_mb: float
+    node_count: int
+    reused_file: bool  # an earlier build had the same content
+
+
+class InputFile(TypedDict):
+    file: str
+    bytes: int
+    sha256: str
+
+
+class BuildReport(TypedDict):
+    """What a build records (``Lexicon.report``): the words accepted, those left out and why, figures."""
+
+    accepted: int
+    skipped: SkipReportDict
+    figures: BuildFigures
+    input: NotRequired[InputFile]  # a word-list file
 
 
 #: Loaded graphs of this process, by content hash (memory-mapped, shared by the OS).

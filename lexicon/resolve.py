@@ -40,7 +40,7 @@ def _lexicon_dir() -> Path:
     return Path(settings.LEXICON_DIR)
 
 
-def _registered(name: str):
+def _registered(name: str) -> Lexicon | None:
     """The ready Lexicon row for ``name`` (or ``name:vN``), or None if no such name is registered."""
     base = name.split(":", 1)[0].split("@", 1)[0]
     try:

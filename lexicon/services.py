@@ -18,7 +18,9 @@ import time
 import uuid
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -27,10 +29,14 @@ from scoring.rules import RulesError, get_ruleset, ruleset_ids
 
 from . import sources
 from .files import file_sha256, publish_graph
-from .graph import GraphError, WordGraph, build
+from .graph import BuildInfo, GraphError, WordGraph, build
 from .memory import peak_rss_mb, reset_peak_rss
-from .models import Lexicon, LexiconError, lexicon_dir, load_graph_file
-from .sources import SkipReport, SourceError, SourceResult, WordNormalizer
+from .models import BuildOptions, BuildReport, InputFile, Lexicon, LexiconError, lexicon_dir, load_graph_file
+from .skips import SkipReport
+from .sources import SourceError, SourceResult, WordNormalizer
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 __all__ = [
     "LexiconError",
@@ -118,12 +124,12 @@ def _compile(
     name: str,
     ruleset: str,
     source_text: str,
-    options: dict,
+    options: BuildOptions,
     read: Callable[[Callable[[float], None]], SourceResult],
     row: Lexicon | None,
-    created_by=None,
+    created_by: User | None = None,
     progress_callback: ProgressCallback | None = None,
-    extra_report: dict | None = None,
+    input_file: InputFile | None = None,
 ) -> Lexicon:
     """Reads, compiles, stores the file and saves the row (``row`` if given, else a new one)."""
     progress = _Progress(row, progress_callback)
@@ -166,39 +172,11 @@ def _compile(
                 f"the compiled graph holds {graph.word_count:,} words, {word_count:,} were accepted (builder error)"
             )
         total_seconds = time.perf_counter() - started
-        report = {
-            "accepted": word_count,
-            "skipped": skipped.to_dict(),
-            "figures": {
-                "read_s": round(read_seconds, 3),
-                "graph_s": round(info.seconds, 3),
-                "build_s": round(total_seconds, 3),
-                "peak_rss_mb": peak_rss_mb(exact_rss),
-                "peak_rss_exact": exact_rss,
-                "file_mb": round(info.file_size / 1e6, 2),
-                "node_count": info.node_count,
-                "reused_file": not created_file,
-            },
-        }
-        if extra_report:
-            report.update(extra_report)
-
+        report = _report(word_count, skipped, info, read_seconds=read_seconds, total_seconds=total_seconds,
+                         exact_rss=exact_rss, reused_file=not created_file, input_file=input_file)
         target = row if row is not None else Lexicon(created_by=created_by)
-        target.name = name
-        target.ruleset = ruleset
-        target.source = source_text
-        target.options = {**(row.options or {}), **options} if row is not None else options
-        target.word_count = word_count
-        target.node_count = info.node_count
-        target.content_hash = info.content_hash
-        target.file_path = relpath
-        target.file_size = info.file_size
-        target.build_seconds = round(total_seconds, 3)
-        target.built_at = timezone.now()
-        target.status = Lexicon.Status.READY
-        target.progress = 100
-        target.report = report
-        target.error = ""
+        _make_ready(target, name=name, ruleset=ruleset, source_text=source_text, options=options, info=info,
+                    relpath=relpath, report=report)
         _save_with_next_version(target)
         if not final.exists():  # a concurrent failed build of the same content removed it
             publish_graph(tmp, final, info.content_hash)
@@ -211,6 +189,49 @@ def _compile(
         raise
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def _report(word_count: int, skipped: SkipReport, info: BuildInfo, *, read_seconds: float, total_seconds: float,
+            exact_rss: bool, reused_file: bool, input_file: InputFile | None) -> BuildReport:
+    """What a build records: the words accepted, those left out and why, and its figures."""
+    report: BuildReport = {
+        "accepted": word_count,
+        "skipped": skipped.to_dict(),
+        "figures": {
+            "read_s": round(read_seconds, 3),
+            "graph_s": round(info.seconds, 3),
+            "build_s": round(total_seconds, 3),
+            "peak_rss_mb": peak_rss_mb(exact_rss),
+            "peak_rss_exact": exact_rss,
+            "file_mb": round(info.file_size / 1e6, 2),
+            "node_count": info.node_count,
+            "reused_file": reused_file,
+        },
+    }
+    if input_file:
+        report["input"] = input_file
+    return report
+
+
+def _make_ready(target: Lexicon, *, name: str, ruleset: str, source_text: str, options: BuildOptions,
+                info: BuildInfo, relpath: str, report: BuildReport) -> None:
+    """Fills the row of a finished build (not saved): its graph file, figures and status ready; the options
+    are added to those the row had."""
+    target.name = name
+    target.ruleset = ruleset
+    target.source = source_text
+    target.options = {**(target.options or {}), **options}
+    target.word_count = report["accepted"]
+    target.node_count = info.node_count
+    target.content_hash = info.content_hash
+    target.file_path = relpath
+    target.file_size = info.file_size
+    target.build_seconds = report["figures"]["build_s"]
+    target.built_at = timezone.now()
+    target.status = Lexicon.Status.READY
+    target.progress = 100
+    target.report = report
+    target.error = ""
 
 
 def _save_with_next_version(row: Lexicon) -> None:
@@ -239,7 +260,7 @@ def build_lexicon(
     *,
     yo_as_e: bool = False,
     hunspell_paths: Iterable[str | os.PathLike[str]] | None = None,
-    created_by=None,
+    created_by: User | None = None,
     progress_callback: ProgressCallback | None = None,
     lexicon: Lexicon | None = None,
 ) -> Lexicon:
@@ -262,7 +283,7 @@ def build_lexicon(
         for p in dics:
             if not Path(p).is_file():
                 raise LexiconError(f"hunspell dictionary not found: {p}")
-    options: dict = {"kind": "package", "source": source, "yo_as_e": yo_as_e}
+    options: BuildOptions = {"kind": "package", "source": source, "yo_as_e": yo_as_e}
     if source == "uk":
         used = dics if dics is not None else [str(p) for p in sources.default_hunspell_paths()]
         options["hunspell"] = used
@@ -270,7 +291,7 @@ def build_lexicon(
     if source == "uk" and options.get("hunspell"):
         description += "; hunspell " + ", ".join(Path(p).name for p in options["hunspell"])
 
-    def read(progress):
+    def read(progress: sources.ProgressFn) -> SourceResult:
         return sources.package_source(source, yo_as_e=yo_as_e, hunspell_paths=dics, progress=progress)
 
     return _compile(
@@ -292,8 +313,8 @@ def import_wordlist(
     *,
     skip_capitalised: bool = False,
     source_label: str | None = None,
-    extra_options: dict | None = None,
-    created_by=None,
+    extra_options: BuildOptions | None = None,
+    created_by: User | None = None,
     progress_callback: ProgressCallback | None = None,
     lexicon: Lexicon | None = None,
 ) -> Lexicon:
@@ -309,9 +330,10 @@ def import_wordlist(
     except OSError as exc:
         raise LexiconError(f"cannot read the word list {path}: {exc.strerror or exc}") from None
     label = source_label or path.name
-    options = {"kind": "file", "skip_capitalised": skip_capitalised, "file_sha256": sha, **(extra_options or {})}
+    options: BuildOptions = {"kind": "file", "skip_capitalised": skip_capitalised, "file_sha256": sha,
+                             **(extra_options or {})}
 
-    def read(progress):
+    def read(progress: sources.ProgressFn) -> SourceResult:
         return sources.read_wordlist(path, ruleset, skip_capitalised=skip_capitalised, progress=progress)
 
     return _compile(
@@ -323,7 +345,7 @@ def import_wordlist(
         row=lexicon,
         created_by=created_by,
         progress_callback=progress_callback,
-        extra_report={"input": {"file": label, "bytes": size, "sha256": sha}},
+        input_file={"file": label, "bytes": size, "sha256": sha},
     )
 
 
@@ -332,7 +354,7 @@ def import_debian_list(
     *,
     name: str | None = None,
     skip_capitalised: bool = True,
-    created_by=None,
+    created_by: User | None = None,
     progress_callback: ProgressCallback | None = None,
     lexicon: Lexicon | None = None,
 ) -> Lexicon:
@@ -462,7 +484,7 @@ def check_words(lexicon: Lexicon, words: Iterable[str]) -> list[tuple[str, bool]
     return [(w, bool(ok) and bool(q)) for w, q, ok in zip(shown, lookup, found, strict=True)]
 
 
-def export(lexicon: Lexicon, target: str | os.PathLike[str] | None = None, stream=None) -> int:
+def export(lexicon: Lexicon, target: str | os.PathLike[str] | None = None, stream: SupportsWrite[str] | None = None) -> int:
     """Writes the words sorted by Unicode code point, one per line, UTF-8, final newline.
 
     To a file path (written atomically) or a text ``stream``. Returns the word count.
@@ -490,12 +512,12 @@ def export(lexicon: Lexicon, target: str | os.PathLike[str] | None = None, strea
     return len(words)
 
 
-def bench(lexicon: Lexicon, *, lookups: int = 200_000, seed: int = 1) -> dict:
+def bench(lexicon: Lexicon, *, lookups: int = 200_000, seed: int = 1) -> dict[str, str | int | float | None]:
     """Figures: build time and peak memory (from the build record), file size, and load time
     and lookups per second measured now."""
     figures_at_build = (lexicon.report or {}).get("figures", {})
     path = lexicon.absolute_path
-    out: dict = {
+    out: dict[str, str | int | float | None] = {
         "name": lexicon.label,
         "words": lexicon.word_count,
         "graph_edges": lexicon.node_count,

@@ -25,16 +25,19 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import BinaryIO, NamedTuple
+from typing import Any, BinaryIO, NamedTuple, Protocol
 
 from scoring.rules import APOSTROPHES, RuleSet, fold_accents, get_ruleset
 
-MIN_LEN, MAX_LEN = 2, 15
-MAX_EXAMPLES = 10
+from .graph import MAX_WORD_LENGTH, MIN_WORD_LENGTH
+from .skips import SkipReport
+
+MIN_LEN, MAX_LEN = MIN_WORD_LENGTH, MAX_WORD_LENGTH
 
 #: Readings with any of these grammemes do not make a word form valid.
 RU_EXCLUDED = frozenset({"Name", "Surn", "Patr", "Geox", "Orgn", "Trad", "Abbr", "Init", "Erro", "Dist"})
@@ -46,79 +49,11 @@ UK_LETTERS = frozenset("абвгґдеєжзиіїйклмнопрстуфхцч
 #: The Debian hunspell dictionary read for the ``uk`` source when installed.
 UK_HUNSPELL_DIC = Path("/usr/share/hunspell/uk_UA.dic")
 
-#: Human descriptions of the skip reasons (keys of :class:`SkipReport`).
-REASONS = {
-    "foreign_letter": "a letter that is not in the tile set",
-    "misplaced_apostrophe": "apostrophe not between two letters",
-    "too_short": f"shorter than {MIN_LEN} tiles",
-    "too_long": f"longer than {MAX_LEN} tiles",
-    "capitalised": "written with a capital letter (proper noun or abbreviation)",
-    "duplicate": "the same word again (after upper-casing and normalising)",
-    "excluded_tag": "only readings as a proper noun, abbreviation, initial or misspelling",
-    "proper_lemma": "lemma spelt only with a capital letter in the hunspell dictionary",
-    "not_nominative_noun": "not a common noun in the nominative (singular, or plural of a plural-only noun)",
-}
-
 ProgressFn = Callable[[float], None]
 
 
 class SourceError(Exception):
     """A word source cannot be read; the message says why, for humans."""
-
-
-@dataclass
-class SkipReport:
-    """Word forms left out, counted by reason, with a few examples of each."""
-
-    counts: dict[str, int] = field(default_factory=dict)
-    examples: dict[str, list[str]] = field(default_factory=dict)
-    #: foreign letters found, with the number of words that contain each
-    letters: dict[str, int] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def count(self) -> int:
-        return sum(self.counts.values())
-
-    def add(self, reason: str, word: str, detail: str = "") -> None:
-        self.counts[reason] = self.counts.get(reason, 0) + 1
-        shown = self.examples.setdefault(reason, [])
-        if len(shown) < MAX_EXAMPLES:
-            shown.append(f"{word} ({detail})" if detail else word)
-
-    def add_foreign(self, word: str, foreign: Iterable[str]) -> None:
-        letters = sorted(set(foreign))
-        for letter in letters:
-            self.letters[letter] = self.letters.get(letter, 0) + 1
-        self.add("foreign_letter", word, ", ".join(_show_letter(c) for c in letters))
-
-    def to_dict(self) -> dict:
-        return {
-            "count": self.count,
-            "by_reason": {
-                reason: {
-                    "count": n,
-                    "label": REASONS.get(reason, reason),
-                    "examples": list(self.examples.get(reason, [])),
-                }
-                for reason, n in sorted(self.counts.items(), key=lambda kv: -kv[1])
-            },
-            "foreign_letters": dict(sorted(self.letters.items(), key=lambda kv: -kv[1])),
-            "notes": list(self.notes),
-        }
-
-    def summary(self) -> str:
-        """One line: ``12 skipped: 7 foreign letter, 5 too long``."""
-        if not self.counts:
-            return "0 skipped"
-        parts = [f"{n:,} {reason.replace('_', ' ')}" for reason, n in sorted(self.counts.items(), key=lambda kv: -kv[1])]
-        return f"{self.count:,} skipped: " + ", ".join(parts)
-
-
-def _show_letter(c: str) -> str:
-    if c.isprintable() and not c.isspace():
-        return c
-    return f"U+{ord(c):04X}"
 
 
 class SourceResult(NamedTuple):
@@ -145,18 +80,47 @@ def describe_package_source(kind: str) -> str:
     return text
 
 
-def _open_dictionary(lang: str):
+class _Tag(Protocol):
+    @property
+    def grammemes(self) -> frozenset[str]: ...
+
+
+class _WordsDawg(Protocol):
+    def iteritems(self) -> Iterator[tuple[str, tuple[int, int]]]: ...
+
+
+class _Dictionary(Protocol):
+    """What is read of a pymorphy3 dictionary (``MorphAnalyzer(lang=...).dictionary``; pymorphy3 ships
+    no types)."""
+
+    @property
+    def meta(self) -> dict[str, Any]: ...
+
+    @property
+    def words(self) -> _WordsDawg: ...
+
+    @property
+    def paradigms(self) -> Sequence[Sequence[int]]: ...
+
+    @property
+    def gramtab(self) -> Sequence[_Tag]: ...
+
+    def build_normal_form(self, para_id: int, idx: int, fixed_word: str) -> str: ...
+
+
+def _open_dictionary(lang: str) -> _Dictionary:
     try:
-        import pymorphy3
+        import pymorphy3  # here: only the pymorphy3 sources need it, the word lists work without it
     except ImportError as exc:  # pragma: no cover - a dependency of the project
         raise SourceError(f"pymorphy3 is not installed: {exc}") from None
     try:
-        return pymorphy3.MorphAnalyzer(lang=lang).dictionary
+        dictionary: _Dictionary = pymorphy3.MorphAnalyzer(lang=lang).dictionary
     except (ValueError, OSError, ImportError) as exc:
         raise SourceError(f"the pymorphy3 dictionary for {lang!r} is not installed (pip install pymorphy3-dicts-{lang}): {exc}") from None
+    return dictionary
 
 
-def _iter_readings(dictionary, progress: ProgressFn | None) -> Iterator[tuple[str, list[tuple[int, int]]]]:
+def _iter_readings(dictionary: _Dictionary, progress: ProgressFn | None) -> Iterator[tuple[str, list[tuple[int, int]]]]:
     """(word, [(paradigm id, form index), ...]) for each distinct word of the dictionary.
 
     The DAWG yields entries sorted by key, so all readings of a word come together.
@@ -181,7 +145,7 @@ def _iter_readings(dictionary, progress: ProgressFn | None) -> Iterator[tuple[st
 class _TagTable:
     """Per-reading facts, computed once per gramtab entry."""
 
-    def __init__(self, dictionary, excluded: frozenset[str]):
+    def __init__(self, dictionary: _Dictionary, excluded: frozenset[str]):
         self.dictionary = dictionary
         self.paradigms = dictionary.paradigms
         gramtab = dictionary.gramtab
@@ -241,13 +205,13 @@ def _pymorphy_source(
             respelled = True
         bad = _letters_check(spelled, letters, apostrophe)
         if bad is not None:
-            reason, detail = bad
-            if reason == "foreign_letter":
+            kind, detail = bad
+            if kind == "foreign_letter":
                 report.add_foreign(word, detail)
             else:
-                report.add(reason, word, detail)
+                report.add(kind, word, detail)
             continue
-        reason = None
+        reason: str | None = None
         for para_id, idx in readings:
             tag_id = table.tag_id(para_id, idx)
             if table.excluded[tag_id]:
@@ -434,6 +398,28 @@ def _lines(stream: BinaryIO, name: str, total: int, progress: ProgressFn | None)
         progress(1.0)
 
 
+@contextmanager
+def _opened(source: str | os.PathLike[str] | BinaryIO) -> Iterator[tuple[BinaryIO, str]]:
+    """The word list as a binary stream, and its name; a path is opened here and closed afterwards."""
+    if not isinstance(source, str | os.PathLike):
+        yield source, str(getattr(source, "name", "word list"))
+        return
+    try:
+        stream: BinaryIO = open(source, "rb")  # noqa: SIM115
+    except OSError as exc:
+        raise SourceError(f"cannot read the word list {source}: {exc.strerror or exc}") from None
+    with stream:
+        yield stream, str(source)
+
+
+def _size(stream: BinaryIO) -> int:
+    """The stream's size in bytes (0 when unknown: no progress is reported then)."""
+    try:
+        return os.fstat(stream.fileno()).st_size
+    except (OSError, AttributeError, ValueError):
+        return 0
+
+
 def read_wordlist(
     source: str | os.PathLike[str] | BinaryIO,
     ruleset: str | RuleSet,
@@ -475,23 +461,8 @@ def read_wordlist(
         else:
             accepted[word] = None
 
-    if isinstance(source, str | os.PathLike):
-        name = str(source)
-        try:
-            stream: BinaryIO = open(source, "rb")  # noqa: SIM115
-        except OSError as exc:
-            raise SourceError(f"cannot read the word list {name}: {exc.strerror or exc}") from None
-        close = True
-    else:
-        stream = source
-        name = getattr(source, "name", "word list")
-        close = False
-    try:
-        try:
-            total = os.fstat(stream.fileno()).st_size
-        except (OSError, AttributeError, ValueError):
-            total = 0
-        for line in _lines(stream, name, total, progress):
+    with _opened(source) as (stream, name):
+        for line in _lines(stream, name, _size(stream), progress):
             raw = line.strip()
             if not raw:
                 continue
@@ -507,9 +478,6 @@ def read_wordlist(
                 if not has_lower and raw != raw.upper():
                     has_lower = True
             take(raw)
-    finally:
-        if close:
-            stream.close()
 
     if skip_capitalised and capitalised:
         if has_lower:

@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from .models import Lexicon, LexiconError
+from .services import run_build
 
 log = logging.getLogger(__name__)
 
@@ -33,8 +34,6 @@ def claim(lexicon_id: int) -> bool:
 def build_uploaded_lexicon(lexicon_id: int) -> str:
     """Builds the pending Lexicon ``lexicon_id``. Idempotent: a second delivery finds the row
     already claimed (or ready/failed) and does nothing."""
-    from .services import run_build
-
     if not claim(lexicon_id):
         log.info("lexicon %s: not pending (already built, building or gone); nothing to do", lexicon_id)
         return "skipped"

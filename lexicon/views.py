@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
+from typing import Any, Concatenate, ParamSpec
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -19,17 +22,21 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from . import services, sources
 from .forms import CheckForm, UploadForm, ready_lexicons
-from .models import Lexicon, LexiconError, lexicon_dir
+from .models import BuildOptions, Lexicon, LexiconError, lexicon_dir
 from .tasks import build_uploaded_lexicon
 
 log = logging.getLogger(__name__)
 
+P = ParamSpec("P")
 
-def staff_required(view):
+
+def staff_required(
+    view: Callable[Concatenate[HttpRequest, P], HttpResponse],
+) -> Callable[Concatenate[HttpRequest, P], HttpResponse]:
     """Anonymous users go to the login page; logged-in users who are not staff get 403."""
 
     @wraps(view)
-    def wrapper(request, *args, **kwargs):
+    def wrapper(request: HttpRequest, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         if not (request.user.is_active and request.user.is_staff):
@@ -41,8 +48,8 @@ def staff_required(view):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def check(request):
-    results = None
+def check(request: HttpRequest) -> HttpResponse:
+    results: list[tuple[str, bool]] | None = None
     error = None
     if request.method == "POST":
         form = CheckForm(request.POST)
@@ -53,7 +60,7 @@ def check(request):
             except LexiconError as exc:
                 error = str(exc)
     else:
-        initial = {}
+        initial: dict[str, object] = {}
         wanted = request.GET.get("lexicon")
         if wanted and wanted.isdigit():
             initial["lexicon"] = wanted
@@ -62,11 +69,12 @@ def check(request):
             if first is not None:
                 initial["lexicon"] = first.pk
         form = CheckForm(initial=initial)
+    checked = results or []
     context = {
         "form": form,
         "results": results,
-        "all_valid": bool(results) and all(ok for _w, ok in results),
-        "invalid_count": sum(1 for _w, ok in results if not ok) if results else 0,
+        "all_valid": bool(checked) and all(ok for _w, ok in checked),
+        "invalid_count": sum(1 for _w, ok in checked if not ok),
         "error": error,
         "has_lexicons": ready_lexicons().exists(),
         "active": "check",
@@ -76,7 +84,7 @@ def check(request):
 
 @login_required
 @require_GET
-def lexicon_list(request):
+def lexicon_list(request: HttpRequest) -> HttpResponse:
     rows = Lexicon.objects.order_by("name", "-version", "-created_at")
     if not request.GET.get("all"):
         rows = rows.exclude(status=Lexicon.Status.FAILED)
@@ -85,11 +93,12 @@ def lexicon_list(request):
 
 @staff_required
 @require_http_methods(["GET", "POST"])
-def upload(request):
+def upload(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = UploadForm(request.POST, request.FILES)
         if form.is_valid():
-            row = _create_pending(request, form.cleaned_data)
+            assert isinstance(request.user, User)  # staff_required: a signed-in staff member
+            row = _create_pending(request, request.user, form.cleaned_data)
             if row is not None:
                 return redirect("lexicon:detail", pk=row.pk)
     else:
@@ -97,10 +106,11 @@ def upload(request):
     return render(request, "lexicon/upload.html", {"form": form, "active": "upload"})
 
 
-def _create_pending(request, data) -> Lexicon | None:
+def _create_pending(request: HttpRequest, user: User, data: dict[str, Any]) -> Lexicon | None:
     upload_file = data.get("file")
     installed = data.get("installed") or ""
     input_rel = ""
+    options: BuildOptions
     try:
         if upload_file is not None:
             input_rel = services.save_upload(upload_file.chunks(), upload_file.name)
@@ -124,7 +134,7 @@ def _create_pending(request, data) -> Lexicon | None:
                 input_path=input_rel,
                 options=options,
                 status=Lexicon.Status.PENDING,
-                created_by=request.user,
+                created_by=user,
             )
             pk = row.pk
             transaction.on_commit(lambda: _enqueue(pk))
@@ -153,7 +163,7 @@ def _enqueue(pk: int) -> None:
 
 @login_required
 @require_GET
-def detail(request, pk: int):
+def detail(request: HttpRequest, pk: int) -> HttpResponse:
     row = get_object_or_404(Lexicon, pk=pk)
     report = row.report or {}
     skipped = report.get("skipped") or {}
@@ -174,7 +184,7 @@ def detail(request, pk: int):
 
 @login_required
 @require_GET
-def status(request, pk: int):
+def status(request: HttpRequest, pk: int) -> JsonResponse:
     row = get_object_or_404(Lexicon, pk=pk)
     return JsonResponse(
         {

@@ -6,7 +6,8 @@ Used by ``manage.py score``, the arbiter's dispute tools and the tests. No Djang
 from __future__ import annotations
 
 from collections.abc import Container, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
+from typing import TypedDict
 
 from .board import Board, BoardError
 from .coords import Convention, CoordError
@@ -36,10 +37,31 @@ class MoveReport:
     words: list[WordReport] = field(default_factory=list)
     code: str | None = None
 
-    def to_dict(self) -> dict:
-        data = asdict(self)
-        data.pop("code")
-        return data
+    def to_dict(self) -> MoveReportDict:
+        """What ``manage.py score --json`` prints (the refusal code is left out)."""
+        return {
+            "legal": self.legal,
+            "error": self.error,
+            "score": self.score,
+            "bingo": self.bingo,
+            "tiles_placed": self.tiles_placed,
+            "words": [{"word": w.word, "score": w.score, "valid": w.valid} for w in self.words],
+        }
+
+
+class WordReportDict(TypedDict):
+    word: str
+    score: int
+    valid: bool | None
+
+
+class MoveReportDict(TypedDict):
+    legal: bool
+    error: str | None
+    score: int | None
+    bingo: bool
+    tiles_placed: int
+    words: list[WordReportDict]
 
 
 def load_position(ruleset_id: str, fen: str | None) -> tuple[RuleSet, Board]:

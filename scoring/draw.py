@@ -56,8 +56,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import cache
+from typing import TypedDict
 
 from .notation import NotationError, parse_rack
 from .rules import RuleSet
@@ -74,7 +75,7 @@ MAX_REDRAWS = 10_000
 class DrawError(ValueError):
     """A rack that cannot be drawn or accepted; ``code`` names the problem."""
 
-    def __init__(self, code: str, message: str, **params):
+    def __init__(self, code: str, message: str, **params: object):
         super().__init__(message)
         self.code = code
         self.params = params
@@ -99,7 +100,7 @@ def tiles_text(tiles: Iterable[str]) -> str:
     return "".join(tiles)
 
 
-def _describe(counter: Counter) -> str:
+def _describe(counter: Counter[str]) -> str:
     return ", ".join(f"{n} × {_tile_name(t)}" if n > 1 else _tile_name(t) for t, n in counter.items())
 
 
@@ -119,6 +120,14 @@ def check_tiles(ruleset: RuleSet, tiles: Iterable[str]) -> list[str]:
 # -- the bag -------------------------------------------------------------------
 
 
+class BagState(TypedDict):
+    """A bag as saved in a game's state."""
+
+    seed: int
+    events: int
+    tiles: str
+
+
 class Bag:
     """The tiles not yet drawn, drawn at random reproducibly from a seed (see the module doc)."""
 
@@ -130,13 +139,13 @@ class Bag:
         self.ruleset = ruleset
         self.seed = seed
         self.events = events
-        self._tiles: Counter = Counter(check_tiles(ruleset, ruleset.full_bag() if tiles is None else tiles))
+        self._tiles: Counter[str] = Counter(check_tiles(ruleset, ruleset.full_bag() if tiles is None else tiles))
 
     # -- contents ---------------------------------------------------------------
     def __len__(self) -> int:
         return self._tiles.total()
 
-    def counts(self) -> Counter:
+    def counts(self) -> Counter[str]:
         """A copy of the contents."""
         return Counter(self._tiles)
 
@@ -162,7 +171,7 @@ class Bag:
         self._tiles = +self._tiles
         return drawn
 
-    def missing(self, tiles: Iterable[str]) -> Counter:
+    def missing(self, tiles: Iterable[str]) -> Counter[str]:
         """The tiles of ``tiles`` the bag cannot supply (empty when it can)."""
         need = Counter(tiles)
         return Counter({t: n - self._tiles[t] for t, n in need.items() if n > self._tiles[t]})
@@ -177,7 +186,7 @@ class Bag:
         self._tiles = +self._tiles
         return wanted
 
-    def missing_message(self, wanted: Iterable[str], short: Counter) -> str:
+    def missing_message(self, wanted: Iterable[str], short: Counter[str]) -> str:
         need = Counter(wanted)
         parts = []
         for t in sort_tiles(self.ruleset, short):
@@ -194,11 +203,11 @@ class Bag:
         self._tiles.update(tiles)
 
     # -- persistence --------------------------------------------------------------
-    def to_json(self) -> dict:
+    def to_json(self) -> BagState:
         return {"seed": self.seed, "events": self.events, "tiles": tiles_text(self.tiles())}
 
     @classmethod
-    def from_json(cls, ruleset: RuleSet, data: dict) -> Bag:
+    def from_json(cls, ruleset: RuleSet, data: BagState) -> Bag:
         return cls(ruleset, data["seed"], list(data["tiles"]), data.get("events", 0))
 
     def __repr__(self) -> str:
@@ -322,6 +331,18 @@ def check_rack(ruleset: RuleSet, rack: Iterable[str], round_no: int, pool: Itera
 # -- draw log ------------------------------------------------------------------
 
 
+class DrawEventState(TypedDict):
+    """A :class:`DrawEvent` as saved in a game's state (its draw log)."""
+
+    round: int
+    kind: str
+    leftover: str
+    drawn: str
+    rack: str
+    valid: bool
+    reason: str
+
+
 @dataclass
 class DrawEvent:
     """One draw shown to the players: a (re)draw, a typed or prepared rack, or a rack sent back."""
@@ -334,11 +355,19 @@ class DrawEvent:
     valid: bool
     reason: str = ""
 
-    def to_json(self) -> dict:
-        return asdict(self)
+    def to_json(self) -> DrawEventState:
+        return {
+            "round": self.round,
+            "kind": self.kind,
+            "leftover": self.leftover,
+            "drawn": self.drawn,
+            "rack": self.rack,
+            "valid": self.valid,
+            "reason": self.reason,
+        }
 
     @classmethod
-    def from_json(cls, data: dict) -> DrawEvent:
+    def from_json(cls, data: DrawEventState) -> DrawEvent:
         return cls(**data)
 
 

@@ -26,15 +26,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
+from typing import Any, TypedDict
 
 from .board import Board, Tile
 from .coords import Coord, format_coord
 from .draw import (
     BLANK,
     Bag,
+    BagState,
     DrawError,
     DrawEvent,
+    DrawEventState,
     DrawOutcome,
     accept_rack,
     check_rack,
@@ -102,12 +105,63 @@ class RoundRecord:
             text += f" (redraw ×{self.redraws})"
         return text
 
-    def to_json(self) -> dict:
-        return asdict(self)
+    def to_json(self) -> RoundRecordState:
+        return {
+            "round": self.round,
+            "leftover": self.leftover,
+            "drawn": self.drawn,
+            "rack": self.rack,
+            "redraws": self.redraws,
+            "move": self.move,
+            "score": self.score,
+            "cumulative": self.cumulative,
+            "used": self.used,
+            "bag_after": self.bag_after,
+        }
 
     @classmethod
-    def from_json(cls, data: dict) -> RoundRecord:
+    def from_json(cls, data: RoundRecordState) -> RoundRecord:
         return cls(**data)
+
+
+class RoundRecordState(TypedDict):
+    """A :class:`RoundRecord` as saved in a game's state."""
+
+    round: int
+    leftover: str
+    drawn: str
+    rack: str
+    redraws: int
+    move: str
+    score: int
+    cumulative: int
+    used: str
+    bag_after: int
+
+
+class GameState(TypedDict):
+    """A :class:`DuplicateGame` as saved (``DuplicateGame.to_json``): what ``Game.state`` holds."""
+
+    version: int
+    ruleset: str
+    seed: int
+    bag: BagState
+    board: str  # FEN
+    round: int
+    phase: str  # "draw", "play" or "over"
+    leftover: str
+    rack: str | None
+    round_leftover: str
+    drawn: str
+    redraws: int
+    no_move_racks: list[str]
+    no_move_tries: int
+    rounds: list[RoundRecordState]
+    log: list[DrawEventState]
+    total: int
+    end_reason: str | None
+    prepared: list[str] | None
+    max_no_move_redraws: int
 
 
 # -- the game ----------------------------------------------------------------------
@@ -170,7 +224,7 @@ class DuplicateGame:
         """Every tile not on the board: the stand + the bag."""
         return self.on_stand() + self.bag.tiles()
 
-    def board_tiles(self) -> Counter:
+    def board_tiles(self) -> Counter[str]:
         return Counter(BLANK if t.blank else t.letter for _, _, t in self.board.tiles())
 
     def check_invariant(self) -> None:
@@ -191,6 +245,13 @@ class DuplicateGame:
                 raise GameError("game_over", f"the game is over ({self.end_message})")
             what = {"draw": "the round needs a rack first", "play": "the rack is already drawn"}[self.phase]
             raise GameError("wrong_phase", f"round {self.round_no}: {what}")
+
+    def _rack_in_play(self) -> list[str]:
+        """The rack waiting for its top (GameError outside phase "play")."""
+        self._require("play")
+        if self.rack is None:  # phase "play" always has a rack (from_json refuses a state without)
+            raise GameError("bad_state", f"round {self.round_no}: the game waits for a top but has no rack")
+        return self.rack
 
     # -- racks -----------------------------------------------------------------------
     def _take(self, outcome: DrawOutcome) -> DrawOutcome:
@@ -247,19 +308,17 @@ class DuplicateGame:
     # -- moves -------------------------------------------------------------------------
     def legal_moves(self, solve_fn: SolveFn) -> list[Move]:
         """The moves offered for the rack on the stand (horizontal only on the empty board)."""
-        self._require("play")
-        return offered_moves(self.board, solve_fn(self.board, list(self.rack)))
+        rack = self._rack_in_play()
+        return offered_moves(self.board, solve_fn(self.board, list(rack)))
 
     def tops(self, moves: Iterable[Move]) -> list[Move]:
         """The moves of top score among ``moves``, the proposed top first."""
-        self._require("play")
-        return rank_tops(self.board, self.rack, moves, self.bag.tiles())
+        return rank_tops(self.board, self._rack_in_play(), moves, self.bag.tiles())
 
     def no_move(self) -> str | None:
         """The rack has no legal move: it goes back into the bag (logged) and is redrawn,
         unless no other rack can be drawn — then the game ends (returns the end reason)."""
-        self._require("play")
-        rack = list(self.rack)
+        rack = list(self._rack_in_play())
         key = tiles_text(sort_tiles(self.ruleset, rack))
         if key not in self.no_move_racks:
             self.no_move_racks.append(key)
@@ -285,23 +344,24 @@ class DuplicateGame:
 
     def _match(self, move: Move | str, candidates: Sequence[Move]) -> Move:
         """The candidate equal to ``move`` (a move object or its notation), or GameError."""
+        rack = self._rack_in_play()
         if isinstance(move, str):
             try:
-                written = parse_move(move, self.ruleset)
+                written = parse_move(move, self.ruleset)  # coordinates required: written.coord is set
             except NotationError as exc:
                 raise GameError(exc.code, str(exc)) from None
             probe = MoveText(written.coord, written.tiles)
         else:
-            probe = move
+            probe = MoveText(move.coord, tuple(move.tiles))
         for c in candidates:
             if same_move(c, probe):
                 return c
         text = move if isinstance(move, str) else move_text(move)
         try:
-            play = evaluate(self.board, MoveText(probe.coord, tuple(probe.tiles)), rack=self.rack)
+            play = evaluate(self.board, probe, rack=rack)
         except IllegalMove as exc:
             raise GameError(exc.code, f"{text}: {exc}") from None
-        if self.board.is_empty() and probe.coord.vertical:
+        if self.board.is_empty() and play.coord.vertical:
             raise GameError("first_move_vertical", f"{text}: the first move is placed horizontally")
         best = max(c.score for c in candidates)
         if play.score < best:
@@ -310,7 +370,7 @@ class DuplicateGame:
             )
         words = ", ".join(w.word for w in play.words)
         raise GameError(
-            "not_legal", f"{text} is not a legal move of the rack {tiles_text(self.rack)}: a word is not in the lexicon ({words})"
+            "not_legal", f"{text} is not a legal move of the rack {tiles_text(rack)}: a word is not in the lexicon ({words})"
         )
 
     def play(self, move: Move | str, *, candidates: Sequence[Move] | None = None) -> RoundRecord:
@@ -319,7 +379,7 @@ class DuplicateGame:
         With ``candidates`` (the legal moves of the rack) the move must be one
         of them (a move or its notation) and of top score, or GameError.
         """
-        self._require("play")
+        rack = self._rack_in_play()
         if candidates is not None:
             offered = offered_moves(self.board, candidates)
             if not offered:
@@ -337,21 +397,21 @@ class DuplicateGame:
         placed = tuple(move.placed)  # before the board changes (a solver's move may read the board)
         text = move_text(move)
         used = [BLANK if p.blank else p.letter for p in placed]
-        if Counter(used) - Counter(self.rack):
-            raise GameError("not_on_rack", f"{text} plays tiles that are not on the rack {tiles_text(self.rack)}")
+        if Counter(used) - Counter(rack):
+            raise GameError("not_on_rack", f"{text} plays tiles that are not on the rack {tiles_text(rack)}")
         board = self.board.copy()
         for p in placed:
             if board.occupied(p.row, p.col):
                 raise GameError("occupied", f"{text}: square {format_coord(Coord(p.row, p.col, False))} is taken")
             board[p.row, p.col] = Tile(p.letter, p.blank)
         self.board = board
-        leftover = subtract(self.rack, used)
+        leftover = subtract(rack, used)
         self.total += move.score
         record = RoundRecord(
             round=self.round_no,
             leftover=tiles_text(self.round_leftover),
             drawn=tiles_text(self.drawn),
-            rack=tiles_text(self.rack),
+            rack=tiles_text(rack),
             redraws=self.redraws,
             move=text,
             score=move.score,
@@ -405,7 +465,7 @@ class DuplicateGame:
         return self
 
     # -- persistence -----------------------------------------------------------------------
-    def to_json(self) -> dict:
+    def to_json(self) -> GameState:
         return {
             "version": STATE_VERSION,
             "ruleset": self.ruleset.id,
@@ -430,8 +490,10 @@ class DuplicateGame:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> DuplicateGame:
-        """The game saved by :meth:`to_json` (GameError ``bad_state`` when it cannot be read)."""
+    def from_json(cls, data: object) -> DuplicateGame:
+        """The game saved by :meth:`to_json` (GameError ``bad_state`` when it cannot be read).
+
+        ``data`` comes from storage (JSON): anything else than a state of this version is refused."""
         if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
             found = data.get("version") if isinstance(data, dict) else None
             raise GameError("bad_state", f"game state version {found!r} is not {STATE_VERSION}")
@@ -448,7 +510,7 @@ class DuplicateGame:
         return game
 
     @classmethod
-    def _from_json(cls, data: dict) -> DuplicateGame:
+    def _from_json(cls, data: dict[str, Any]) -> DuplicateGame:
         game = cls(data["ruleset"], data["seed"], prepared=data.get("prepared"),
                    max_no_move_redraws=data.get("max_no_move_redraws", 100))
         rs = game.ruleset

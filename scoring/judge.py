@@ -55,10 +55,10 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from collections.abc import Container, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypedDict
 
 from .board import Board, Tile
 from .coords import Convention, Coord, CoordError, format_coord, parse_coord
@@ -126,8 +126,17 @@ class Verdict:
     true_score: int | None = None
     move: str | None = None  # the move as judged, e.g. "H8 WORD" (None when none was found)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> VerdictDict:
         return {"awarded": self.awarded, "warning": self.warning, "reason": self.reason, "true_score": self.true_score}
+
+
+class VerdictDict(TypedDict):
+    """A verdict as the ``judge`` command prints it."""
+
+    awarded: int
+    warning: bool
+    reason: str
+    true_score: int | None
 
 
 @dataclass(frozen=True)
@@ -162,7 +171,7 @@ def _checked(score: int) -> int:
     return score
 
 
-def _score(value: Any) -> int | None:
+def _score(value: object) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool):
@@ -179,7 +188,7 @@ def _score(value: Any) -> int | None:
     return _checked(int(text))
 
 
-def parse_slip(slip: str | SlipParts | Mapping, board: Board, *, convention: Convention | str = Convention.DUPLICATE) -> ParsedSlip:
+def parse_slip(slip: str | SlipParts | Mapping[str, Any], board: Board, *, convention: Convention | str = Convention.DUPLICATE) -> ParsedSlip:
     """Read a slip; :class:`SlipError` with a clear message when it can't be read."""
     ruleset = board.ruleset
     if isinstance(slip, Mapping):
@@ -322,7 +331,7 @@ def readings_at(
     return out
 
 
-def _fits(placed, as_blank: frozenset[int], have: Counter, blanks: int) -> bool:
+def _fits(placed: Sequence[Placement], as_blank: frozenset[int], have: Counter[str], blanks: int) -> bool:
     if len(as_blank) > blanks:
         return False
     need = Counter(p.letter for k, p in enumerate(placed) if k not in as_blank)
@@ -398,7 +407,7 @@ def _zero(reason: str, message: str, move: str | None = None) -> Verdict:
 def judge_slip(
     board: Board,
     rack: str | Sequence[str],
-    slip: str | SlipParts | Mapping | None,
+    slip: str | SlipParts | Mapping[str, Any] | None,
     *,
     round_number: int,
     lexicon: Container[str] | None,
@@ -433,38 +442,10 @@ def judge_slip(
 
     stated_fault: _Fault | None = None
     if parsed.coord is not None:
-        try:
-            reading = _choose(readings_at(board, parsed.coord, parsed.tiles, rack, lexicon), announced)
-        except _Fault as fault:
-            stated_fault = fault
-        else:
-            true = reading.score
-            if announced == true:
-                return Verdict(true, False, "ok", f"{name(reading)} scores {true}, as announced", true, name(reading))
-            if announced is None:
-                return Verdict(true, True, "score_missing",
-                               f"{name(reading)} scores {true}; no score was announced: true score, warning",
-                               true, name(reading))
-            return Verdict(true, True, "score_wrong",
-                           f"{name(reading)} scores {true}, not the announced {announced}: true score, warning",
-                           true, name(reading))
-        variants = [("direction_reversed", parsed.coord.flipped()), ("coordinates_swapped", parsed.coord.transposed())]
-        for reason, coord in variants:
-            if coord == parsed.coord or announced is None:
-                continue
-            try:
-                readings = readings_at(board, coord, parsed.tiles, rack, lexicon)
-            except _Fault:
-                continue
-            reading = _choose(readings, announced)
-            if reading.score == announced:
-                what = "direction reversed" if reason == "direction_reversed" else "row and column swapped"
-                return Verdict(
-                    announced, True, reason,
-                    f"written at {parsed.coord_text or format_coord(parsed.coord)}, the move is {name(reading)} "
-                    f"({what}) and scores {announced} as announced: its score, warning",
-                    announced, name(reading),
-                )
+        at_place = _judge_at_place(board, rack, parsed, parsed.coord, lexicon, name)
+        if isinstance(at_place, Verdict):
+            return at_place
+        stated_fault = at_place
     anywhere = readings_anywhere(board, parsed.tiles, rack, lexicon, solve_fn)
     place = "missing" if parsed.coord is None and parsed.coord_error is None else "wrong"
     if announced is not None:
@@ -493,15 +474,68 @@ def judge_slip(
             "place_and_score_wrong",
             f"{where} and {said}: {parsed.word} is playable only for {listed}",
         )
-    fault = _why_nowhere(board, parsed.tiles, rack, lexicon)
-    return _zero(fault.reason, fault.message)
+    nowhere = _why_nowhere(board, parsed.tiles, rack, lexicon)
+    return _zero(nowhere.reason, nowhere.message)
 
 
-def _judge_first(board, rack, parsed: ParsedSlip, lexicon, solve_fn, name) -> Verdict:
+def _judge_at_place(
+    board: Board,
+    rack: Sequence[str],
+    parsed: ParsedSlip,
+    coord: Coord,
+    lexicon: Container[str] | None,
+    name: Callable[[Reading], str],
+) -> Verdict | _Fault:
+    """The verdict on a slip at its written place ``coord`` (or, at the announced score, with the direction
+    reversed or the row and column swapped); else why the written place does not hold the word."""
+    announced = parsed.score
+    try:
+        reading = _choose(readings_at(board, coord, parsed.tiles, rack, lexicon), announced)
+    except _Fault as fault:
+        stated_fault = fault
+    else:
+        true = reading.score
+        if announced == true:
+            return Verdict(true, False, "ok", f"{name(reading)} scores {true}, as announced", true, name(reading))
+        if announced is None:
+            return Verdict(true, True, "score_missing",
+                           f"{name(reading)} scores {true}; no score was announced: true score, warning",
+                           true, name(reading))
+        return Verdict(true, True, "score_wrong",
+                       f"{name(reading)} scores {true}, not the announced {announced}: true score, warning",
+                       true, name(reading))
+    variants = [("direction_reversed", coord.flipped()), ("coordinates_swapped", coord.transposed())]
+    for reason, other in variants:
+        if other == coord or announced is None:
+            continue
+        try:
+            readings = readings_at(board, other, parsed.tiles, rack, lexicon)
+        except _Fault:
+            continue
+        reading = _choose(readings, announced)
+        if reading.score == announced:
+            what = "direction reversed" if reason == "direction_reversed" else "row and column swapped"
+            return Verdict(
+                announced, True, reason,
+                f"written at {parsed.coord_text or format_coord(coord)}, the move is {name(reading)} "
+                f"({what}) and scores {announced} as announced: its score, warning",
+                announced, name(reading),
+            )
+    return stated_fault
+
+
+def _judge_first(
+    board: Board,
+    rack: Sequence[str],
+    parsed: ParsedSlip,
+    lexicon: Container[str] | None,
+    solve_fn: SolveFn | None,
+    name: Callable[[Reading], str],
+) -> Verdict:
     anywhere = readings_anywhere(board, parsed.tiles, rack, lexicon, solve_fn)
     if not anywhere:
-        fault = _why_nowhere(board, parsed.tiles, rack, lexicon)
-        return _zero(fault.reason, fault.message)
+        nowhere = _why_nowhere(board, parsed.tiles, rack, lexicon)
+        return _zero(nowhere.reason, nowhere.message)
     best_score = max(r.score for r in anywhere)
     best = min(
         (r for r in anywhere if r.score == best_score),

@@ -41,6 +41,16 @@ class Move(Protocol):
         ...
 
 
+class Written(Protocol):
+    """A word and where it goes: a move, or a move as written (:class:`~scoring.notation.MoveText`)."""
+
+    @property
+    def coord(self) -> Coord | None: ...
+
+    @property
+    def tiles(self) -> tuple[Tile, ...]: ...
+
+
 SolveFn = Callable[[Board, list[str]], Sequence[Move]]
 
 BLANK = "?"
@@ -56,9 +66,9 @@ def blanks_of(move: Move) -> int:
     return sum(1 for p in move.placed if p.blank)
 
 
-def same_move(a: Move, b: Move) -> bool:
+def same_move(a: Written, b: Written) -> bool:
     """The same word at the same place (blank marking included)."""
     return a.coord == b.coord and tuple(a.tiles) == tuple(b.tiles)
 
 
-__all__ = ["BLANK", "Move", "SolveFn", "blanks_of", "same_move", "used_tiles"]
+__all__ = ["BLANK", "Move", "SolveFn", "Written", "blanks_of", "same_move", "used_tiles"]

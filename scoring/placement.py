@@ -20,7 +20,7 @@ from .rules import CENTRE, SIZE, RuleSet
 class IllegalMove(ValueError):
     """A move that breaks a placement rule; ``code`` names the rule."""
 
-    def __init__(self, code: str, message: str, **params):
+    def __init__(self, code: str, message: str, **params: object):
         super().__init__(message)
         self.code = code
         self.params = params
@@ -227,11 +227,11 @@ def score_main(board: Board, coord: Coord, tiles: tuple[Tile, ...], ruleset: Rul
     for i, tile in enumerate(tiles):
         r, c = coord.square(i)
         value = ruleset.blank_value if tile.blank else ruleset.value(tile.letter)
-        if board[r, c] is None:
+        on_board = board[r, c]
+        if on_board is None:
             total += value * ruleset.letter_multiplier(r, c, tile.letter, tile.blank)
             word_mult *= ruleset.layout.word_mult[r][c]
         else:
-            on_board = board[r, c]
             total += ruleset.blank_value if on_board.blank else ruleset.value(on_board.letter)
     return total * word_mult
 
@@ -322,8 +322,8 @@ def from_placements(board: Board, placements: Iterable[Placement]) -> MoveText:
         if (r, c) in by_square:
             p = by_square[(r, c)]
             tiles.append(Tile(p.letter, p.blank))
-        elif board.occupied(r, c):
-            tiles.append(board[r, c])
+        elif (on_board := board[r, c]) is not None:
+            tiles.append(on_board)
         elif (r, c) <= (last.row, last.col):
             raise IllegalMove(
                 "gap",

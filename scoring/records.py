@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Container
-from typing import Any
+from collections.abc import Container, Mapping
+from typing import Any, NotRequired, TypedDict, TypeVar
 
 from .board import Board, BoardError, Tile
 from .coords import Convention, format_coord
@@ -39,6 +39,8 @@ from .notation import NotationError, parse_move
 from .placement import IllegalMove, evaluate
 from .rules import RulesError, get_ruleset
 from .tops import END_REASONS, offered_moves
+
+_T = TypeVar("_T")
 
 
 class ReplayError(ValueError):
@@ -53,15 +55,40 @@ class ReplayError(ValueError):
 # -- JSON --------------------------------------------------------------------------
 
 
-def game_to_json(game: DuplicateGame, *, lexicon: str | None = None) -> dict:
+class TopRecord(TypedDict):
+    move: str  # duplicate notation, Latin row labels
+    score: int
+
+
+class RoundRecordJson(TypedDict):
+    round: int
+    leftover: str
+    drawn: str
+    rack: str
+    redraws: int
+    top: TopRecord
+    bag_after: int
+
+
+class _LexiconName(TypedDict):
+    lexicon: NotRequired[str]
+
+
+class GameRecord(TypedDict):
+    """The JSON record of a game (see the module doc)."""
+
+    seed: int
+    ruleset: str
+    lexicon: NotRequired[str]
+    rounds: list[RoundRecordJson]
+    total: int
+    end_reason: str | None
+    final_board: str  # FEN
+
+
+def game_to_json(game: DuplicateGame, *, lexicon: str | None = None) -> GameRecord:
     """The record of a game (see the module doc); ``lexicon`` adds its name."""
-    data: dict[str, Any] = {
-        "seed": game.seed,
-        "ruleset": game.ruleset.id,
-    }
-    if lexicon:
-        data["lexicon"] = lexicon
-    data["rounds"] = [
+    rounds: list[RoundRecordJson] = [
         {
             "round": r.round,
             "leftover": r.leftover,
@@ -73,17 +100,24 @@ def game_to_json(game: DuplicateGame, *, lexicon: str | None = None) -> dict:
         }
         for r in game.rounds
     ]
-    data["total"] = game.total
-    data["end_reason"] = game.end_reason
-    data["final_board"] = game.board.to_fen()
-    return data
+    named: _LexiconName = {"lexicon": lexicon} if lexicon else {}
+    return {
+        "seed": game.seed,
+        "ruleset": game.ruleset.id,
+        **named,
+        "rounds": rounds,
+        "total": game.total,
+        "end_reason": game.end_reason,
+        "final_board": game.board.to_fen(),
+    }
 
 
 def dumps(game: DuplicateGame, *, lexicon: str | None = None, indent: int | None = 1) -> str:
     return json.dumps(game_to_json(game, lexicon=lexicon), ensure_ascii=False, indent=indent)
 
 
-def _field(data: dict, key: str, kind: type | tuple, where: int | None = None):
+def _field(data: Mapping[str, Any], key: str, kind: type[_T], where: int | None = None) -> _T:
+    """``data[key]``, checked to be a ``kind`` (a bool is not an int here); ReplayError otherwise."""
     if key not in data:
         raise ReplayError("bad_record", f"the record has no «{key}»", where)
     value = data[key]
@@ -97,7 +131,7 @@ def _same_tiles(a: str, b: list[str] | str) -> bool:
 
 
 def replay_json(
-    data: dict | str,
+    data: Mapping[str, Any] | str,
     *,
     lexicon: Container[str] | None = None,
     solve_fn: SolveFn | None = None,
@@ -142,7 +176,7 @@ def replay_json(
             left = len(game.tiles_left())
             raise ReplayError(
                 "end_reason",
-                f"the record stops after round {len(rounds)} ({END_REASONS.get(end, end)!s}) but the game goes on "
+                f"the record stops after round {len(rounds)} ({END_REASONS.get(str(end), str(end))}) but the game goes on "
                 f"with {left} tiles left",
             )
     if end != game.end_reason:
@@ -162,7 +196,13 @@ def replay_json(
     return game
 
 
-def _replay_round(game: DuplicateGame, rec: dict, i: int, lexicon, solve_fn) -> None:
+def _replay_round(
+    game: DuplicateGame,
+    rec: Mapping[str, Any],
+    i: int,
+    lexicon: Container[str] | None,
+    solve_fn: SolveFn | None,
+) -> None:
     rs = game.ruleset
     leftover = _field(rec, "leftover", str, i)
     drawn = _field(rec, "drawn", str, i)
@@ -215,7 +255,7 @@ def _replay_round(game: DuplicateGame, rec: dict, i: int, lexicon, solve_fn) -> 
     if play.score != score:
         raise ReplayError("score", f"{move_text} scores {play.score}, the record says {score}", i)
     if solve_fn is not None:
-        offered = offered_moves(game.board, solve_fn(game.board, list(game.rack)))
+        offered = offered_moves(game.board, solve_fn(game.board, game.on_stand()))
         best = max((m.score for m in offered), default=None)
         if best is not None and best != score:
             raise ReplayError("not_top", f"{move_text} scores {score}, the top of the rack {rack_text} scores {best}", i)
@@ -225,9 +265,11 @@ def _replay_round(game: DuplicateGame, rec: dict, i: int, lexicon, solve_fn) -> 
         raise ReplayError(exc.code, str(exc), i) from None
 
 
-def load_json(text: str, **kwargs) -> DuplicateGame:
+def load_json(
+    text: str, *, lexicon: Container[str] | None = None, solve_fn: SolveFn | None = None
+) -> DuplicateGame:
     """Read and replay a JSON record (see :func:`replay_json`)."""
-    return replay_json(text, **kwargs)
+    return replay_json(text, lexicon=lexicon, solve_fn=solve_fn)
 
 
 # -- GCG ---------------------------------------------------------------------------
@@ -238,6 +280,7 @@ def gcg_move(board: Board, move_text: str) -> tuple[str, str]:
     ``H8`` vertical (column letter first); letters already on the board are ``.``."""
     written = parse_move(move_text, board.ruleset)
     coord = written.coord
+    assert coord is not None  # parse_move requires the coordinates by default
     letters = []
     for k, tile in enumerate(written.tiles):
         letters.append("." if board[coord.square(k)] is not None else tile.fen())

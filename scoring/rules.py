@@ -11,6 +11,9 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
 
 SIZE = 15
 CENTRE = (7, 7)
@@ -186,9 +189,11 @@ RULESET_NAMES = {
 
 
 @cache
-def _data() -> dict:
+def _data() -> dict[str, Any]:
+    """tilesets.json as parsed (JSON: its shape is checked where it is read)."""
     text = resources.files("scoring").joinpath("data/tilesets.json").read_text(encoding="utf-8")
-    return json.loads(text)
+    data: dict[str, Any] = json.loads(text)
+    return data
 
 
 def _square(name: str) -> tuple[int, int]:
@@ -196,11 +201,11 @@ def _square(name: str) -> tuple[int, int]:
     return int(name[1:]) - 1, ord(name[0]) - ord("A")
 
 
-def _grid(default):
+def _grid(default: _T) -> list[list[_T]]:
     return [[default] * SIZE for _ in range(SIZE)]
 
 
-def _freeze(grid) -> tuple:
+def _freeze(grid: list[list[_T]]) -> tuple[tuple[_T, ...], ...]:
     return tuple(tuple(row) for row in grid)
 
 
@@ -213,7 +218,7 @@ def layout(name: str) -> Layout:
     spec = boards[name]
     word = _grid(1)
     letter = _grid(1)
-    colour = _grid(None)
+    colour: list[list[str | None]] = _grid(None)
     if "premiums" in spec:
         p = spec["premiums"]
         for sq in p["TW"]:

@@ -24,7 +24,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsRichComparison
 
 #: Solos are on from this many players when the tournament leaves it to the system.
 SOLO_FROM_PLAYERS = 16
@@ -33,11 +36,12 @@ FREE_WARNINGS = 3
 FREE_WARNINGS_FAST = 5
 WARNING_PENALTY = 5
 
-Player = Hashable
+#: Whatever names a player here (the tournament side: a registration id).
+Player = TypeVar("Player", bound=Hashable)
 
 
 @dataclass(frozen=True)
-class RoundScore:
+class RoundScore(Generic[Player]):
     """What one player got in one published round (the verdict's points and warning)."""
 
     player: Player
@@ -47,7 +51,7 @@ class RoundScore:
 
 
 @dataclass
-class Line:
+class Line(Generic[Player]):
     """One player's line of a game or of a tournament."""
 
     player: Player
@@ -121,11 +125,11 @@ def warning_penalty(warnings: int, *, free: int = FREE_WARNINGS, points: int = W
 def game_lines(
     players: Iterable[Player],
     tops: Sequence[int],
-    scores: Iterable[RoundScore],
+    scores: Iterable[RoundScore[Player]],
     *,
     solos: Mapping[Player, int] | None = None,
     penalties: Mapping[Player, int] | None = None,
-) -> list[Line]:
+) -> list[Line[Player]]:
     """Every player's line of one game: ``tops`` are the published rounds' top scores in round order
     (round ``i + 1`` is ``tops[i]``), ``scores`` the verdicts of those rounds (a player without one got 0),
     ``solos`` and ``penalties`` the points of each player in the game."""
@@ -147,10 +151,10 @@ def game_lines(
     return list(lines.values())
 
 
-def tournament_lines(games: Sequence[Sequence[Line]]) -> list[Line]:
+def tournament_lines(games: Sequence[Sequence[Line[Player]]]) -> list[Line[Player]]:
     """The tournament's lines: the games added up, in game order (the tie-break reads the last game
     first, then the last game's moves backwards)."""
-    out: dict[Player, Line] = {}
+    out: dict[Player, Line[Player]] = {}
     for game in games:
         for g in game:
             acc = out.setdefault(g.player, Line(g.player))
@@ -166,14 +170,14 @@ def tournament_lines(games: Sequence[Sequence[Line]]) -> list[Line]:
     return list(out.values())
 
 
-def ranked(lines: Iterable[Line], *, tie_break: bool = False,
-           order: Callable[[Line], Any] | None = None) -> list[Line]:
+def ranked(lines: Iterable[Line[Player]], *, tie_break: bool = False,
+           order: Callable[[Line[Player]], SupportsRichComparison] | None = None) -> list[Line[Player]]:
     """The lines best first, each with its rank. Equal totals share a rank (1, 2, 2, 4) unless
     ``tie_break``: then the lines' tie keys (last game, last move, backwards) decide, and only lines
     equal in all of them share a rank. ``order`` sorts lines of equal rank (e.g. by table)."""
     keyed = [(((line.total, *line.tie_key) if tie_break else (line.total,)), line) for line in lines]
     keyed.sort(key=lambda kl: (tuple(-k for k in kl[0]), order(kl[1]) if order else 0))
-    out: list[Line] = []
+    out: list[Line[Player]] = []
     previous: tuple[int, ...] | None = None
     for i, (key, line) in enumerate(keyed):
         line.rank = out[-1].rank if out and key == previous else i + 1
@@ -182,17 +186,17 @@ def ranked(lines: Iterable[Line], *, tie_break: bool = False,
     return out
 
 
-def grouped(lines: Iterable[Line], group_of: Callable[[Player], str], *, tie_break: bool = False,
-            order: Callable[[Line], Any] | None = None) -> dict[str, list[Line]]:
+def grouped(lines: Iterable[Line[Player]], group_of: Callable[[Player], str], *, tie_break: bool = False,
+            order: Callable[[Line[Player]], SupportsRichComparison] | None = None) -> dict[str, list[Line[Player]]]:
     """Standings per group (series, category or club): the ranking inside each group, groups sorted by
     name. The lines are copies: the overall ranks stay as they are."""
-    groups: dict[str, list[Line]] = defaultdict(list)
+    groups: dict[str, list[Line[Player]]] = defaultdict(list)
     for line in lines:
         groups[group_of(line.player)].append(_copy(line))
     return {name: ranked(rows, tie_break=tie_break, order=order) for name, rows in sorted(groups.items())}
 
 
-def _copy(line: Line) -> Line:
+def _copy(line: Line[Player]) -> Line[Player]:
     return Line(line.player, line.awarded, line.solos, line.penalties, line.warnings, line.top_total,
                 list(line.per_round), list(line.per_game), line.rank, line.tie_key)
 

@@ -38,7 +38,7 @@ import time
 import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 from . import _solver
 from .board import Board, Tile
@@ -110,7 +110,7 @@ class _Core:
         self.bingo_index = _solver.BingoIndex(self.nodes, self.dawg_root, len(alphabet), ruleset.rack_size)
         # code (| BLANK_BIT) -> the letter as written in a move (lower case for a blank)
         fen = ["?"] * 256
-        tile = [None] * 256
+        tile: dict[int, Tile] = {}
         for letter, code in codes.items():
             if code == UNKNOWN_CODE:
                 continue
@@ -121,7 +121,7 @@ class _Core:
             tile[code | BLANK_BIT] = blank
         self.fen = fen
         self.tile = tile
-        labels = {}
+        labels: dict[tuple[int, int, bool], str] = {}
         for r in range(SIZE):
             for c in range(SIZE):
                 for vertical in (False, True):
@@ -161,6 +161,22 @@ class _Core:
             if len(tiles) > rs.rack_size:
                 raise SolverError(f"a rack holds at most {rs.rack_size} tiles, this one has {len(tiles)}")
         return bytes(0 if t == "?" else self.codes[t] for t in tiles)
+
+
+class SolvedMoveDict(TypedDict):
+    """A move as ``manage.py solve --json`` prints it."""
+
+    move: str
+    score: int
+    words: list[str]
+    blanks: int
+    tiles_placed: int
+
+
+class SolveResultDict(TypedDict):
+    moves: list[SolvedMoveDict]
+    count_all: int | None
+    elapsed_ms: float
 
 
 class SolvedMove:
@@ -232,7 +248,7 @@ class SolvedMove:
     def sort_key(self) -> tuple[int, str]:
         return (-self.score, self._notation)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> SolvedMoveDict:
         return {
             "move": self._notation,
             "score": self.score,
@@ -263,7 +279,7 @@ class SolveResult:
     def best(self) -> SolvedMove | None:
         return self.moves[0] if self.moves else None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> SolveResultDict:
         return {
             "moves": [m.to_dict() for m in self.moves],
             "count_all": self.count_all,
@@ -288,7 +304,7 @@ class Solver:
         self._core = _Core(ruleset, graph)
 
     @classmethod
-    def _from_core(cls, core: _Core, graph: WordGraph | None) -> Solver:
+    def _from_core(cls, core: _Core, graph: WordGraph) -> Solver:
         self = cls.__new__(cls)
         self.ruleset = core.ruleset
         self.graph = graph
@@ -353,7 +369,8 @@ class Solver:
         return self.solve(board, rack, top=1).best
 
 
-_CORES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+#: graph -> rule set id -> the tables of the generator
+_CORES: weakref.WeakKeyDictionary[WordGraph, dict[str, _Core]] = weakref.WeakKeyDictionary()
 
 
 def solver_for(ruleset: RuleSet, graph: WordGraph) -> Solver:

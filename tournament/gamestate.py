@@ -18,15 +18,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring.board import Board
-from scoring.game import DuplicateGame, GameError, RoundRecord
+from scoring.game import DuplicateGame, GameError, GameState, RoundRecord
 from scoring.rules import RuleSet, get_ruleset
 
 from .models import Game, Round
 
+#: ``Game.state`` as read from the database: JSON saved from a :class:`~scoring.game.GameState`.
 State = dict[str, Any]
 
 
-def new_state(ruleset: str, seed: int, prepared: list[str] | None) -> State:
+def new_state(ruleset: str, seed: int, prepared: list[str] | None) -> GameState:
     """The saved state of a new game (GameError / DrawError when the seed or racks are unusable)."""
     return DuplicateGame(ruleset, seed, prepared=prepared).to_json()
 

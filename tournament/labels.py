@@ -16,7 +16,7 @@ to words or decides how a coordinate is shown.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol, TypedDict
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
@@ -170,14 +170,42 @@ def coord_style(ruleset_id: str, convention: str, language: str) -> CoordStyle:
     return CoordStyle(convention or Convention.DUPLICATE, cyrillic)
 
 
-def tournament_style(tournament: Any, language: str) -> CoordStyle:
+class CoordSettings(Protocol):
+    """What decides a tournament's coordinates: a Tournament row, or a read model of it."""
+
+    @property
+    def ruleset(self) -> str: ...
+
+    @property
+    def convention(self) -> str: ...
+
+
+def tournament_style(tournament: CoordSettings, language: str) -> CoordStyle:
     return coord_style(tournament.ruleset, tournament.convention, language)
 
 
 # -- the board for the screens --------------------------------------------------------------------------------
 
 
-def board_config(ruleset_id: str, convention: str, language: str) -> dict[str, Any]:
+class BoardConfig(TypedDict):
+    """What ``static/js/board.js`` draws the board and the tiles with."""
+
+    ruleset: str
+    values: dict[str, int]
+    blank_value: int
+    colours: dict[str, str]  # Literaki: letter → colour
+    premiums: list[list[str]]  # CSS class of each square ("" for none)
+    premium_text: dict[str, str]
+    rows: list[str]
+    cols: list[str]
+    convention: str
+    cyrillic: bool
+    cyrillic_input: bool
+    alphabet: list[str]
+    rack_size: int
+
+
+def board_config(ruleset_id: str, convention: str, language: str) -> BoardConfig:
     """What a screen needs to draw the board and tiles (``static/js/board.js``): premiums, labels,
     tile values, letters, and the coordinate style."""
     ruleset = get_ruleset(ruleset_id)
@@ -191,6 +219,7 @@ def board_config(ruleset_id: str, convention: str, language: str) -> dict[str, A
             "alphabet": list(ruleset.letters), "rack_size": ruleset.rack_size}
 
 
-__all__ = ["CYRILLIC_READERS", "END_REASONS", "PLACEMENT", "PREMIUM_CLASS", "PREMIUM_TEXT", "REASONS", "CoordStyle",
+__all__ = ["CYRILLIC_READERS", "END_REASONS", "PLACEMENT", "PREMIUM_CLASS", "PREMIUM_TEXT", "REASONS", "BoardConfig",
+           "CoordSettings", "CoordStyle",
            "board_config", "coord_style", "end_reason_label", "flagged", "placement_texts", "points_forms", "reason_label",
            "reason_text", "reason_texts", "tournament_style"]

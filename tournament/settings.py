@@ -12,6 +12,7 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -40,8 +41,6 @@ def _secret_key() -> str:
     if key:
         return key
     if os.environ.get("DJANGO_ENV", "").strip().lower() == "production" or env_bool("DJANGO_HTTPS", False):
-        from django.core.exceptions import ImproperlyConfigured
-
         raise ImproperlyConfigured(
             "DJANGO_SECRET_KEY is not set: in production (DJANGO_ENV=production or DJANGO_HTTPS=1) the secret "
             "key comes only from the environment. Set DJANGO_SECRET_KEY to a long random value (50+ characters)."

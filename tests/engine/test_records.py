@@ -279,3 +279,16 @@ def test_simulate_bad_arguments(sim, args, message):
     assert res.returncode == 2
     err = res.stderr.strip().splitlines()
     assert len(err) == 1 and message in err[0]
+
+
+def test_an_end_reason_that_is_not_text_is_refused(graphs):
+    """A record cut short whose end reason is not text (a JSON list) is a ReplayError, not a TypeError."""
+    game, _ = play(graphs, "en", 9)
+
+    def cut(d):
+        d["rounds"] = d["rounds"][:5]
+        d["end_reason"] = ["no_vowel"]
+
+    with pytest.raises(ReplayError) as err:
+        replay_json(tampered(game, cut))
+    assert err.value.code == "end_reason" and "goes on" in str(err.value)

@@ -18,7 +18,7 @@ from ..errors import Code, ServiceError
 from ..models import AuditLog, Tournament
 from ..services import games, players, rounds
 from .base import GROUP_BY_PARAM, ArbiterView, errors, group_by_param, standings_payload, validated
-from .errors import ApiError, api_exception_handler
+from .errors import ApiError, ExceptionHandler, api_exception_handler
 from .serializers import arbiter as s
 from .serializers.common import StandingsSerializer, TournamentSerializer
 
@@ -32,7 +32,7 @@ class ArbiterTokenView(ObtainAuthToken):
     authentication_classes: list[type] = []
     permission_classes: list[type] = []
 
-    def get_exception_handler(self) -> Any:
+    def get_exception_handler(self) -> ExceptionHandler:
         return api_exception_handler
 
     @extend_schema(tags=["arbiter"], summary="Arbiter token (username + password)", responses={
@@ -46,7 +46,7 @@ class ArbiterTournamentList(ArbiterView):
     @extend_schema(tags=["arbiter"], summary="Tournaments I arbitrate", responses={
         200: TournamentSerializer(many=True), **errors(401, 403)})
     def get(self, request: Request) -> Response:
-        qs = Tournament.objects.filter(arbiters=request.user).select_related("lexicon")
+        qs = Tournament.objects.filter(arbiters=self.arbiter()).select_related("lexicon")
         return Response(TournamentSerializer(qs, many=True).data)
 
 

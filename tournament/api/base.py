@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
+from django.contrib.auth.models import User
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from rest_framework import exceptions
 from rest_framework.request import Request
 from rest_framework.serializers import Serializer
 from rest_framework.views import APIView
 
 from ..models import Game, Registration, Round, Tournament
 from ..services import standings
-from .errors import ApiError, api_exception_handler
+from .errors import ApiError, ExceptionHandler, api_exception_handler
 from .permissions import (
     ARBITER_AUTHENTICATION,
     TABLET_AUTHENTICATION,
@@ -31,20 +33,28 @@ def errors(*codes: int) -> dict[int, OpenApiResponse]:
     return {c: OpenApiResponse(ErrorSerializer, description="error: detail + code") for c in codes}
 
 
-def validated(serializer_class: type[Serializer], data: Any) -> dict[str, Any]:
+def validated(serializer_class: type[Serializer], data: object) -> dict[str, Any]:
+    """The request body checked by the serializer (400 with the field errors otherwise)."""
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
 
 
 class BaseView(APIView):
-    def get_exception_handler(self) -> Any:
+    def get_exception_handler(self) -> ExceptionHandler:
         return api_exception_handler
 
 
 class ArbiterView(BaseView):
     authentication_classes = ARBITER_AUTHENTICATION
     permission_classes = [IsArbiter]
+
+    def arbiter(self) -> User:
+        """The signed-in user (IsArbiter lets only authenticated users in)."""
+        user = self.request.user
+        if not isinstance(user, User):
+            raise exceptions.NotAuthenticated()
+        return user
 
     def tournament(self, slug: str) -> Tournament:
         t = get_object_or_404(Tournament.objects.select_related("lexicon"), slug=slug)
@@ -103,16 +113,34 @@ def group_by_param(request: Request) -> str | None:
     return value
 
 
-def standings_payload(tournament: Tournament, game: Game | None, group_by: str | None) -> dict[str, Any]:
+class StandingsGroup(TypedDict):
+    name: str
+    rows: list[standings.StandingRow]
+
+
+class StandingsPayload(TypedDict):
+    """The ``Standings`` answer: one ranking (``rows``), or one per group (``groups``)."""
+
+    tournament: str
+    game: int | None
+    group_by: str | None
+    top_total: int
+    rows: list[standings.StandingRow]
+    groups: list[StandingsGroup]
+
+
+def standings_payload(tournament: Tournament, game: Game | None, group_by: str | None) -> StandingsPayload:
     """The ``Standings`` answer: one ranking, or one per group."""
-    base = {"tournament": tournament.slug, "game": game.number if game else None, "group_by": group_by}
+    number = game.number if game else None
     if group_by:
         grouped = standings.grouped_standings(tournament, group_by, game)
         top_total = next((rows[0].top_total for rows in grouped.values() if rows), 0)
-        return {**base, "top_total": top_total, "rows": [],
+        return {"tournament": tournament.slug, "game": number, "group_by": group_by, "top_total": top_total,
+                "rows": [],
                 "groups": [{"name": name, "rows": [r.as_dict() for r in rows]} for name, rows in grouped.items()]}
     rows = standings.game_standings(game) if game is not None else standings.tournament_standings(tournament)
-    return {**base, "top_total": standings.top_total(rows), "rows": [r.as_dict() for r in rows], "groups": []}
+    return {"tournament": tournament.slug, "game": number, "group_by": group_by,
+            "top_total": standings.top_total(rows), "rows": [r.as_dict() for r in rows], "groups": []}
 
 
 __all__ = ["GROUP_BY_PARAM", "IDEMPOTENCY_HEADER", "ArbiterView", "BaseView", "PublicView", "TabletView", "errors",

@@ -3,6 +3,7 @@ catalogue (:mod:`tournament.errors`) for a refused service action."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db import DatabaseError
@@ -18,10 +19,14 @@ from ..errors import ServiceError
 class ApiError(exceptions.APIException):
     """A 4xx with a chosen status, message and code (and extra fields in the body)."""
 
-    def __init__(self, status_code: int, detail: str, code: str, **extra: Any):
+    def __init__(self, status_code: int, detail: str, code: str, **extra: object):
         self.status_code = status_code
         self.extra = extra
         super().__init__(detail=detail, code=code)
+
+
+#: What a view's ``get_exception_handler`` returns: (exception, context) → the answer, or None (not handled).
+ExceptionHandler = Callable[[Exception, dict[str, Any]], Response | None]
 
 
 def from_service(exc: ServiceError) -> ApiError:
@@ -34,11 +39,11 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         # Nothing was stored (the request's transaction rolls back): the tablet keeps the slip and
         # retries with the same Idempotency-Key, so the slip is stored exactly once.
         set_rollback()
-        response = Response({"detail": "the server could not store this now: try again with the same "
-                                       "Idempotency-Key", "code": "unavailable"},
-                            status=status.HTTP_503_SERVICE_UNAVAILABLE)
-        response["Retry-After"] = "2"
-        return response
+        unavailable = Response({"detail": "the server could not store this now: try again with the same "
+                                          "Idempotency-Key", "code": "unavailable"},
+                               status=status.HTTP_503_SERVICE_UNAVAILABLE)
+        unavailable["Retry-After"] = "2"
+        return unavailable
     if isinstance(exc, ServiceError):
         exc = from_service(exc)
     if isinstance(exc, Http404):
@@ -53,13 +58,10 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         response.data = {"detail": f"{first[0]}: {message}", "code": "invalid", "errors": errors}
         return response
     if isinstance(exc, exceptions.APIException):
-        detail = exc.detail
-        if isinstance(detail, dict | list):
-            detail = str(detail)
         codes = exc.get_codes()
         code = codes if isinstance(codes, str) else exc.default_code
-        response.data = {"detail": str(detail), "code": code, **getattr(exc, "extra", {})}
+        response.data = {"detail": str(exc.detail), "code": code, **getattr(exc, "extra", {})}
     return response
 
 
-__all__ = ["ApiError", "api_exception_handler", "from_service"]
+__all__ = ["ApiError", "ExceptionHandler", "api_exception_handler", "from_service"]

@@ -10,12 +10,19 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AnonymousUser
+from typing import TYPE_CHECKING
+
+from django.contrib.auth.models import AnonymousUser, User
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions, permissions
+from rest_framework.request import Request
+from rest_framework.views import APIView
 
 from tournament.models import Registration, Tournament
 from tournament.services import players
+
+if TYPE_CHECKING:
+    from drf_spectacular.openapi import AutoSchema
 
 TABLET_KEYWORD = "Tablet"
 
@@ -25,7 +32,7 @@ class TabletTokenAuthentication(authentication.BaseAuthentication):
 
     keyword = TABLET_KEYWORD
 
-    def authenticate(self, request):
+    def authenticate(self, request: Request) -> tuple[AnonymousUser, Registration] | None:
         header = authentication.get_authorization_header(request).split()
         if not header or header[0].lower() != self.keyword.lower().encode():
             return None
@@ -40,7 +47,7 @@ class TabletTokenAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed("the tablet token is not valid: log in again with your access code")
         return AnonymousUser(), registration
 
-    def authenticate_header(self, request):
+    def authenticate_header(self, request: Request) -> str:
         return self.keyword
 
 
@@ -48,7 +55,7 @@ class TabletTokenScheme(OpenApiAuthenticationExtension):
     target_class = "tournament.api.permissions.TabletTokenAuthentication"
     name = "tabletToken"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: AutoSchema) -> dict[str, str]:
         return {"type": "apiKey", "in": "header", "name": "Authorization",
                 "description": "`Tablet <token>`: the token returned by POST /api/tablet/login/"}
 
@@ -58,7 +65,7 @@ ARBITER_AUTHENTICATION = [authentication.TokenAuthentication, authentication.Ses
 TABLET_AUTHENTICATION = [TabletTokenAuthentication]
 
 
-def tournament_of(obj) -> Tournament | None:
+def tournament_of(obj: object) -> Tournament | None:
     """The tournament an API object belongs to (tournament, game, round, slip, verdict, registration)."""
     if isinstance(obj, Tournament):
         return obj
@@ -73,8 +80,8 @@ def tournament_of(obj) -> Tournament | None:
     return None
 
 
-def is_arbiter_of(user, tournament: Tournament | None) -> bool:
-    if tournament is None or not getattr(user, "is_authenticated", False):
+def is_arbiter_of(user: User | AnonymousUser, tournament: Tournament | None) -> bool:
+    if tournament is None or not user.is_authenticated:
         return False
     return tournament.arbiters.filter(pk=user.pk).exists()
 
@@ -84,10 +91,10 @@ class IsArbiter(permissions.BasePermission):
 
     message = "you are not an arbiter of this tournament"
 
-    def has_permission(self, request, view) -> bool:
+    def has_permission(self, request: Request, view: APIView) -> bool:
         return bool(request.user and request.user.is_authenticated)
 
-    def has_object_permission(self, request, view, obj) -> bool:
+    def has_object_permission(self, request: Request, view: APIView, obj: object) -> bool:
         return is_arbiter_of(request.user, tournament_of(obj))
 
 
@@ -96,10 +103,10 @@ class IsTabletPlayer(permissions.BasePermission):
 
     message = "log in on the tablet with your access code"
 
-    def has_permission(self, request, view) -> bool:
+    def has_permission(self, request: Request, view: APIView) -> bool:
         return isinstance(request.auth, Registration)
 
-    def has_object_permission(self, request, view, obj) -> bool:
+    def has_object_permission(self, request: Request, view: APIView, obj: object) -> bool:
         registration = getattr(obj, "registration", obj)
         return isinstance(registration, Registration) and registration.pk == request.auth.pk
 
@@ -107,5 +114,5 @@ class IsTabletPlayer(permissions.BasePermission):
 class PublicReadOnly(permissions.BasePermission):
     message = "the public API is read-only"
 
-    def has_permission(self, request, view) -> bool:
+    def has_permission(self, request: Request, view: APIView) -> bool:
         return request.method in permissions.SAFE_METHODS

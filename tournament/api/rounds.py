@@ -95,12 +95,16 @@ class ArbiterSlips(ArbiterView):
         if reg is None:
             raise ServiceError(Code.UNKNOWN_TABLE, f"no player is registered at table {data['table']}")
         key = idempotency_key(request, required=False)
-        body = {"word": data["word"], "coordinates": data["coordinates"], "score": data["score"]}
-        paper = {"source": Slip.Source.PAPER, "actor": request.user, "received_at": data.get("received_at")}
+        word, coordinates, score = data["word"], data["coordinates"], data["score"]
+        received_at = data.get("received_at")
         if key is None:
-            slip, created = slips.submit_slip(rnd, reg, **body, **paper), True
+            slip, created = slips.submit_slip(rnd, reg, word=word, coordinates=coordinates, score=score,
+                                              source=Slip.Source.PAPER, actor=request.user,
+                                              received_at=received_at), True
         else:
-            slip, created = slips.submit_once(rnd, reg, f"arbiter:{rnd.game.tournament_id}:{key}", **body, **paper)
+            slip, created = slips.submit_once(rnd, reg, f"arbiter:{rnd.game.tournament_id}:{key}", word=word,
+                                              coordinates=coordinates, score=score, source=Slip.Source.PAPER,
+                                              actor=request.user, received_at=received_at)
         return Response(s.SlipSerializer(slip).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 

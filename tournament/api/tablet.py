@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from typing import Any
+from typing import TypedDict
 
 from django.core.cache import cache
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -121,7 +121,26 @@ class TabletSlip(TabletView):
         return Response(answer, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
-def _refused(exc: Exception) -> dict[str, Any]:
+class AssistWord(TypedDict):
+    word: str
+    score: int
+
+
+class AssistAnswer(TypedDict):
+    """The assisted mode's answer (``AssistOutput``): the move's score, or why it is refused."""
+
+    legal: bool
+    code: str | None
+    error: str | None
+    move: str | None
+    coordinates: str | None
+    word: str | None
+    score: int | None
+    bingo: bool
+    words: list[AssistWord]
+
+
+def _refused(exc: IllegalMove | NotationError | CoordError) -> AssistAnswer:
     return {"legal": False, "code": getattr(exc, "code", "illegal"), "error": str(exc), "move": None,
             "coordinates": None, "word": None, "score": None, "bingo": False, "words": []}
 
@@ -158,6 +177,7 @@ class AssistScore(TabletView):
         cyrillic = data["cyrillic"] and board.ruleset.cyrillic and t.convention != Convention.ENGLISH
         text = labels.CoordStyle(t.convention, cyrillic).move(play.notation())
         coords, _sep, word = text.partition(" ")
-        return Response({"legal": True, "code": None, "error": None, "move": text, "coordinates": coords,
-                         "word": word, "score": play.score, "bingo": play.bingo,
-                         "words": [{"word": w.word, "score": w.score} for w in play.words]})
+        answer: AssistAnswer = {"legal": True, "code": None, "error": None, "move": text, "coordinates": coords,
+                                "word": word, "score": play.score, "bingo": play.bingo,
+                                "words": [{"word": w.word, "score": w.score} for w in play.words]}
+        return Response(answer)

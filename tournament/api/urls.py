@@ -10,7 +10,7 @@ from . import arbiter, public, rounds, tablet
 
 app_name = "api"
 
-arbiter = [
+arbiter_patterns = [
     path("token/", arbiter.ArbiterTokenView.as_view(), name="arbiter-token"),
     path("tournaments/", arbiter.ArbiterTournamentList.as_view(), name="arbiter-tournaments"),
     path("tournaments/<slug:slug>/", arbiter.ArbiterTournamentDetail.as_view(), name="arbiter-tournament"),
@@ -45,14 +45,14 @@ arbiter = [
     path("verdicts/<int:pk>/override/", rounds.ArbiterOverrideVerdict.as_view(), name="arbiter-verdict-override"),
 ]
 
-tablet = [
+tablet_patterns = [
     path("login/", tablet.TabletLogin.as_view(), name="tablet-login"),
     path("state/", tablet.TabletState.as_view(), name="tablet-state"),
     path("slip/", tablet.TabletSlip.as_view(), name="tablet-slip"),
     path("assist/", tablet.AssistScore.as_view(), name="tablet-assist"),
 ]
 
-public = [
+public_patterns = [
     path("tournaments/", public.PublicTournamentList.as_view(), name="public-tournaments"),
     path("tournaments/<slug:slug>/", public.PublicTournamentDetail.as_view(), name="public-tournament"),
     path("tournaments/<slug:slug>/games/<int:number>/rounds/", public.PublicRounds.as_view(), name="public-rounds"),
@@ -63,7 +63,7 @@ public = [
 ]
 
 urlpatterns = [
-    *[path("arbiter/" + str(p.pattern), p.callback, name=p.name) for p in arbiter],
-    *[path("tablet/" + str(p.pattern), p.callback, name=p.name) for p in tablet],
-    *[path("public/" + str(p.pattern), p.callback, name=p.name) for p in public],
+    *[path("arbiter/" + str(p.pattern), p.callback, name=p.name) for p in arbiter_patterns],
+    *[path("tablet/" + str(p.pattern), p.callback, name=p.name) for p in tablet_patterns],
+    *[path("public/" + str(p.pattern), p.callback, name=p.name) for p in public_patterns],
 ]

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from django import forms
+from django.db import models
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from lexicon.models import Lexicon
 
-from ..models import Player, Tournament
+from ..models import Player, Registration, Tournament
 
 SETUP_FIELDS = [
     "name", "slug", "starts_on", "ends_on", "venue", "ruleset", "lexicon", "seconds_per_move", "grace_seconds",
@@ -26,16 +29,16 @@ LOCKED_WHEN_PLAYED = ("ruleset", "lexicon")
 class DateInput(forms.DateInput):
     input_type = "date"
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(format="%Y-%m-%d", **kwargs)
 
 
-class LexiconField(forms.ModelChoiceField):
+class LexiconField(forms.ModelChoiceField):  # unparameterised: ModelChoiceField[...] fails at runtime
     def label_from_instance(self, obj: Lexicon) -> str:
         return f"{obj.label} ({obj.ruleset}, {obj.word_count})"
 
 
-class TournamentForm(forms.ModelForm):
+class TournamentForm(forms.ModelForm):  # unparameterised: ModelForm[...] fails at runtime
     lexicon = LexiconField(queryset=Lexicon.objects.none(), label=_("lexicon version"))
 
     class Meta:
@@ -43,10 +46,11 @@ class TournamentForm(forms.ModelForm):
         fields = SETUP_FIELDS
         widgets = {"starts_on": DateInput(), "ends_on": DateInput()}
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["lexicon"].queryset = Lexicon.objects.filter(status=Lexicon.Status.READY).order_by(
-            "name", "-version")
+        lexicon = self.fields["lexicon"]
+        assert isinstance(lexicon, LexiconField)  # the field declared above (a copy per form)
+        lexicon.queryset = Lexicon.objects.filter(status=Lexicon.Status.READY).order_by("name", "-version")
         self.fields["slug"].required = False
         self.fields["slug"].help_text = _("Short name in addresses; made from the name when empty.")
         self.fields["name"].widget.attrs["autofocus"] = True
@@ -55,7 +59,7 @@ class TournamentForm(forms.ModelForm):
                 self.fields[name].disabled = True
                 self.fields[name].help_text = _("Locked: a game has been played.")
 
-    def clean_slug(self):
+    def clean_slug(self) -> str:
         slug = self.cleaned_data.get("slug") or slugify(self.cleaned_data.get("name") or "", allow_unicode=False)
         if not slug:
             slug = "tournament"
@@ -66,8 +70,9 @@ class TournamentForm(forms.ModelForm):
             raise forms.ValidationError(_("This short name is taken."))
         return slug
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         lexicon, ruleset = data.get("lexicon"), data.get("ruleset")
         if lexicon and ruleset and lexicon.ruleset != ruleset:
             self.add_error("lexicon", _("This lexicon is for the rule set %(rs)s.") % {"rs": lexicon.ruleset})
@@ -118,8 +123,9 @@ def parse_players_csv(text: str, known_names: set[str] | None = None) -> tuple[l
         if candidate in sample:
             delimiter = candidate
             break
-    limits = {f: Player._meta.get_field(f).max_length for f in CSV_COLUMNS}
-    rows, problems = [], []
+    limits = {f: _max_length(f) for f in CSV_COLUMNS}
+    rows: list[CsvLine] = []
+    problems: list[CsvProblem] = []
     seen: dict[str, int] = {}
     known = {n.casefold() for n in (known_names or set())}
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -153,14 +159,23 @@ def parse_players_csv(text: str, known_names: set[str] | None = None) -> tuple[l
     return rows, problems
 
 
+def _max_length(name: str) -> int:
+    """The length of a player's column in the database (every CSV column is a CharField)."""
+    field = Player._meta.get_field(name)
+    if not isinstance(field, models.CharField) or field.max_length is None:
+        raise TypeError(f"Player.{name} is not a CharField with a max_length")
+    return field.max_length
+
+
 class ImportForm(forms.Form):
     file = forms.FileField(label=_("CSV file"), required=False)
     text = forms.CharField(label=_("or paste the lines"), required=False,
                            widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false",
                                                         "placeholder": "Иванов Иван;Спартак;взрослые;A;RU-123"}))
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         upload = data.get("file")
         if upload:
             raw = upload.read()
@@ -189,7 +204,7 @@ class GameForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false", "placeholder": "ОЕТВРАК\nОЕТ+ВРАК"}),
         help_text=_("One rack per line, checked round by round. Empty: racks are drawn."))
 
-    def clean_prepared(self):
+    def clean_prepared(self) -> list[str] | None:
         lines = [line.strip() for line in (self.cleaned_data.get("prepared") or "").splitlines() if line.strip()]
         return lines or None
 
@@ -220,7 +235,8 @@ class SlipForm(forms.Form):
     late = forms.BooleanField(label=_("handed in late"), required=False)
     key = forms.CharField(widget=forms.HiddenInput, max_length=60)
 
-    def __init__(self, *args, tables: dict | None = None, **kwargs):
+    def __init__(self, *args: Any, tables: dict[int, int] | None = None, **kwargs: Any) -> None:
+        """``tables``: table number → registration id of the tournament's players."""
         super().__init__(*args, **kwargs)
         self.tables = tables or {}
         attrs = {"autocomplete": "off", "spellcheck": "false"}
@@ -229,19 +245,19 @@ class SlipForm(forms.Form):
         self.fields["coordinates"].widget.attrs.update(attrs, autocapitalize="characters", size=5)
         self.fields["score"].widget.attrs.update(attrs, inputmode="numeric")
 
-    def clean_table(self):
+    def clean_table(self) -> int:
         table = self.cleaned_data["table"]
         if table not in self.tables:
             raise forms.ValidationError(_("No player at table %(n)d.") % {"n": table})
         return table
 
-    def clean_word(self):
+    def clean_word(self) -> str:
         word = "".join(self.cleaned_data["word"].split())
         if not word:
             raise forms.ValidationError(_("The word is missing."))
         return word
 
-    def clean_coordinates(self):
+    def clean_coordinates(self) -> str:
         return "".join((self.cleaned_data.get("coordinates") or "").split()).upper()
 
 
@@ -259,7 +275,7 @@ class TopForm(forms.Form):
 class TablesForm(forms.Form):
     """Table numbers of every registration: ``table_<registration id>`` fields."""
 
-    def __init__(self, *args, registrations=(), **kwargs):
+    def __init__(self, *args: Any, registrations: Iterable[Registration] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.registrations = list(registrations)
         for reg in self.registrations:
@@ -267,8 +283,9 @@ class TablesForm(forms.Form):
                 label=reg.player.name, min_value=1, max_value=9999, initial=reg.table_number,
                 widget=forms.NumberInput(attrs={"class": "table-input"}))
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         numbers: dict[int, str] = {}
         for reg in self.registrations:
             n = data.get(f"table_{reg.pk}")
@@ -280,5 +297,5 @@ class TablesForm(forms.Form):
             numbers[n] = reg.player.name
         return data
 
-    def rows(self):
+    def rows(self) -> list[tuple[Registration, forms.BoundField]]:
         return [(reg, self[f"table_{reg.pk}"]) for reg in self.registrations]

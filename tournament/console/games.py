@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -28,12 +28,36 @@ def game_of(tournament: Tournament, number: int) -> Game:
     return get_object_or_404(Game, tournament=tournament, number=number)
 
 
-def live_state(tournament: Tournament, rnd: Round | None) -> dict[str, Any]:
+class ReceivedSlip(TypedDict):
+    table: int
+    name: str
+    text: str
+    at: str  # local time, HH:MM:SS
+    late: bool
+    source: str
+    version: int
+
+
+class LiveState(TypedDict):
+    """The live panel (polled as JSON): the round, the slips received and the tables missing."""
+
+    round: int | None
+    received: list[ReceivedSlip]
+    missing: list[int]
+    players: int
+    status: NotRequired[str]
+    status_label: NotRequired[str]
+    seconds_left: NotRequired[int | None]
+    count: NotRequired[int]
+    solver: NotRequired[str]
+
+
+def live_state(tournament: Tournament, rnd: Round | None) -> LiveState:
     """What the live panel shows: the round, the slips received (the first ones) and every table missing."""
     if rnd is None:
         return {"round": None, "received": [], "missing": [], "players": tournament.registrations.count()}
     counted = slips.count(rnd)
-    received = [{"table": s.registration.table_number, "name": s.registration.player.name, "text": s.text,
+    received: list[ReceivedSlip] = [{"table": s.registration.table_number, "name": s.registration.player.name, "text": s.text,
                  "at": timezone.localtime(s.received_at).strftime("%H:%M:%S"), "late": s.late,
                  "source": s.get_source_display(), "version": s.version} for s in slips.recent(rnd)]
     left = rnd.seconds_left(timezone.now()) if rnd.status == Round.Status.OPEN else None

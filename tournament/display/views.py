@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404
@@ -19,7 +17,7 @@ from ..models import Tournament
 from ..web.language import language_for, render_in
 
 
-def display_strings() -> dict[str, Any]:
+def display_strings() -> dict[str, str | dict[str, str]]:
     """Every text the display script shows, in the active language."""
     return {
         "status_none": _("Waiting for the first round"),

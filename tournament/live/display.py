@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from django.utils import timezone
 
@@ -27,13 +27,72 @@ def new_squares(ruleset_id: str, before: str, after: str) -> list[list[int]]:
     return [[r, c] for r, c, _tile in new.tiles() if old.tile(r, c) is None]
 
 
-def display_state(t: Tournament) -> dict[str, Any]:
+class DisplayTournament(TypedDict):
+    slug: str
+    name: str
+    ruleset: str
+    games: int
+
+
+class DisplayGame(TypedDict):
+    number: int
+    status: str
+    end_reason: str
+
+
+class DisplayRound(TypedDict):
+    id: int
+    number: int
+    status: str
+    rack: str | None  # None until the round is open
+    deadline: str | None  # ISO 8601
+    seconds_left: int | None
+
+
+class PreviousRound(TypedDict):
+    number: int
+    rack: str
+    move: str
+    score: int | None
+
+
+class FinalRow(TypedDict):
+    rank: int
+    table: int
+    name: str
+    club: str
+    total: int
+    deficit: int
+    percentage: float
+    tournament_total: int | None  # with more than one game
+
+
+class FinalStandings(TypedDict):
+    game: int
+    top_total: int
+    rows: list[FinalRow]
+
+
+class DisplayState(TypedDict):
+    """Everything the projector shows."""
+
+    server_time: str  # ISO 8601
+    tournament: DisplayTournament
+    game: DisplayGame | None
+    round: DisplayRound | None
+    board: str  # FEN
+    last_move: list[list[int]]  # squares of the last top, [row, col]
+    previous: PreviousRound | None
+    standings: FinalStandings | None  # at the end of a game
+
+
+def display_state(t: Tournament) -> DisplayState:
     """Everything the projector shows (only fetched again when the version moves)."""
     now = timezone.now()
     rnd = rounds.tournament_round(t)
     game = rnd.game if rnd is not None else (
         t.games.exclude(status=Game.Status.CANCELLED).order_by("-number").first())
-    state: dict[str, Any] = {
+    state: DisplayState = {
         "server_time": now.isoformat(),
         "tournament": {"slug": t.slug, "name": t.name, "ruleset": t.ruleset, "games": t.games.count()},
         "game": None, "round": None, "board": "", "last_move": [], "previous": None, "standings": None,
@@ -61,9 +120,9 @@ def display_state(t: Tournament) -> dict[str, Any]:
     return state
 
 
-def final_standings(t: Tournament, game: Game) -> dict[str, Any]:
+def final_standings(t: Tournament, game: Game) -> FinalStandings:
     rows = standings.game_standings(game)
-    totals = {}
+    totals: dict[int, int] = {}
     if t.games.count() > 1:
         totals = {r.registration.pk: r.total for r in standings.tournament_standings(t)}
     return {
@@ -74,4 +133,4 @@ def final_standings(t: Tournament, game: Game) -> dict[str, Any]:
     }
 
 
-__all__ = ["STANDINGS_ROWS", "display_state", "final_standings", "new_squares"]
+__all__ = ["STANDINGS_ROWS", "DisplayState", "display_state", "final_standings", "new_squares"]

@@ -10,23 +10,23 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Hashable
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 T = TypeVar("T")
 
 
-class OnceMemo:
+class OnceMemo(Generic[T]):
     """A small dict of computed values; :meth:`get` computes a missing key in one thread, the others wait."""
 
     def __init__(self, keep: int = 16):
         self.keep = keep
-        self.values: dict[Hashable, object] = {}
+        self.values: dict[Hashable, T] = {}
         self._locks: dict[Hashable, threading.Lock] = {}
         self._guard = threading.Lock()
 
     def get(self, key: Hashable, compute: Callable[[], T]) -> T:
         try:
-            return self.values[key]  # type: ignore[return-value]
+            return self.values[key]
         except KeyError:
             pass
         with self._guard:
@@ -41,7 +41,7 @@ class OnceMemo:
             value = self.values[key]
         with self._guard:
             self._locks.pop(key, None)
-        return value  # type: ignore[return-value]
+        return value
 
     def clear(self) -> None:
         with self._guard:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from django.core.cache import cache
 from django.utils import timezone
@@ -33,12 +33,111 @@ log = logging.getLogger(__name__)
 FROZEN_SLIPS = (Round.Status.JUDGED, Round.Status.REVIEWED, Round.Status.PUBLISHED)
 SHARED_TTL = 120
 
-Shared = dict[str, Any]
 Player = tuple[int, str, int]  # registration id, name, table
 
+
+class TournamentBlock(TypedDict):
+    slug: str
+    name: str
+    ruleset: str
+    convention: str
+    assisted_mode: bool
+    seconds_per_move: int
+
+
+class OwnSlip(TypedDict):
+    """A player's own slip (the API's ``OwnSlip``)."""
+
+    id: int
+    round: int
+    word: str
+    coordinates: str
+    announced_score: int | None
+    received_at: str  # ISO 8601, as the API writes times
+    version: int
+    is_current: bool
+    late: bool
+
+
+class VerdictBlock(TypedDict):
+    awarded: int
+    warning: bool
+    reason: str
+    message: str
+    true_score: int | None
+    move: str
+
+
+class SharedRound(TypedDict):
+    id: int
+    game: int
+    number: int
+    status: str
+    rack: str
+    deadline: datetime | None
+    grace_seconds: int
+    chosen_move: str
+    chosen_score: int | None
+
+
+class Shared(TypedDict):
+    """What every tablet of a tournament shows alike (one per screen version)."""
+
+    round: SharedRound | None
+    board: str  # FEN of the published board
+    standings: NotRequired[dict[int, tuple[int, int, int]]]  # registration → total, top total, rank
+    players: NotRequired[int]
+    solos: NotRequired[dict[int, int]]  # registration → points
+
+
+class TabletRound(TypedDict):
+    id: int
+    game: int
+    number: int
+    status: str
+    rack: str | None  # None until the round is open
+    deadline: datetime | None
+    seconds_left: int | None
+    accepting_slips: bool
+
+
+class TabletPlayer(TypedDict):
+    name: str
+    table: int
+
+
+class TabletTop(TypedDict):
+    move: str
+    score: int | None
+
+
+class TabletResult(TypedDict):
+    round_score: int
+    solo: int
+    total: int
+    top_total: int
+    rank: int
+    players: int
+
+
+class TabletState(TypedDict):
+    """A tablet's state (the API's ``TabletState``)."""
+
+    server_time: datetime
+    version: str
+    tournament: TournamentBlock
+    player: TabletPlayer
+    round: TabletRound | None
+    board: str
+    slip: OwnSlip | None
+    verdict: VerdictBlock | None
+    top: TabletTop | None
+    result: TabletResult | None
+
+
 #: Shared tablet states this process built or fetched, by cache key (one key per version: never stale).
-_shared = OnceMemo(keep=16)
-_halls = OnceMemo(keep=8)
+_shared: OnceMemo[Shared] = OnceMemo(keep=16)
+_halls: OnceMemo[JudgedHall] = OnceMemo(keep=8)
 #: version → (tournament id, hall) of judged rounds this process has read: what the WSGI layer serves from.
 _fast_halls: dict[str, tuple[int, JudgedHall]] = {}
 
@@ -52,19 +151,19 @@ def reset() -> None:
 # -- the parts --------------------------------------------------------------------------------------------
 
 
-def tournament_block(t: Tournament) -> dict[str, Any]:
+def tournament_block(t: Tournament) -> TournamentBlock:
     return {"slug": t.slug, "name": t.name, "ruleset": t.ruleset, "convention": t.convention,
             "assisted_mode": t.assisted_mode, "seconds_per_move": t.seconds_per_move}
 
 
-def slip_dict(slip: Slip) -> dict[str, Any]:
+def slip_dict(slip: Slip) -> OwnSlip:
     """A player's own slip, as the tablet shows it (the API's ``OwnSlip``)."""
     return {"id": slip.pk, "round": slip.round_id, "word": slip.word, "coordinates": slip.coordinates,
             "announced_score": slip.announced_score, "received_at": DateTimeField().to_representation(
                 slip.received_at), "version": slip.version, "is_current": slip.is_current, "late": slip.late}
 
 
-def verdict_dict(v: Verdict) -> dict[str, Any]:
+def verdict_dict(v: Verdict) -> VerdictBlock:
     return {"awarded": v.awarded, "warning": v.warning, "reason": v.reason, "message": v.message,
             "true_score": v.true_score, "move": v.move}
 
@@ -124,26 +223,28 @@ def _cached_shared(key: str, tournament: Tournament) -> Shared:
 class JudgedHall:
     """Everything the tablets of a judged round show, for one version."""
 
-    tournament: dict[str, Any]  # the tablet's "tournament" block
+    tournament: TournamentBlock
     shared: Shared
-    slips: dict[int, dict[str, Any]]  # registration → own slip
-    verdicts: dict[int, dict[str, Any]]  # registration → verdict
+    slips: dict[int, OwnSlip]  # registration → own slip
+    verdicts: dict[int, VerdictBlock]  # registration → verdict
     roster: dict[str, Player]  # token hash → player
+    round: SharedRound  # the judged round (shared["round"])
 
 
-def judged_hall(t: Tournament, version: str, shared: Shared) -> JudgedHall:
-    """The :class:`JudgedHall` of a judged round, read once per version and process."""
-    round_id = shared["round"]["id"]
+def judged_hall(t: Tournament, version: str, shared: Shared, judged: SharedRound) -> JudgedHall:
+    """The :class:`JudgedHall` of a judged round (``judged``: ``shared["round"]``), read once per version
+    and process."""
+    round_id = judged["id"]
 
     def read() -> JudgedHall:
-        slips: dict[int, dict[str, Any]] = {}
+        slips: dict[int, OwnSlip] = {}
         for slip in Slip.objects.filter(round_id=round_id).order_by("registration_id", "-is_current", "-version"):
             slips.setdefault(slip.registration_id, slip_dict(slip))
         verdicts = {v.registration_id: verdict_dict(v) for v in Verdict.objects.filter(round_id=round_id).order_by()}
         roster = {h: (pk, name, table) for h, pk, name, table in Registration.objects.filter(
             tournament=t, token_hash__isnull=False).order_by().values_list(
-            "token_hash", "pk", "player__name", "table_number")}
-        hall = JudgedHall(tournament_block(t), shared, slips, verdicts, roster)
+            "token_hash", "pk", "player__name", "table_number") if h is not None}
+        hall = JudgedHall(tournament_block(t), shared, slips, verdicts, roster, judged)
         if len(_fast_halls) >= 8:
             _fast_halls.clear()
         _fast_halls[version] = (t.pk, hall)
@@ -155,11 +256,11 @@ def judged_hall(t: Tournament, version: str, shared: Shared) -> JudgedHall:
 # -- a player's state ------------------------------------------------------------------------------------------
 
 
-def tablet_state(*, player: Player, tournament: dict[str, Any], version: str, shared: Shared, now: datetime,
-                 slip: dict[str, Any] | None, verdict: dict[str, Any] | None) -> dict[str, Any]:
+def tablet_state(*, player: Player, tournament: TournamentBlock, version: str, shared: Shared, now: datetime,
+                 slip: OwnSlip | None, verdict: VerdictBlock | None) -> TabletState:
     """The tablet's state (the API's ``TabletState``) from its parts."""
     pk, name, table = player
-    state: dict[str, Any] = {
+    state: TabletState = {
         "server_time": now, "version": version, "tournament": tournament, "player": {"name": name, "table": table},
         "round": None, "board": shared["board"], "slip": None, "verdict": None, "top": None, "result": None,
     }
@@ -190,14 +291,15 @@ def _shows_verdict(status: str, assisted: bool) -> bool:
     return status == Round.Status.PUBLISHED or assisted
 
 
-def state_for(reg: Registration, seen_version: str | None = None) -> dict[str, Any]:
+def state_for(reg: Registration, seen_version: str | None = None) -> TabletState:
     """A registration's tablet state (the Django view's path)."""
     t = reg.tournament
     version, shared = shared_state(t, seen_version)
     r = shared["round"]
-    slip = verdict = None
+    slip: OwnSlip | None = None
+    verdict: VerdictBlock | None = None
     if r is not None and r["status"] in FROZEN_SLIPS:  # every player's slip and verdict, read once
-        hall = judged_hall(t, version, shared)
+        hall = judged_hall(t, version, shared, r)
         slip = hall.slips.get(reg.pk)
         if _shows_verdict(r["status"], t.assisted_mode):
             verdict = hall.verdicts.get(reg.pk)
@@ -228,12 +330,13 @@ def fast_state(token: str, version: str) -> bytes | None:
     player = hall.roster.get(secret_hash(token))
     if player is None:
         return None
-    shown = _shows_verdict(hall.shared["round"]["status"], hall.tournament["assisted_mode"])
+    shown = _shows_verdict(hall.round["status"], hall.tournament["assisted_mode"])
     state = tablet_state(player=player, tournament=hall.tournament, version=version, shared=hall.shared,
                          now=timezone.now(), slip=hall.slips.get(player[0]),
                          verdict=hall.verdicts.get(player[0]) if shown else None)
     return bytes(JSONRenderer().render(state))
 
 
-__all__ = ["FROZEN_SLIPS", "JudgedHall", "compute_shared", "fast_state", "judged_hall", "reset",
+__all__ = ["FROZEN_SLIPS", "JudgedHall", "OwnSlip", "Shared", "TabletState", "VerdictBlock", "compute_shared",
+           "fast_state", "judged_hall", "reset",
            "shared_state", "slip_dict", "state_for", "tablet_state", "tournament_block", "verdict_dict"]

@@ -15,7 +15,7 @@ import json
 import threading
 import time
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponseBase
@@ -26,7 +26,20 @@ from ..models import Game, Round, Tournament
 #: Seconds a computed version is reused by this process (the poll interval is ~1 s: a change is seen within ~1.3 s).
 VERSION_TTL = 0.25
 
-PublicRound = dict[str, Any]
+
+
+class PublicRound(TypedDict):
+    """The latest round as anybody in the hall may see it: no rack before the open, never the top."""
+
+    id: int
+    game: int
+    number: int
+    status: str
+    rack: str | None
+    deadline: str | None  # ISO 8601
+    grace_seconds: int
+
+
 ScreenState = tuple[str, PublicRound | None]
 
 _lock = threading.Lock()
@@ -69,7 +82,9 @@ def compute(tournament_id: int) -> ScreenState:
 
 
 def public_round(row: tuple[Any, ...] | None) -> PublicRound | None:
-    """The round as the hall sees it on the projector: no rack before the open, never the top."""
+    """The round as the hall sees it on the projector: no rack before the open, never the top.
+
+    ``row``: the database row of :data:`_ROUND_SQL` (the driver's values)."""
     if row is None:
         return None
     rid, status, deadline, rack, number, game, grace = row[:7]

@@ -21,12 +21,16 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs
 
 from django.conf import settings
 
 from . import tablet, version
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 #: The tablet's state, answered here for a judged round (a publication read by 1,500 tablets at once).
 STATE_PATH = "/api/tablet/state/"
@@ -51,7 +55,7 @@ def security_headers() -> list[tuple[str, str]]:
 class FastVersionPolls:
     """WSGI middleware: ``304`` for a version poll whose ``If-None-Match`` is this process's current version."""
 
-    def __init__(self, app: Callable):
+    def __init__(self, app: WSGIApplication):
         self.app = app
         self.static_headers = security_headers()
         self.hsts = None
@@ -65,7 +69,7 @@ class FastVersionPolls:
         self.redirect = settings.SECURE_SSL_REDIRECT  # plain-HTTP polls go to Django, which redirects them
         self.answered = 0  # polls answered here (this process), for the load test and the tests
 
-    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         if environ.get("REQUEST_METHOD") == "GET" and (not self.redirect or self.is_secure(environ)):
             if environ.get("PATH_INFO") == STATE_PATH:
                 body = self.tablet_state(environ)
@@ -81,7 +85,8 @@ class FastVersionPolls:
                     return self.answer(environ, start_response, *known)
         return self.app(environ, start_response)
 
-    def answer(self, environ: dict, start_response: Callable, current: str, rnd: dict | None) -> list[bytes]:
+    def answer(self, environ: WSGIEnvironment, start_response: StartResponse, current: str,
+               rnd: version.PublicRound | None) -> list[bytes]:
         """The 304 (the poll has this version) or the 200 with the version's body, as the Django view."""
         etag = version.etag_of(current)
         fresh = version.matches(environ.get("HTTP_IF_NONE_MATCH") or "", etag)
@@ -98,7 +103,7 @@ class FastVersionPolls:
         return [body]
 
     @staticmethod
-    def tablet_state(environ: dict) -> bytes | None:
+    def tablet_state(environ: WSGIEnvironment) -> bytes | None:
         """A judged round's tablet state from the process memo (:func:`tablet.fast_state`), else None."""
         if "text/html" in environ.get("HTTP_ACCEPT", ""):
             return None  # the browsable API: Django's
@@ -108,7 +113,7 @@ class FastVersionPolls:
         seen = parse_qs(environ.get("QUERY_STRING", "")).get("v", [""])[0].strip().removeprefix("W/").strip('"')
         return tablet.fast_state(auth[1], seen) if seen else None
 
-    def json(self, environ: dict, start_response: Callable, body: bytes) -> list[bytes]:
+    def json(self, environ: WSGIEnvironment, start_response: StartResponse, body: bytes) -> list[bytes]:
         headers = [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
                    ("Vary", "Accept, Accept-Language"),
                    ("Allow", "GET, HEAD, OPTIONS"), *self.static_headers]
@@ -119,7 +124,7 @@ class FastVersionPolls:
         return [body]
 
     @staticmethod
-    def is_secure(environ: dict) -> bool:
+    def is_secure(environ: WSGIEnvironment) -> bool:
         proxy = settings.SECURE_PROXY_SSL_HEADER
         if proxy:
             header, value = proxy

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import StrEnum
-from typing import Any
 
 from ..errors import Code, ServiceError
 from ..models import Round
-from . import judging, rounds
+from . import audit, judging, rounds
 
 
 class Action(StrEnum):
@@ -23,7 +22,8 @@ class Action(StrEnum):
     NO_MOVE = "no_move"
 
 
-RoundAction = Callable[[Any, Round, dict[str, Any]], "Round | None"]
+#: (actor, round, the request's data) → the round (or the one drawn instead, or None)
+RoundAction = Callable[[audit.Actor, Round, dict[str, object]], Round | None]
 
 ACTIONS: dict[Action, RoundAction] = {
     Action.OPEN: lambda actor, rnd, data: rounds.open_round(actor, rnd),
@@ -37,7 +37,7 @@ ACTIONS: dict[Action, RoundAction] = {
 }
 
 
-def act(actor: Any, action: str, rnd: Round, **data: Any) -> Round | None:
+def act(actor: audit.Actor, action: str, rnd: Round, **data: object) -> Round | None:
     """Runs a round action. Returns the round (for ``no_move``: the round drawn instead, or None when the
     game ended)."""
     try:

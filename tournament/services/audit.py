@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import F, Model
 
 from ..models import AuditLog, Tournament
@@ -16,13 +17,16 @@ from ..models import AuditLog, Tournament
 #: Actions that change nothing a screen shows (one per slip: they would move the version all round long).
 QUIET_ACTIONS = frozenset({"slip.submit"})
 
+#: Who does something: the request's user (anonymous for a tablet or a public caller), or None (a task).
+Actor = User | AnonymousUser | None
 
-def user_or_none(actor: Any) -> Any:
+
+def user_or_none(actor: Actor) -> User | None:
     """The acting user, or None for a task, a tablet or an anonymous caller."""
-    return actor if getattr(actor, "is_authenticated", False) else None
+    return actor if isinstance(actor, User) and actor.is_authenticated else None
 
 
-def record(actor: Any, action: str, obj: Model, *, before: Any = None, after: Any = None,
+def record(actor: Actor, action: str, obj: Model, *, before: object = None, after: object = None,
            tournament: Tournament | None = None) -> AuditLog:
     """Writes the audit row of a change (inside the caller's transaction) and moves the screen version."""
     row = AuditLog.objects.create(
@@ -40,4 +44,4 @@ def claim(model: type[Model], pk: int, old: str | tuple[str, ...], new: str, **f
     return model._default_manager.filter(pk=pk, status__in=olds).update(status=new, **fields) == 1
 
 
-__all__ = ["QUIET_ACTIONS", "claim", "record", "user_or_none"]
+__all__ = ["QUIET_ACTIONS", "Actor", "claim", "record", "user_or_none"]

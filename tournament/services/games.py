@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
 
 from django.db import transaction
+from django.db.models import QuerySet
 
 from scoring import sheet
 from scoring.draw import DrawError
@@ -18,7 +18,7 @@ from ..models import Game, Penalty, Registration, Round, Tournament, Verdict
 from . import audit
 
 
-def live_rounds(game: Game) -> Any:
+def live_rounds(game: Game) -> QuerySet[Round]:
     """The game's rounds that were not cancelled."""
     return game.rounds.exclude(status=Round.Status.CANCELLED)
 
@@ -29,7 +29,7 @@ def pending_round(game: Game) -> Round | None:
 
 
 @transaction.atomic
-def create_game(actor: Any, tournament: Tournament, *, seed: int | None = None,
+def create_game(actor: audit.Actor, tournament: Tournament, *, seed: int | None = None,
                 prepared_racks: list[str] | None = None) -> Game:
     """The tournament's next game: a random bag (or the given seed), or prepared racks checked round by round."""
     number = (tournament.games.order_by("-number").values_list("number", flat=True).first() or 0) + 1
@@ -52,7 +52,7 @@ def end_game(game: Game, reason: str) -> list[Penalty]:
     return apply_warning_penalties(game)
 
 
-def finish_game(actor: Any, game: Game, *, why: str) -> Game:
+def finish_game(actor: audit.Actor, game: Game, *, why: str) -> Game:
     """The arbiter ends a game (e.g. the prepared racks are used up or time is called): no round may be
     pending; warnings become penalties as at a natural end."""
     if not why or not why.strip():
@@ -71,7 +71,7 @@ def finish_game(actor: Any, game: Game, *, why: str) -> Game:
     return game
 
 
-def add_penalty(actor: Any, game: Game, registration: Registration, *, points: int, reason: str) -> Penalty:
+def add_penalty(actor: audit.Actor, game: Game, registration: Registration, *, points: int, reason: str) -> Penalty:
     """An arbiter's penalty (conduct, illegible slip…), audited; it counts in the game's standings."""
     if registration.tournament_id != game.tournament_id:
         raise ServiceError(Code.WRONG_TOURNAMENT, "this player is not registered in the game's tournament")

@@ -24,7 +24,9 @@ BUILD_PDF = "tournament.build_pdf"
 def send(name: str, *args: Any, eta: datetime | None = None) -> None:
     """Sends the task now (outside a transaction) or when the current transaction commits."""
     task = app.tasks[name]
-    transaction.on_commit(lambda: task.apply_async(args, eta=eta))
+    # eta only when given: the stubs (celery-types) do not take eta=None, Celery does (the same as no eta)
+    options: dict[str, Any] = {} if eta is None else {"eta": eta}
+    transaction.on_commit(lambda: task.apply_async(args, **options))
 
 
 def send_now(name: str, *args: Any, **kwargs: Any) -> None:

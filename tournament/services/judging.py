@@ -4,7 +4,6 @@ the arbiter's overrides, and the round's solo (:func:`scoring.sheet.round_solos`
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -32,7 +31,7 @@ def _slips_to_judge(rnd: Round) -> tuple[dict[int, Slip], dict[int, Slip]]:
     return current, latest_late
 
 
-def judge_round(rnd: Round, actor: Any = None) -> Round:
+def judge_round(rnd: Round, actor: audit.Actor = None) -> Round:
     """Automatic verdicts for every registered table (missing slips → 0). Overridden verdicts are kept.
 
     Allowed on a closed round (→ judged) and again on a judged/reviewed one (re-judging).
@@ -93,7 +92,7 @@ def compute_solos(rnd: Round) -> None:
         Solo.objects.create(round=rnd, registration_id=reg_id, points=points)
 
 
-def override_verdict(actor: Any, verdict: Verdict, *, awarded: int, warning: bool, why: str,
+def override_verdict(actor: audit.Actor, verdict: Verdict, *, awarded: int, warning: bool, why: str,
                      reason: str = "override") -> Verdict:
     """The arbiter's decision on a verdict: kept through re-judging, its history and the reason recorded."""
     if not why or not why.strip():

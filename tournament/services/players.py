@@ -25,7 +25,7 @@ def access_code() -> str:
     return base64.b32encode(secrets.token_bytes(10)).decode()[:10]
 
 
-def register_player(actor: Any, tournament: Tournament, *, name: str, club: str = "", category: str = "",
+def register_player(actor: audit.Actor, tournament: Tournament, *, name: str, club: str = "", category: str = "",
                     series: str = "", licence: str = "", table_number: int | None = None
                     ) -> tuple[Registration, str]:
     """Registers a player; returns the registration and the personal access code (shown once, stored hashed)."""
@@ -46,7 +46,7 @@ def register_player(actor: Any, tournament: Tournament, *, name: str, club: str 
     return reg, code
 
 
-def assign_tables(actor: Any, tournament: Tournament, wanted: dict[Registration, int]) -> int:
+def assign_tables(actor: audit.Actor, tournament: Tournament, wanted: dict[Registration, int]) -> int:
     """Renumbers tables in one transaction (through free numbers, so swaps work); audited.
     Returns how many tables changed."""
     changes = {reg: n for reg, n in wanted.items() if n != reg.table_number}
@@ -104,7 +104,7 @@ def new_access_codes(registrations: Iterable[Registration]) -> list[tuple[Regist
     return [(reg, access_code()) for reg in registrations]
 
 
-def save_access_codes(actor: Any, entries: Iterable[tuple[Registration, str]], *,
+def save_access_codes(actor: audit.Actor, entries: Iterable[tuple[Registration, str]], *,
                       log_out_tablets: bool = False) -> None:
     """Stores the codes (hashed; the hint keeps two letters), audited as ``player.new_code``: the previous
     codes stop working. ``log_out_tablets`` also ends the tablet sessions opened with the old codes."""
@@ -121,7 +121,7 @@ def save_access_codes(actor: Any, entries: Iterable[tuple[Registration, str]], *
                          tournament=reg.tournament)
 
 
-def issue_access_codes(actor: Any, registrations: Iterable[Registration], *, log_out_tablets: bool = False
+def issue_access_codes(actor: audit.Actor, registrations: Iterable[Registration], *, log_out_tablets: bool = False
                        ) -> list[tuple[Registration, str]]:
     """New personal access codes for these registrations, to print on cards. **The previous codes stop working.**
 

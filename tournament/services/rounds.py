@@ -8,7 +8,6 @@ round as it is). Tasks (solve at the draw, close at deadline + grace) are sent a
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -34,7 +33,7 @@ def tournament_round(tournament: Tournament) -> Round | None:
 
 
 @transaction.atomic
-def draw_round(actor: Any, game: Game, *, typed_rack: str | None = None) -> Round | None:
+def draw_round(actor: audit.Actor, game: Game, *, typed_rack: str | None = None) -> Round | None:
     """Draws the next round's rack (seeded bag, prepared game, or the rack typed by the arbiter).
 
     Returns None when a typed rack was invalid (the redraw is logged, the tiles went back):
@@ -71,7 +70,7 @@ def draw_round(actor: Any, game: Game, *, typed_rack: str | None = None) -> Roun
     return rnd
 
 
-def open_round(actor: Any, rnd: Round) -> Round:
+def open_round(actor: audit.Actor, rnd: Round) -> Round:
     """Opens a drawn round: the deadline starts now (server time); the close task is scheduled."""
     with transaction.atomic():
         now = timezone.now()
@@ -87,7 +86,7 @@ def open_round(actor: Any, rnd: Round) -> Round:
     return rnd
 
 
-def close_round(rnd: Round, actor: Any = None, *, force: bool = False) -> Round:
+def close_round(rnd: Round, actor: audit.Actor = None, *, force: bool = False) -> Round:
     """Closes an open round at deadline + grace (``force``: the arbiter closes now). Idempotent."""
     rnd.refresh_from_db()
     if rnd.status != Round.Status.OPEN:
@@ -106,7 +105,7 @@ def close_round(rnd: Round, actor: Any = None, *, force: bool = False) -> Round:
     return rnd
 
 
-def review_round(actor: Any, rnd: Round) -> Round:
+def review_round(actor: audit.Actor, rnd: Round) -> Round:
     """The arbiter has looked at the verdicts."""
     with transaction.atomic():
         if not audit.claim(Round, rnd.pk, Round.Status.JUDGED, Round.Status.REVIEWED):
@@ -117,7 +116,7 @@ def review_round(actor: Any, rnd: Round) -> Round:
     return rnd
 
 
-def choose_top(actor: Any, rnd: Round, move: str) -> Round:
+def choose_top(actor: audit.Actor, rnd: Round, move: str) -> Round:
     """The arbiter picks any move of top score (checked: legal, in the lexicon, the top score)."""
     t = rnd.game.tournament
     wanted = " ".join(move.split())
@@ -135,7 +134,7 @@ def choose_top(actor: Any, rnd: Round, move: str) -> Round:
     return rnd
 
 
-def publish_round(actor: Any, rnd: Round) -> Round:
+def publish_round(actor: audit.Actor, rnd: Round) -> Round:
     """Puts the top on the board: the arbiter's choice, else the proposed top the solver stored."""
     t = rnd.game.tournament
     rnd.refresh_from_db()
@@ -164,7 +163,7 @@ def publish_round(actor: Any, rnd: Round) -> Round:
     return rnd
 
 
-def redraw_no_move(actor: Any, rnd: Round) -> Round | None:
+def redraw_no_move(actor: audit.Actor, rnd: Round) -> Round | None:
     """The solver found no legal move for the round's rack (RULES §4): the rack goes back into the bag
     (logged), the round is cancelled, and a new rack is drawn. When no other rack can be drawn the game
     ends instead. Returns the new round, or None when the game ended."""
@@ -193,7 +192,7 @@ def redraw_no_move(actor: Any, rnd: Round) -> Round | None:
     return draw_round(actor, game)
 
 
-def cancel_round(actor: Any, rnd: Round, *, why: str) -> Round:
+def cancel_round(actor: audit.Actor, rnd: Round, *, why: str) -> Round:
     """Cancels a round (arbiter error) and every later round of its game; the game goes back to before
     the round's draw, solos and end-of-game penalties are recomputed; slips and verdicts are kept."""
     if not why or not why.strip():

@@ -9,7 +9,6 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
@@ -27,7 +26,7 @@ RECENT_SLIPS = 200
 
 def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinates: str = "",
                 score: int | None = None, idempotency_key: str | None = None, source: str = Slip.Source.TABLET,
-                actor: Any = None, received_at: datetime | None = None, checked: bool = False) -> Slip:
+                actor: audit.Actor = None, received_at: datetime | None = None, checked: bool = False) -> Slip:
     """Stores a slip version. A retry with the same idempotency key returns the same slip.
 
     Until the deadline a new slip replaces the previous one (every version is kept).
@@ -65,7 +64,7 @@ def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinate
 
 
 def _store(rnd: Round, registration: Registration, key: str, *, word: str, coordinates: str, score: int | None,
-           source: str, actor: Any, received_at: datetime | None) -> Slip:
+           source: str, actor: audit.Actor, received_at: datetime | None) -> Slip:
     status, deadline = _share_lock_round(rnd.pk)
     paper = source in (Slip.Source.PAPER, Slip.Source.ARBITER)
     # after closing, tablet slips are still kept (as late); paper slips carry their hand-in time
@@ -137,7 +136,8 @@ def retried_slip(key: str, registration: Registration, *, word: str, coordinates
 
 
 def submit_once(rnd: Round, registration: Registration, key: str, *, word: str, coordinates: str,
-                score: int | None, looked_up: bool = False, **kwargs: Any) -> tuple[Slip, bool]:
+                score: int | None, looked_up: bool = False, source: str = Slip.Source.TABLET,
+                actor: audit.Actor = None, received_at: datetime | None = None) -> tuple[Slip, bool]:
     """:func:`submit_slip` with a retry check: (slip, created). Same key + another body → refused.
 
     ``looked_up``: :func:`retried_slip` was called for this key just before and found nothing.
@@ -147,7 +147,7 @@ def submit_once(rnd: Round, registration: Registration, key: str, *, word: str, 
         if existing is not None:
             return existing, False
     slip = submit_slip(rnd, registration, word=word, coordinates=coordinates, score=score, idempotency_key=key,
-                       checked=True, **kwargs)
+                       checked=True, source=source, actor=actor, received_at=received_at)
     return slip, True
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Container
-from typing import Any
+from typing import TypedDict
 
 from scoring.board import Board
 from scoring.moves import Move, SolveFn
@@ -32,6 +32,15 @@ log = logging.getLogger(__name__)
 TOP_MOVES_KEPT = 50
 
 Tools = tuple[SolveFn, Container[str]]
+
+
+class TopMove(TypedDict):
+    """A move as the round keeps it (``Round.top_moves``)."""
+
+    move: str  # duplicate notation, Latin row labels
+    score: int
+    blanks: int
+    tiles_placed: int
 
 
 def round_tools(tournament: Tournament) -> Tools:
@@ -60,7 +69,7 @@ def round_moves(rnd: Round, tools: Tools | None = None) -> list[Move]:
     return offered_moves(board, solve_fn(board, list(rnd.rack)))
 
 
-def move_row(move: Move) -> dict[str, Any]:
+def move_row(move: Move) -> TopMove:
     """A move as the round keeps it (``top_moves``)."""
     return {"move": move.notation(), "score": move.score, "blanks": sum(1 for p in move.placed if p.blank),
             "tiles_placed": len(move.placed)}
@@ -103,7 +112,7 @@ def ensure_solved(rnd: Round) -> Round:
     return rnd
 
 
-def tops(rnd: Round) -> list[dict[str, Any]]:
+def tops(rnd: Round) -> list[TopMove]:
     """The stored moves of top score, the proposed top first."""
     if not rnd.top_moves:
         return []
@@ -133,5 +142,5 @@ def checked_top(rnd: Round, text: str, tools: Tools | None = None) -> Play:
     return play
 
 
-__all__ = ["TOP_MOVES_KEPT", "board_of", "checked_top", "ensure_solved", "is_solved", "move_row", "round_moves",
+__all__ = ["TOP_MOVES_KEPT", "TopMove", "board_of", "checked_top", "ensure_solved", "is_solved", "move_row", "round_moves",
            "round_tools", "solve_round", "solver_key", "tops"]

@@ -8,8 +8,9 @@ groups). The console, the API, the tablets, the hall display and the PDFs all ca
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from scoring import sheet
 
@@ -18,13 +19,35 @@ from ..models import Game, Penalty, Player, Registration, Round, Solo, Tournamen
 
 GROUPS = ("series", "category", "club")
 
+#: A line of the standings, keyed by registration id.
+Line = sheet.Line[int]
+
+
+class StandingRow(TypedDict):
+    """A line of the standings as the API gives it."""
+
+    table: int
+    name: str
+    total: int
+    awarded: int
+    solos: int
+    penalties: int
+    top_total: int
+    deficit: int
+    percentage: float
+    rank: int
+    club: str
+    category: str
+    series: str
+    warnings: int
+
 
 @dataclass
 class Standing:
     """A player's line in the standings: the registration and its :class:`scoring.sheet.Line`."""
 
     registration: Registration
-    line: sheet.Line
+    line: Line
 
     @property
     def player(self) -> Player:
@@ -78,7 +101,7 @@ class Standing:
     def per_game(self) -> list[int]:
         return self.line.per_game
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> StandingRow:
         player = self.player
         return {"table": self.table, "name": player.name, "total": self.total, "awarded": self.awarded,
                 "solos": self.solos, "penalties": self.penalties, "top_total": self.top_total,
@@ -90,13 +113,13 @@ def published_rounds(game: Game) -> list[Round]:
     return list(game.rounds.filter(status=Round.Status.PUBLISHED).order_by("number"))
 
 
-def game_lines(game: Game, regs: list[Registration]) -> list[sheet.Line]:
+def game_lines(game: Game, regs: list[Registration]) -> list[Line]:
     """Every registration's (unranked) line of one game, keyed by registration id."""
     return _lines(game, published_rounds(game), regs)
 
 
 def _lines(game: Game, rounds: list[Round], regs: list[Registration], *, only: Registration | None = None
-           ) -> list[sheet.Line]:
+           ) -> list[Line]:
     """The lines of ``regs`` over the game's published ``rounds``; ``only``: read that player's rows only."""
     mine = {} if only is None else {"registration": only}
     index = {r.pk: i + 1 for i, r in enumerate(rounds)}
@@ -117,11 +140,11 @@ def _registrations(tournament: Tournament) -> list[Registration]:
     return list(tournament.registrations.select_related("player"))
 
 
-def _rows(lines: list[sheet.Line], regs: dict[int, Registration]) -> list[Standing]:
+def _rows(lines: list[Line], regs: dict[int, Registration]) -> list[Standing]:
     return [Standing(regs[line.player], line) for line in lines]
 
 
-def _by_table(regs: dict[int, Registration]) -> Any:
+def _by_table(regs: dict[int, Registration]) -> Callable[[Line], int]:
     return lambda line: regs[line.player].table_number
 
 
@@ -134,7 +157,7 @@ def game_standings(game: Game) -> list[Standing]:
     return _rows(lines, regs)
 
 
-def tournament_lines(tournament: Tournament, regs: list[Registration]) -> list[sheet.Line]:
+def tournament_lines(tournament: Tournament, regs: list[Registration]) -> list[Line]:
     games = tournament.games.exclude(status=Game.Status.CANCELLED).order_by("number")
     return sheet.tournament_lines([game_lines(g, regs) for g in games]) or [sheet.Line(r.pk) for r in regs]
 
@@ -170,14 +193,14 @@ class PlayerGameLine:
 
     game: Game
     rounds: list[Round]
-    line: sheet.Line
+    line: Line
 
 
 def player_game_lines(registration: Registration) -> list[PlayerGameLine]:
     """A player's line of every game of the tournament (cancelled games aside), in game order: the figures
     of the player's row in each game's standings (:func:`game_standings`), read for this player only."""
     games = registration.tournament.games.exclude(status=Game.Status.CANCELLED).order_by("number")
-    out = []
+    out: list[PlayerGameLine] = []
     for game in games:
         rounds = published_rounds(game)
         line, = _lines(game, rounds, [registration], only=registration)
@@ -185,10 +208,12 @@ def player_game_lines(registration: Registration) -> list[PlayerGameLine]:
     return out
 
 
-def player_tournament_line(games: list[PlayerGameLine]) -> sheet.Line:
-    """The player's tournament line over these games: the figures of the player's tournament standings row."""
-    return (sheet.tournament_lines([[g.line] for g in games]) or [sheet.Line(None)])[0]
+def player_tournament_line(games: list[PlayerGameLine]) -> Line | sheet.Line[None]:
+    """The player's tournament line over these games: the figures of the player's tournament standings row
+    (before any game: a line of nobody, all zeros)."""
+    lines = sheet.tournament_lines([[g.line] for g in games])
+    return lines[0] if lines else sheet.Line(None)
 
 
-__all__ = ["GROUPS", "PlayerGameLine", "Standing", "game_lines", "game_standings", "grouped_standings",
+__all__ = ["GROUPS", "Line", "PlayerGameLine", "Standing", "StandingRow", "game_lines", "game_standings", "grouped_standings",
            "player_game_lines", "player_tournament_line", "published_rounds", "top_total", "tournament_standings"]

@@ -14,7 +14,7 @@ from . import audit
 
 
 @transaction.atomic
-def create_tournament(actor: Any, *, name: str, slug: str, ruleset: str, lexicon: Lexicon,
+def create_tournament(actor: audit.Actor, *, name: str, slug: str, ruleset: str, lexicon: Lexicon,
                       **options: Any) -> Tournament:
     """A new tournament over a ready lexicon of its rule set; ``arbiters`` (users) may be given."""
     if lexicon.ruleset != ruleset:
@@ -34,7 +34,7 @@ def create_tournament(actor: Any, *, name: str, slug: str, ruleset: str, lexicon
 
 
 @transaction.atomic
-def update_tournament(actor: Any, tournament: Tournament, changes: dict[str, Any]) -> Tournament:
+def update_tournament(actor: audit.Actor, tournament: Tournament, changes: dict[str, Any]) -> Tournament:
     """Saves changed settings (already validated by the caller's form); audited with the new values."""
     if not changes:
         return tournament

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils.translation import gettext as _
 
 from .. import labels
 
 
-def tablet_strings() -> dict[str, Any]:
+def tablet_strings() -> dict[str, str | dict[str, str]]:
     return {
         "status_none": _("The game has not started yet."),
         "status_drawn": _("The arbiter is drawing the rack…"),
@@ -68,7 +66,7 @@ def tablet_strings() -> dict[str, Any]:
     }
 
 
-def login_strings() -> dict[str, Any]:
+def login_strings() -> dict[str, str]:
     return {
         "bad_code": _("This access code is wrong. Check it and try again."),
         "too_many": _("Too many wrong codes from this tablet: wait a few minutes and try again."),

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import template
 from django.utils import translation
 
@@ -13,7 +11,7 @@ register = template.Library()
 
 
 @register.filter
-def move_labels(move: str, tournament: Any) -> str:
+def move_labels(move: str, tournament: labels.CoordSettings | None) -> str:
     """A stored move (``H8 ЗДОРОВЫ``) as the page's reader sees coordinates (``З8 ЗДОРОВЫ`` in Russian)."""
     if not move or tournament is None:
         return move

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Concatenate, ParamSpec
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django.utils import translation
@@ -16,22 +18,26 @@ from django.utils import translation
 from ..errors import ServiceError
 from ..models import Tournament
 
-View = Callable[..., HttpResponseBase]
+P = ParamSpec("P")
 
 
-def arbiter_tournaments(user: Any) -> Any:
-    """The tournaments a user arbitrates (every one for a superuser)."""
+def arbiter_tournaments(user: User | AnonymousUser) -> QuerySet[Tournament]:
+    """The tournaments a user arbitrates (every one for a superuser, none for an anonymous user)."""
     qs = Tournament.objects.select_related("lexicon")
+    if not isinstance(user, User):
+        return qs.none()
     return qs if user.is_superuser else qs.filter(arbiters=user)
 
 
-def arbiter_view(view: View) -> View:
+def arbiter_view(
+    view: Callable[Concatenate[HttpRequest, Tournament, P], HttpResponseBase],
+) -> Callable[Concatenate[HttpRequest, str, P], HttpResponseBase]:
     """Login required; ``slug`` → the tournament (404 unless the user arbitrates it); its language is
     active unless the user chose one (cookie)."""
 
     @login_required
     @wraps(view)
-    def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponseBase:
+    def wrapper(request: HttpRequest, slug: str, *args: P.args, **kwargs: P.kwargs) -> HttpResponseBase:
         tournament = get_object_or_404(arbiter_tournaments(request.user), slug=slug)
         if not request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME):
             translation.activate(tournament.language)

@@ -23,7 +23,7 @@ def _is_api(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
 
 
-def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     if _is_api(request):
         return _api_error(400, str(exception) if exception else "bad request", "bad_request")
     return defaults.bad_request(request, exception)

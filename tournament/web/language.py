@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.conf import settings
@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.functional import Promise
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
@@ -31,7 +32,7 @@ def language_for(request: HttpRequest, default: str, cookie: str | None = None) 
 
 
 def render_in(request: HttpRequest, lang: str, template: str, context: dict[str, Any],
-              strings: Callable[[], dict[str, Any]] | None = None) -> HttpResponse:
+              strings: Callable[[], Mapping[str, object]] | None = None) -> HttpResponse:
     """Renders ``template`` in ``lang``; ``strings()`` (texts for the page's script) is called in that language."""
     with translation.override(lang):
         extra = {"strings": strings()} if strings is not None else {}
@@ -40,7 +41,8 @@ def render_in(request: HttpRequest, lang: str, template: str, context: dict[str,
     return response
 
 
-def languages() -> list[tuple[str, str]]:
+def languages() -> list[tuple[str, str | Promise]]:
+    """(code, name) of the languages of the pages (names translated lazily)."""
     return [(code, name) for code, name in settings.LANGUAGES]
 
 

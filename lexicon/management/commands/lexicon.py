@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from lexicon import services, sources
 from lexicon.models import Lexicon, LexiconError
@@ -20,7 +22,7 @@ def _fail(message: str) -> CommandError:
 class Command(BaseCommand):
     help = "Build, import, list, check, export and benchmark lexicons (compiled word graphs)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         sub = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
 
         debian = [d.key for d in sources.debian_wordlists(installed_only=False)]
@@ -62,17 +64,24 @@ class Command(BaseCommand):
         p.add_argument("name", metavar="NAME")
         p.add_argument("--lookups", type=int, default=200_000)
 
-    def handle(self, *args, **options):
-        action = options["action"]
+    def handle(self, *args: Any, **options: Any) -> None:
+        actions: dict[str, Callable[[dict[str, Any]], None]] = {
+            "build": self.do_build,
+            "import": self.do_import,
+            "list": self.do_list,
+            "check": self.do_check,
+            "export": self.do_export,
+            "bench": self.do_bench,
+        }
         self.verbosity = options.get("verbosity", 1)
         try:
-            return getattr(self, "do_" + action)(options)
+            actions[options["action"]](options)
         except LexiconError as exc:
             raise _fail(str(exc)) from None
 
     # -- helpers ---------------------------------------------------------------
 
-    def _progress(self):
+    def _progress(self) -> services.ProgressCallback | None:
         if self.verbosity < 1:
             return None
         stream = sys.stderr
@@ -113,7 +122,7 @@ class Command(BaseCommand):
 
     # -- actions ---------------------------------------------------------------
 
-    def do_build(self, o):
+    def do_build(self, o: dict[str, Any]) -> None:
         source = o["source"]
         if source in sources.PACKAGE_SOURCES:
             if o["keep_capitalised"]:
@@ -131,14 +140,14 @@ class Command(BaseCommand):
             )
         self._report(row)
 
-    def do_import(self, o):
+    def do_import(self, o: dict[str, Any]) -> None:
         row = services.import_wordlist(
             o["name"], o["ruleset"], o["file"], skip_capitalised=not o["keep_capitalised"],
             progress_callback=self._progress(),
         )
         self._report(row)
 
-    def do_list(self, o):
+    def do_list(self, o: dict[str, Any]) -> None:
         rows = Lexicon.objects.all().order_by("name", "-version", "-created_at")
         if not o["all"]:
             rows = rows.filter(status=Lexicon.Status.READY)
@@ -161,12 +170,12 @@ class Command(BaseCommand):
             state = entry.describe() if entry.installed else f"not installed (apt-get install {entry.package})"
             self.stdout.write(f"  {entry.key:<9} [{entry.ruleset}] {state}")
 
-    def do_check(self, o):
+    def do_check(self, o: dict[str, Any]) -> None:
         row = services.get_lexicon(o["name"])
         for word, ok in services.check_words(row, o["words"]):
             self.stdout.write(f"{word} {'valid' if ok else 'invalid'}")
 
-    def do_export(self, o):
+    def do_export(self, o: dict[str, Any]) -> None:
         row = services.get_lexicon(o["name"])
         if o["file"] == "-":
             count = services.export(row, stream=self.stdout)
@@ -174,15 +183,16 @@ class Command(BaseCommand):
             count = services.export(row, o["file"])
             self.stderr.write(f"{count:,} words of {row.label} written to {o['file']}")
 
-    def do_bench(self, o):
+    def do_bench(self, o: dict[str, Any]) -> None:
         if o["lookups"] < 2:
             raise _fail("--lookups must be at least 2")
         row = services.get_lexicon(o["name"])
         figures = services.bench(row, lookups=o["lookups"])
         width = max(map(len, figures))
         for key, value in figures.items():
+            shown = value
             if isinstance(value, float):
-                value = f"{value:,.4g}" if value < 1000 else f"{value:,.0f}"
+                shown = f"{value:,.4g}" if value < 1000 else f"{value:,.0f}"
             elif isinstance(value, int):
-                value = f"{value:,}"
-            self.stdout.write(f"{key:<{width}}  {value}")
+                shown = f"{value:,}"
+            self.stdout.write(f"{key:<{width}}  {shown}")

@@ -128,7 +128,8 @@ class VerdictSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
     def get_slip(self, verdict: Verdict) -> str | None:
-        return verdict.slip.text if verdict.slip_id else None
+        slip = verdict.slip  # None without a query when the verdict has no slip
+        return slip.text if slip is not None else None
 
 class OverrideSerializer(serializers.Serializer):
     awarded = serializers.IntegerField(min_value=-1000, max_value=10000)

@@ -13,7 +13,9 @@ MAX_COORD = 10
 class ErrorSerializer(serializers.Serializer):
     detail = serializers.CharField(help_text="a clear message")
     code = serializers.CharField(help_text="a stable machine-readable code")
-    errors = serializers.DictField(required=False, help_text="field errors of an invalid request body")
+    # DRF's metaclass takes declared fields out of the class, so the errors property stays as it is
+    errors = serializers.DictField(  # type: ignore[assignment]
+        required=False, help_text="field errors of an invalid request body")
 
 class TournamentSerializer(serializers.ModelSerializer):
     lexicon = serializers.CharField(source="lexicon.label", read_only=True)

@@ -14,22 +14,23 @@ import resource
 import statistics
 import time
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.board import Board, BoardError
 from scoring.notation import NotationError, parse_rack
-from scoring.rules import RulesError, get_ruleset, ruleset_ids
+from scoring.rules import RulesError, RuleSet, get_ruleset, ruleset_ids
 
-from .solve import one_line_errors, open_solver, positive_int
+from ..cli import one_line_errors, open_solver, positive_int
 
 
-def read_positions(path: Path, ruleset) -> list[tuple[Board, list[str], str]]:
+def read_positions(path: Path, ruleset: RuleSet) -> list[tuple[Board, list[str], str]]:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
         raise CommandError(f"cannot read {path}: {exc.strerror or exc}", returncode=2) from None
-    positions = []
+    positions: list[tuple[Board, list[str], str]] = []
     for n, line in enumerate(lines, 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
@@ -50,7 +51,7 @@ def read_tops(path: Path) -> dict[int, tuple[int, str]]:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
         raise CommandError(f"cannot read {path}: {exc.strerror or exc}", returncode=2) from None
-    tops = {}
+    tops: dict[int, tuple[int, str]] = {}
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -70,18 +71,18 @@ def percentile(values: list[float], q: float) -> float:
 class Command(BaseCommand):
     help = "Time the solver's best move on a file of «FEN RACK» positions (exit 1 if --check finds a wrong top)."
 
-    def create_parser(self, prog_name, subcommand, **kwargs):
+    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
         parser = super().create_parser(prog_name, subcommand, **kwargs)
-        return one_line_errors(self, parser, prog_name, subcommand)
+        return one_line_errors(parser, lambda message: self.stderr.write(f"{prog_name} {subcommand}: error: {message}"))
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--ruleset", required=True, help=f"one of {', '.join(ruleset_ids())}")
         parser.add_argument("--lexicon", required=True, help="lexicon name, compiled graph (.kwg) or word-list file")
         parser.add_argument("--positions", required=True, help="file of «FEN RACK» lines")
         parser.add_argument("--reps", type=positive_int, default=5, help="timed runs per position (default 5)")
         parser.add_argument("--check", metavar="TOPS.tsv", help="expected top scores «idx<TAB>score<TAB>move»")
 
-    def handle(self, *args, **opts):
+    def handle(self, *args: Any, **opts: Any) -> None:
         try:
             ruleset = get_ruleset(opts["ruleset"])
         except RulesError as exc:
@@ -94,12 +95,11 @@ class Command(BaseCommand):
         reps = opts["reps"]
 
         by_blanks: dict[int, list[float]] = {}
-        mismatches = []
+        mismatches: list[str] = []
         self.stdout.write("idx\ttop_score\ttop_move\tbest_us\tmedian_us")
         for idx, (board, rack, rack_text) in enumerate(positions):
-            solver.solve(board, rack_text, top=1)  # warm the caches of this position
-            times = []
-            result = None
+            result = solver.solve(board, rack_text, top=1)  # warm the caches of this position
+            times: list[float] = []
             for _ in range(reps):
                 t0 = time.perf_counter_ns()
                 result = solver.solve(board, rack_text, top=1)

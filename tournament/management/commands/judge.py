@@ -3,25 +3,33 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from lexicon.graph import WordGraph
+from lexicon.resolve import open_lexicon
+from scoring.board import Board
 from scoring.check import UnusableInput, load_position_and_rack
 from scoring.coords import Convention
 from scoring.judge import JudgeInputError, judge_slip
-from scoring.rules import ruleset_ids
+from scoring.moves import SolveFn
+from scoring.rules import RuleSet, ruleset_ids
+from scoring.solver import SolvedMove, SolverError, solver_for
 
 
-def solve_fn_for(ruleset, lexicon):
-    """The compiled solver over ``lexicon`` when it is a word graph with a GADDAG, else None
+def solve_fn_for(ruleset: RuleSet, lexicon: WordGraph) -> SolveFn | None:
+    """The compiled solver over ``lexicon`` when its graph has a GADDAG, else None
     (the judge then tries the word at every place itself, which is exact too)."""
     try:
-        from scoring.solver import solver_for
-
         solver = solver_for(ruleset, lexicon)
-    except Exception:  # not a graph, no GADDAG, solver not built: fall back
+    except SolverError:  # no GADDAG, or an alphabet without the rule set's letters: fall back
         return None
-    return lambda board, rack: solver.solve(board, rack).moves
+
+    def solve_fn(board: Board, rack: list[str]) -> list[SolvedMove]:
+        return solver.solve(board, rack).moves
+
+    return solve_fn
 
 
 class Command(BaseCommand):
@@ -30,7 +38,7 @@ class Command(BaseCommand):
         "(exit 0 when judged, 2 on unusable arguments)."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--ruleset", required=True, help=f"one of {', '.join(ruleset_ids())}")
         parser.add_argument("--lexicon", required=True, help="lexicon name (or word-list / graph file)")
         parser.add_argument("--board", default="", help="board FEN before the round (omit for the empty board)")
@@ -47,7 +55,7 @@ class Command(BaseCommand):
         )
         parser.add_argument("--json", action="store_true", help="print one JSON object")
 
-    def handle(self, *args, **opts):
+    def handle(self, *args: Any, **opts: Any) -> None:
         try:
             ruleset, board, rack = load_position_and_rack(opts["ruleset"], opts["board"], opts["rack"])
         except UnusableInput as exc:
@@ -57,10 +65,6 @@ class Command(BaseCommand):
             round_number = 1 if board.is_empty() else 2
         elif round_number < 1:
             raise CommandError(f"--round must be 1 or more, not {round_number}", returncode=2)
-        try:
-            from lexicon.resolve import open_lexicon
-        except ImportError:
-            raise CommandError("lexicon resolution (lexicon.resolve) is not installed", returncode=2) from None
         try:
             lexicon = open_lexicon(opts["lexicon"], ruleset.id)
         except Exception as exc:  # LexiconNotFound and friends: one line, exit 2

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scoring.check import UnusableInput, check_move, load_position
+from lexicon.graph import WordGraph
+from lexicon.resolve import LexiconNotFound, open_lexicon
+from scoring.check import MoveReport, UnusableInput, check_move, load_position
 from scoring.coords import Convention
 from scoring.rules import ruleset_ids
 
@@ -14,7 +17,7 @@ from scoring.rules import ruleset_ids
 class Command(BaseCommand):
     help = "Check a move on a board and print its score (exit 0 legal, 1 illegal, 2 unusable arguments)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--ruleset", required=True, help=f"one of {', '.join(ruleset_ids())}")
         parser.add_argument("--board", default="", help="board FEN (omit for the empty board)")
         parser.add_argument("--move", required=True, help='coordinates and whole word, e.g. "H8 ЗДОРОВ"')
@@ -26,15 +29,13 @@ class Command(BaseCommand):
         )
         parser.add_argument("--json", action="store_true", help="print one JSON object")
 
-    def handle(self, *args, **opts):
+    def handle(self, *args: Any, **opts: Any) -> None:
         try:
             ruleset, board = load_position(opts["ruleset"], opts["board"])
         except UnusableInput as exc:
             raise CommandError(str(exc), returncode=2) from None
-        lexicon = None
+        lexicon: WordGraph | None = None
         if opts["lexicon"]:
-            from lexicon.resolve import LexiconNotFound, open_lexicon
-
             try:
                 lexicon = open_lexicon(opts["lexicon"], ruleset.id)
             except LexiconNotFound as exc:
@@ -52,7 +53,7 @@ class Command(BaseCommand):
         if not report.legal:
             raise SystemExit(1)
 
-    def _print_text(self, report) -> None:
+    def _print_text(self, report: MoveReport) -> None:
         if report.legal:
             bingo = " (+50, all 7 tiles)" if report.bingo else ""
             self.stdout.write(f"legal: {report.score} points{bingo}, {report.tiles_placed} tile(s) placed")

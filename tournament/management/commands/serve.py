@@ -7,9 +7,11 @@ import signal
 import subprocess
 import sys
 import time
+from types import FrameType
+from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 RESTARTS_PER_MINUTE = 5
 
@@ -17,7 +19,7 @@ RESTARTS_PER_MINUTE = 5
 class Command(BaseCommand):
     help = "Run the web server (gunicorn) and a Celery worker together; Ctrl+C stops both."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--host", default=os.environ.get("HOST", "0.0.0.0"))
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
         parser.add_argument("--web-workers", type=int, default=int(os.environ.get("WEB_WORKERS", "2")))
@@ -25,7 +27,7 @@ class Command(BaseCommand):
         parser.add_argument("--celery-concurrency", type=int, default=int(os.environ.get("CELERY_CONCURRENCY", "2")))
         parser.add_argument("--no-worker", action="store_true", help="start only the web server")
 
-    def handle(self, *args, **opts):
+    def handle(self, *args: Any, **opts: Any) -> None:
         python = sys.executable
         env = os.environ.copy()
         commands: dict[str, list[str]] = {}
@@ -51,7 +53,7 @@ class Command(BaseCommand):
 
         stopping = False
 
-        def stop(*_):
+        def stop(signum: int, frame: FrameType | None) -> None:
             nonlocal stopping
             stopping = True
 

@@ -18,37 +18,38 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, NoReturn
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from lexicon.resolve import LexiconNotFound, open_lexicon
 from scoring.draw import sort_tiles
 from scoring.game import DuplicateGame
 from scoring.records import game_to_gcg, game_to_json
 from scoring.rules import RulesError, get_ruleset, ruleset_ids
 from scoring.solver import graph_solver
 
+from ..cli import one_line_errors
+
 
 def _usage_error(message: str) -> CommandError:
     return CommandError(message, returncode=2)
 
 
+def _refuse(message: str) -> NoReturn:
+    raise _usage_error(message)
+
+
 class Command(BaseCommand):
     help = "Play whole duplicate games with the tops (text, JSON or GCG); --games K measures games per second."
 
-    def create_parser(self, prog_name, subcommand, **kwargs):
+    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
         parser = super().create_parser(prog_name, subcommand, **kwargs)
+        return one_line_errors(parser, lambda message: sys.stderr.write(f"simulate: error: {message}\n"), _refuse)
 
-        def error(message):  # one line, status 2 (argparse would print the whole usage too)
-            if getattr(parser, "called_from_command_line", False):
-                sys.stderr.write(f"simulate: error: {message}\n")
-                sys.exit(2)
-            raise _usage_error(message)
-
-        parser.error = error
-        return parser
-
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--ruleset", required=True, metavar="RS", help=f"rule set: {', '.join(ruleset_ids())}")
         parser.add_argument(
             "--lexicon", required=True, metavar="NAME",
@@ -59,7 +60,7 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print the game record as JSON")
         parser.add_argument("--gcg", metavar="FILE", help="also write the game as GCG to FILE (one game)")
 
-    def handle(self, *args, **opts):
+    def handle(self, *args: Any, **opts: Any) -> None:
         try:
             ruleset = get_ruleset(opts["ruleset"])
         except RulesError as exc:
@@ -75,8 +76,6 @@ class Command(BaseCommand):
         gcg_path = Path(opts["gcg"]) if opts["gcg"] else None
         if gcg_path is not None and not gcg_path.parent.is_dir():
             raise _usage_error(f"cannot write {gcg_path}: the folder {gcg_path.parent} does not exist")
-
-        from lexicon.resolve import LexiconNotFound, open_lexicon
 
         try:
             graph = open_lexicon(opts["lexicon"], ruleset.id)
@@ -136,7 +135,7 @@ class Command(BaseCommand):
         widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h) for i, h in enumerate(head)]
         right = {0, 3, 4}
 
-        def line(cells):
+        def line(cells: Sequence[str]) -> str:
             return "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
 
         rs = game.ruleset

@@ -8,54 +8,16 @@ the game offers them.
 from __future__ import annotations
 
 import json
-import sys
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.check import UnusableInput, load_position_and_rack
-from scoring.rules import RuleSet, ruleset_ids
+from scoring.rules import ruleset_ids
+from scoring.solver import SolvedMove, SolveResult
 from scoring.tops import ranked_moves
 
-
-def one_line_errors(command: BaseCommand, parser, prog_name: str, subcommand: str):
-    """Argument errors on the command line: one line on stderr and exit status 2 (no usage dump)."""
-    original = parser.error
-
-    def error(message):
-        if getattr(parser, "called_from_command_line", False):
-            command.stderr.write(f"{prog_name} {subcommand}: error: {message}")
-            sys.exit(2)
-        original(message)
-
-    parser.error = error
-    return parser
-
-
-def positive_int(text: str) -> int:
-    import argparse
-
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is not a positive number")
-    return value
-
-
-def open_solver(ruleset: RuleSet, lexicon: str):
-    """The cached solver for the rule set over the lexicon (name, .kwg or word-list file); exit 2 if unusable."""
-    from lexicon.resolve import LexiconNotFound, open_lexicon
-    from scoring.solver import SolverError, solver_for
-
-    try:
-        graph = open_lexicon(lexicon, ruleset.id)
-    except LexiconNotFound as exc:
-        raise CommandError(str(exc), returncode=2) from None
-    try:
-        return solver_for(ruleset, graph)
-    except SolverError as exc:
-        raise CommandError(str(exc), returncode=2) from None
+from ..cli import one_line_errors, open_solver, positive_int
 
 
 class Command(BaseCommand):
@@ -64,11 +26,11 @@ class Command(BaseCommand):
         "Exit 0, or 2 on unusable arguments."
     )
 
-    def create_parser(self, prog_name, subcommand, **kwargs):
+    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
         parser = super().create_parser(prog_name, subcommand, **kwargs)
-        return one_line_errors(self, parser, prog_name, subcommand)
+        return one_line_errors(parser, lambda message: self.stderr.write(f"{prog_name} {subcommand}: error: {message}"))
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--ruleset", required=True, help=f"one of {', '.join(ruleset_ids())}")
         parser.add_argument("--lexicon", required=True, help="lexicon name, compiled graph (.kwg) or word-list file")
         parser.add_argument("--board", default="", help="board FEN (omit for the empty board)")
@@ -77,7 +39,7 @@ class Command(BaseCommand):
         parser.add_argument("--count-all", action="store_true", help="also count every legal move")
         parser.add_argument("--json", action="store_true", help="print one JSON object")
 
-    def handle(self, *args, **opts):
+    def handle(self, *args: Any, **opts: Any) -> None:
         try:
             ruleset, board, rack = load_position_and_rack(opts["ruleset"], opts["board"], opts["rack"])
         except UnusableInput as exc:
@@ -95,7 +57,7 @@ class Command(BaseCommand):
             return
         self._print_table(moves, result, top)
 
-    def _print_table(self, moves, result, top) -> None:
+    def _print_table(self, moves: list[SolvedMove], result: SolveResult, top: int | None) -> None:
         if not moves:
             self.stdout.write("no legal move")
         else:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import time
 import uuid
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournament.tasks import heartbeat_seen, worker_heartbeat
 
@@ -13,10 +14,10 @@ from tournament.tasks import heartbeat_seen, worker_heartbeat
 class Command(BaseCommand):
     help = "Check that a Celery worker is running: exit 0 when it answered, 1 when not within --timeout."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--timeout", type=float, default=15.0)
 
-    def handle(self, *args, **opts):
+    def handle(self, *args: Any, **opts: Any) -> None:
         token = uuid.uuid4().hex
         start = time.monotonic()
         worker_heartbeat.delay(token)
