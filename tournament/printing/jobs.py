@@ -26,6 +26,9 @@ from .spec import Spec, SpecError
 
 log = logging.getLogger(__name__)
 
+#: A print job as kept in the cache (see the module doc for its keys).
+Job = dict[str, Any]
+
 JOB_KEY = "pdf-job:{id}"
 JOB_TTL = 6 * 3600
 
@@ -34,13 +37,13 @@ def job_key(job_id: str) -> str:
     return JOB_KEY.format(id=job_id)
 
 
-def get_job(job_id: str) -> dict | None:
+def get_job(job_id: str) -> Job | None:
     if not job_id or len(job_id) > 64:
         return None
     return cache.get(job_key(job_id))
 
 
-def update_job(job_id: str, **fields) -> dict | None:
+def update_job(job_id: str, **fields: Any) -> Job | None:
     job = get_job(job_id)
     if job is None:
         return None
@@ -53,7 +56,7 @@ def _relative(path: Path) -> str:
     return str(Path(path).resolve().relative_to(pdf.pdf_root().resolve()))
 
 
-def job_file(job: dict) -> Path | None:
+def job_file(job: Job) -> Path | None:
     """The file of a finished job when it is still there (inside MEDIA_ROOT/pdf, nowhere else)."""
     rel = job.get("file")
     if not rel:
@@ -66,7 +69,7 @@ def job_file(job: dict) -> Path | None:
 
 
 def start_job(tournament: Tournament, user: Any, spec: Spec, *, base_url: str | None = None,
-              log_out_tablets: bool = False) -> dict:
+              log_out_tablets: bool = False) -> Job:
     """Creates the job of a request; reuses the cached file when the data it shows did not change,
     otherwise sends :func:`build_pdf` to the workers."""
     job_id = secrets.token_urlsafe(12)

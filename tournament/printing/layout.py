@@ -20,8 +20,10 @@ import shutil
 import subprocess
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from io import BytesIO
 from pathlib import Path
+from typing import Any, BinaryIO
 
 from django.conf import settings
 from django.utils import timezone
@@ -34,7 +36,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, Spacer
 
 #: Progress callback: (fraction done 0..1, short message).
 Progress = Callable[[float, str], None]
@@ -296,7 +298,7 @@ def fit_text(text: str, font: str, size: float, width: float) -> str:
     return text[:lo].rstrip() + ell
 
 
-def escape(text) -> str:
+def escape(text: object) -> str:
     """Text for a reportlab Paragraph (its mini-markup)."""
     return str(text if text is not None else "").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
@@ -312,16 +314,16 @@ class CountingCanvas(Canvas):
     ``footer(canvas, page, total)`` is called for every page before it is written.
     """
 
-    def __init__(self, *args, footer: Callable[[Canvas, int, int], None] | None = None, **kwargs):
+    def __init__(self, *args: Any, footer: Callable[[Canvas, int, int], None] | None = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self._held_pages: list[dict] = []
+        self._held_pages: list[dict[str, Any]] = []
         self._footer = footer
 
-    def showPage(self):  # noqa: N802 (reportlab's name)
+    def showPage(self) -> None:  # noqa: N802 (reportlab's name)
         self._held_pages.append(dict(self.__dict__))
         self._startPage()
 
-    def save(self):
+    def save(self) -> None:
         total = len(self._held_pages)
         for state in self._held_pages:
             self.__dict__.update(state)
@@ -332,11 +334,11 @@ class CountingCanvas(Canvas):
 
 
 class _Template(BaseDocTemplate):
-    def __init__(self, target, document: Document, **kwargs):
+    def __init__(self, target: str | BinaryIO, document: Document, **kwargs: Any):
         super().__init__(target, **kwargs)
         self.document = document
 
-    def afterFlowable(self, flowable):  # noqa: N802
+    def afterFlowable(self, flowable: Flowable) -> None:  # noqa: N802 (reportlab's name)
         self.document.after_flowable(flowable)
 
 
@@ -356,7 +358,7 @@ class Document:
     margin_bottom = 16 * mm
     author = "Duplicate tournament"
 
-    def __init__(self, *, heading: str = "", subtitle: str = "", generated_at=None):
+    def __init__(self, *, heading: str = "", subtitle: str = "", generated_at: datetime | None = None):
         self.fonts = register_fonts()
         self.heading = heading
         self.subtitle = subtitle
@@ -453,15 +455,13 @@ class Document:
     def page_label(page: int, total: int) -> str:
         return _("Page %(page)s of %(pages)s") % {"page": page, "pages": total}
 
-    def after_flowable(self, flowable) -> None:
+    def after_flowable(self, flowable: Flowable) -> None:
         """Called after each flowable is placed (progress)."""
 
     # -- building ----------------------------------------------------------------------------
-    def title_block(self, title: str | None = None, facts: Iterable[str] = ()) -> list:
+    def title_block(self, title: str | None = None, facts: Iterable[str] = ()) -> list[Flowable]:
         """The big title of the first page, the tournament's subtitle line and a line of facts."""
-        from reportlab.platypus import Paragraph, Spacer
-
-        out = [Paragraph(escape(title or self.document_title()), self.styles["title"])]
+        out: list[Flowable] = [Paragraph(escape(title or self.document_title()), self.styles["title"])]
         sub = " · ".join(p for p in (self.heading, self.subtitle) if p)
         if sub:
             out.append(Paragraph(escape(sub), self.styles["subtitle"]))
@@ -477,18 +477,24 @@ class Document:
         if self._progress is not None:
             self._progress(fraction, message)
 
-    def build(self, target: str | os.PathLike | BytesIO | None = None, *, progress: Progress | None = None) -> bytes | None:
+    def build(self, target: str | os.PathLike[str] | BinaryIO | None = None, *,
+              progress: Progress | None = None) -> bytes | None:
         """Lays the document out into ``target`` (a path or a file object); returns the bytes when no target."""
         self._progress = progress
         self._done = 0.0
-        out = BytesIO() if target is None else target
-        if isinstance(out, os.PathLike):
-            out = os.fspath(out)
+        buffer: BytesIO | None = None
+        out: str | BinaryIO
+        if target is None:
+            out = buffer = BytesIO()
+        elif isinstance(target, str | os.PathLike):
+            out = os.fspath(target)
+        else:
+            out = target
         estimate = max(1, self.estimated_pages())
         story = self.story()
         self._report(0.02, "layout")
 
-        def on_progress(kind, value):
+        def on_progress(kind: str, value: int) -> None:
             if kind == "PAGE":
                 self._report(0.95 * min(1.0, value / (estimate + 1)), "page")
 
@@ -505,13 +511,11 @@ class Document:
 
         counted = {"pages": 0}
 
-        def footer(canv, page, total):
+        def footer(canv: Canvas, page: int, total: int) -> None:
             counted["pages"] = total
             self.draw_footer(canv, page, total)
 
         doc.build(story, canvasmaker=functools.partial(CountingCanvas, footer=footer))
         self.page_count = counted["pages"]
         self._report(1.0, "done")
-        if target is None:
-            return out.getvalue()
-        return None
+        return buffer.getvalue() if buffer is not None else None

@@ -13,19 +13,21 @@ JSON (``Accept: application/json`` or ``format=json``) or a redirect to its prog
 from __future__ import annotations
 
 import time
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.contrib import messages
-from django.http import FileResponse, Http404, HttpResponse, JsonResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from ..models import Tournament
 from ..services import reading
 from ..web.access import arbiter_view
 from . import build
 from . import spec as specs
-from .jobs import get_job, job_file, start_job
+from .jobs import Job, get_job, job_file, start_job
 from .layout import tr as _
 
 #: A queued job that no worker took after this many seconds: the page says the worker may be down.
@@ -39,12 +41,12 @@ def kind_labels() -> dict[str, str]:
     }
 
 
-def wants_json(request) -> bool:
+def wants_json(request: HttpRequest) -> bool:
     return (request.POST.get("format") or request.GET.get("format")) == "json" or \
         "application/json" in request.headers.get("Accept", "")
 
 
-def _job_or_404(tournament, job_id: str, user) -> dict:
+def _job_or_404(tournament: Tournament, job_id: str, user: Any) -> Job:
     job = get_job(job_id)
     if job is None or job.get("tournament_id") != tournament.pk:
         raise Http404("no such print job")
@@ -53,7 +55,7 @@ def _job_or_404(tournament, job_id: str, user) -> dict:
     return job
 
 
-def job_json(tournament, job: dict) -> dict:
+def job_json(tournament: Tournament, job: Job) -> dict[str, Any]:
     args = [tournament.slug, job["id"]]
     done = job.get("state") == "done"
     waiting = time.time() - job.get("created", time.time()) if job.get("state") == "queued" else 0
@@ -67,7 +69,7 @@ def job_json(tournament, job: dict) -> dict:
     }
 
 
-def _base_url(request, given: str) -> str | None:
+def _base_url(request: HttpRequest, given: str) -> str | None:
     given = (given or "").strip()
     if not given:
         return request.build_absolute_uri("/").rstrip("/")
@@ -79,7 +81,7 @@ def _base_url(request, given: str) -> str | None:
 
 @arbiter_view
 @require_GET
-def index(request, tournament):
+def index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     menu = reading.print_menu(tournament)
     return render(request, "pdf/index.html", {
         "tournament": tournament, "active": "print", "games": menu.games, "last_round": menu.last_round,
@@ -88,7 +90,7 @@ def index(request, tournament):
     })
 
 
-def _refuse(request, tournament, message: str, status: int = 400):
+def _refuse(request: HttpRequest, tournament: Tournament, message: str, status: int = 400) -> HttpResponse:
     if wants_json(request):
         return JsonResponse({"error": message}, status=status)
     messages.error(request, message)
@@ -97,7 +99,7 @@ def _refuse(request, tournament, message: str, status: int = 400):
 
 @arbiter_view
 @require_POST
-def request_document(request, tournament):
+def request_document(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     data = request.POST
     kind = data.get("kind", "")
     try:
@@ -122,17 +124,17 @@ def request_document(request, tournament):
 
 @arbiter_view
 @require_GET
-def job_page(request, tournament, job):
+def job_page(request: HttpRequest, tournament: Tournament, job: str) -> HttpResponse:
     record = _job_or_404(tournament, job, request.user)
     return render(request, "pdf/job.html", {
         "tournament": tournament, "active": "print", "job": job_json(tournament, record),
-        "title": kind_labels().get(record.get("kind"), record.get("kind")),
+        "title": kind_labels().get(str(record.get("kind")), record.get("kind")),
     })
 
 
 @arbiter_view
 @require_GET
-def job_status(request, tournament, job):
+def job_status(request: HttpRequest, tournament: Tournament, job: str) -> HttpResponse:
     record = _job_or_404(tournament, job, request.user)
     response = JsonResponse(job_json(tournament, record))
     response["Cache-Control"] = "no-store"
@@ -141,7 +143,7 @@ def job_status(request, tournament, job):
 
 @arbiter_view
 @require_GET
-def download(request, tournament, job):
+def download(request: HttpRequest, tournament: Tournament, job: str) -> HttpResponseBase:
     record = _job_or_404(tournament, job, request.user)
     if record.get("state") != "done":
         return HttpResponse("the document is not ready yet", status=409, content_type="text/plain")
@@ -153,7 +155,8 @@ def download(request, tournament, job):
         path.unlink(missing_ok=True)
         return HttpResponse("the access cards expired: print them again", status=410, content_type="text/plain")
     response = FileResponse(path.open("rb"), content_type="application/pdf",
-                            as_attachment=request.GET.get("download") == "1", filename=record.get("filename"))
+                            as_attachment=request.GET.get("download") == "1",
+                            filename=str(record.get("filename") or "document.pdf"))
     response["Cache-Control"] = "no-store" if record.get("kind") == "cards" else "private, max-age=0"
     response["X-Content-Type-Options"] = "nosniff"
     return response

@@ -135,8 +135,9 @@ class Command(BaseCommand):
                 for r in range(opts["rounds"])])
             verdicts = []
             for rnd in rounds:
+                top = rnd.chosen_score or 0
                 for reg in regs:
-                    score = max(0, rnd.chosen_score - rng.choice([0, 0, 0, 2, 5, 10, 20, rnd.chosen_score]))
+                    score = max(0, top - rng.choice([0, 0, 0, 2, 5, 10, 20, top]))
                     verdicts.append(Verdict(registration=reg, round=rnd, awarded=score, reason="ok",
                                             warning=rng.random() < 0.02))
             Verdict.objects.bulk_create(verdicts, batch_size=5000)
