@@ -143,6 +143,10 @@ def parse_players_csv(text: str, known_names: set[str] | None = None) -> tuple[l
         if not values["name"]:
             problems.append(CsvProblem(number, raw, str(_("the name is missing"))))
             continue
+        if any("\x00" in v for v in values.values()):
+            problems.append(CsvProblem(number, raw.replace("\x00", "\ufffd"),
+                                       str(_("a null character (not text) in the line"))))
+            continue
         too_long = [f for f in CSV_COLUMNS if len(values[f]) > limits[f]]
         if too_long:
             problems.append(CsvProblem(number, raw, str(_("too long: %(fields)s")) % {"fields": ", ".join(too_long)}))

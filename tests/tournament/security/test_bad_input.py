@@ -352,3 +352,15 @@ def test_console_penalty_and_tables_refuse_absurd_numbers(client, alice, open_ro
         assert response.status_code == 200 and response.context["tables_form"].errors
     assert counts() == before
     assert Registration.objects.get(pk=reg.pk).table_number == reg.table_number
+
+
+@pytest.mark.django_db
+def test_csv_import_refuses_a_null_character(client, alice, tournament):
+    """PostgreSQL refuses a NUL in text (SQLite keeps it): the import must refuse it first, on every database."""
+    client.force_login(alice)
+    before = counts()
+    upload = SimpleUploadedFile("players.csv", "Good One;Club\nBad\x00Name;Club\n".encode(), content_type="text/csv")
+    response = client.post(f"/arbiter/t/{tournament.slug}/players/import/", {"file": upload})
+    assert response.status_code == 200
+    assert [p.line for p in response.context["problems"]] == [2]
+    assert counts() == before
