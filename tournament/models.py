@@ -51,7 +51,6 @@ class Tournament(models.Model):
         FR = "fr", "Français"
 
     SECONDS_CHOICES = [(180, "3:00"), (150, "2:30"), (120, "2:00"), (60, "1:00")]
-    SOLO_FROM_PLAYERS = 16
 
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("slug"), max_length=80, unique=True)
@@ -84,11 +83,6 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    def solos_on(self, players: int) -> bool:
-        if self.solo_mode == self.SoloMode.AUTO:
-            return players >= self.SOLO_FROM_PLAYERS
-        return self.solo_mode == self.SoloMode.ON
 
 
 class Player(models.Model):
