@@ -7,6 +7,8 @@ The map (README, "Map"): the engine (``scoring``) and the word graph know nothin
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.tools import codebase as cb
@@ -124,3 +126,16 @@ def test_the_checks_see_the_code():
     assert cb.cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert any(n > 50 for name, m in cb.modules().items() if name == "scoring.judge"
                for _fn, _s, n in cb.function_lengths(m))
+
+
+def test_templates_hold_no_inline_script():
+    """Scripts are static files (data goes in ``json_script`` blocks): what a strict Content-Security-Policy needs."""
+    inline = []
+    for path in sorted((cb.ROOT / "templates").rglob("*.html")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            for tag in re.findall(r"<script\b[^>]*>", line):
+                if "src=" not in tag:
+                    inline.append(f"{path.relative_to(cb.ROOT)}:{number}")
+            if re.search(r"\son[a-z]+=\"", line):
+                inline.append(f"{path.relative_to(cb.ROOT)}:{number} (event handler attribute)")
+    assert not inline, f"inline scripts in templates: {inline}"

@@ -41,6 +41,13 @@ def kind_labels() -> dict[str, str]:
     }
 
 
+def job_texts() -> dict[str, str]:
+    """What the job page's script says of each state, in the active language."""
+    return {"queued": _("Waiting for a worker…"), "running": _("Making the document…"), "done": _("Ready."),
+            "cached": _("Ready (unchanged since it was last made)."),
+            "failed": _("The document could not be made.")}
+
+
 def wants_json(request: HttpRequest) -> bool:
     return (request.POST.get("format") or request.GET.get("format")) == "json" or \
         "application/json" in request.headers.get("Accept", "")
@@ -128,7 +135,7 @@ def job_page(request: HttpRequest, tournament: Tournament, job: str) -> HttpResp
     record = _job_or_404(tournament, job, request.user)
     return render(request, "pdf/job.html", {
         "tournament": tournament, "active": "print", "job": job_json(tournament, record),
-        "title": kind_labels().get(str(record.get("kind")), record.get("kind")),
+        "title": kind_labels().get(str(record.get("kind")), record.get("kind")), "texts": job_texts(),
     })
 
 
