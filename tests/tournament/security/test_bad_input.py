@@ -359,7 +359,7 @@ def test_csv_import_refuses_a_null_character(client, alice, tournament):
     """PostgreSQL refuses a NUL in text (SQLite keeps it): the import must refuse it first, on every database."""
     client.force_login(alice)
     before = counts()
-    upload = SimpleUploadedFile("players.csv", "Good One;Club\nBad\x00Name;Club\n".encode(), content_type="text/csv")
+    upload = SimpleUploadedFile("players.csv", b"Good One;Club\nBad\x00Name;Club\n", content_type="text/csv")
     response = client.post(f"/arbiter/t/{tournament.slug}/players/import/", {"file": upload})
     assert response.status_code == 200
     assert [p.line for p in response.context["problems"]] == [2]
