@@ -28,7 +28,7 @@ from .tablets import Drive, DriveOptions, arbiter_token
 try:
     import uvloop
 except ImportError:  # optional: the asyncio loop does the same, with more of the machine's CPU
-    uvloop = None
+    uvloop = None  # type: ignore[assignment]
 
 #: The options written with the figures (``--json``).
 RUN_OPTIONS = ("tablets", "burst", "poll", "announce", "seconds_per_move", "grace", "web_workers", "threads",

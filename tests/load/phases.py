@@ -128,8 +128,8 @@ def check_run(client_log: dict[str, Any]) -> dict[str, Any]:
     rnd = Round.objects.get(pk=client_log["round"])
     tablets: dict[str, list[Row]] = client_log["tablets"]
     regs = {r.table_number: r for r in Registration.objects.filter(tournament__slug=client_log["slug"])}
-    slips = list(Slip.objects.filter(round=rnd).values("id", "registration_id", "idempotency_key", "word",
-                                                      "is_current", "late", "version"))
+    slips: list[Row] = [dict(s) for s in Slip.objects.filter(round=rnd).values(
+        "id", "registration_id", "idempotency_key", "word", "is_current", "late", "version")]
     by_key: dict[str, list[Row]] = defaultdict(list)
     for s in slips:
         by_key[s["idempotency_key"]].append(s)

@@ -38,8 +38,8 @@ def timeline(drive: Drive, step: float = 5) -> list[Figures]:
     deadline = (drive.deadline - to_epoch - origin) if drive.deadline else None
     windows: dict[int, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for ep in ("version", "state", "slip"):
-        for t, lat in zip(drive.rec.times.get(ep, []), drive.rec.samples.get(ep, []), strict=True):
-            windows[int((t - origin) // step)][ep].append(lat)
+        for t, latency in zip(drive.rec.times.get(ep, []), drive.rec.samples.get(ep, []), strict=True):
+            windows[int((t - origin) // step)][ep].append(latency)
     rows = []
     for w in sorted(windows):
         start = w * step
@@ -159,8 +159,9 @@ def write_slips(w: Write, o: dict[str, Any], summary: Figures, check: Figures) -
 
 
 def reached(summary: Figures, key: str, tablets: int) -> bool:
-    seen = summary.get(key)
-    return bool(seen) and seen["tablets"] == tablets and seen["max_s"] <= TARGET_REAL_TIME_SECONDS
+    seen = summary.get(key) or {}
+    latest = seen.get("max_s")
+    return seen.get("tablets") == tablets and latest is not None and latest <= TARGET_REAL_TIME_SECONDS
 
 
 def targets(o: dict[str, Any], summary: Figures, check: Figures) -> list[tuple[str, bool]]:

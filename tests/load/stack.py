@@ -200,10 +200,9 @@ class Stack:
 
 def _admin_conn(db_url: str) -> tuple[psycopg.Connection, str]:
     """A connection to the server's ``postgres`` database, and the name of the run's database."""
-    info = conninfo.conninfo_to_dict(db_url.replace("postgres://", "postgresql://", 1))
-    name = str(info.pop("dbname"))
-    info["dbname"] = "postgres"
-    return psycopg.connect(**info, autocommit=True), name
+    url = db_url.replace("postgres://", "postgresql://", 1)
+    name = str(conninfo.conninfo_to_dict(url)["dbname"])
+    return psycopg.connect(conninfo.make_conninfo(url, dbname="postgres"), autocommit=True), name
 
 
 def recreate_database(db_url: str) -> None:

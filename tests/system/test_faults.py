@@ -230,8 +230,8 @@ def test_web_restart_mid_round_loses_no_slip_and_keeps_the_deadline(tmp_path):
         reg_of = dict(hall.sql("SELECT table_number, id FROM tournament_registration"))
         stored = {k: i for k, i, *_ in rows}
         for key, slip_id in receipts.items():
-            _, table, raw = key.split(":")
-            assert stored.get(f"tablet:{reg_of[int(table)]}:{raw}") == slip_id
+            _, table_text, raw = key.split(":")
+            assert stored.get(f"tablet:{reg_of[int(table_text)]}:{raw}") == slip_id
         assert hall.sql("SELECT COUNT(*) FROM tournament_verdict WHERE round_id = ?", pk)[0][0] == TABLETS
         closed = hall.sql("SELECT closed_at, deadline FROM tournament_round WHERE id = ?", pk)[0]
         assert closed[0] >= closed[1]
@@ -328,6 +328,7 @@ def open_round(tournament, alice, eager):
     game = services.games.create_game(alice, tournament, prepared_racks=["CATSROE", "SOR+DEZ?"])
     with eager(execute=True):
         rnd = services.rounds.draw_round(alice, game)
+    assert rnd is not None
     with eager(execute=False):
         services.rounds.open_round(alice, rnd)
     return rnd, reg, token
@@ -352,7 +353,8 @@ def post_slip(client, token: str, key: str, rnd):
 def test_database_error_gives_no_receipt_and_the_retry_is_stored_once(open_round):
     rnd, reg, token = open_round
     client = Client(raise_request_exception=False)
-    key, calls = uuid.uuid4().hex, []
+    key = uuid.uuid4().hex
+    calls: list[str] = []
     with connection.execute_wrapper(fail_first_slip_insert(calls)):
         first = post_slip(client, token, key, rnd)
         assert calls, "the fault was not injected"
