@@ -2,10 +2,12 @@
 
 ``python -m tests.load.fault_worker [celery worker options]``. Environment:
 
-* ``FAULT_SOLVE_DELAY``: seconds the solve of ``tournament.solve_round`` sleeps before solving;
-* ``FAULT_JOURNAL``: a file that gets one JSON line per solve started / finished (with the pid).
+* ``FAULT_SOLVE_DELAY``: seconds the solve of a round's top (:func:`tournament.services.solving.solve_round`)
+  sleeps before solving;
+* ``FAULT_JOURNAL``: a file that gets one JSON line per solve started / finished (with the pid and the
+  service that asked: ``solve_round``, ``judge_round``, …).
 
-It wraps :func:`tournament.services.round_tools` in this process only; the code under test is unchanged.
+It wraps :func:`tournament.services.solving.round_tools` in this process only; the code under test is unchanged.
 """
 
 from __future__ import annotations
@@ -14,19 +16,25 @@ import json
 import os
 import sys
 import time
+from collections.abc import Sequence
+from types import FrameType
+
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
-
-import django  # noqa: E402
-
 django.setup()
 
-from tournament import services  # noqa: E402
+from scoring.board import Board  # noqa: E402
+from scoring.moves import Move  # noqa: E402
 from tournament.celery import app  # noqa: E402
+from tournament.models import Tournament  # noqa: E402
+from tournament.services import solving  # noqa: E402
 
 DELAY = float(os.environ.get("FAULT_SOLVE_DELAY", "0"))
 JOURNAL = os.environ.get("FAULT_JOURNAL")
-_original = services.round_tools
+#: The services that solve a rack, nearest first on the stack.
+CALLERS = ("solve_round", "judge_round", "checked_top")
+_original = solving.round_tools
 
 
 def note(event: str, caller: str) -> None:
@@ -39,22 +47,31 @@ def note(event: str, caller: str) -> None:
             os.close(fd)
 
 
-def slow_round_tools(tournament):
+def caller(frame: FrameType | None) -> str:
+    """The nearest service of :data:`CALLERS` on the stack (the solve runs inside ``round_moves``)."""
+    while frame is not None:
+        if frame.f_code.co_name in CALLERS and frame.f_globals.get("__name__", "").startswith("tournament.services"):
+            return frame.f_code.co_name
+        frame = frame.f_back
+    return "?"
+
+
+def slow_round_tools(tournament: Tournament) -> solving.Tools:
     solve_fn, lexicon = _original(tournament)
 
-    def solve(board, rack):
-        caller = sys._getframe(1).f_code.co_name
-        note("start", caller)
-        if caller == "solve_round":
+    def solve(board: Board, rack: list[str]) -> Sequence[Move]:
+        who = caller(sys._getframe(1))
+        note("start", who)
+        if who == "solve_round":
             time.sleep(DELAY)
         moves = solve_fn(board, rack)
-        note("end", caller)
+        note("end", who)
         return moves
 
     return solve, lexicon
 
 
-services.round_tools = slow_round_tools
+solving.round_tools = slow_round_tools
 
 if __name__ == "__main__":
     app.worker_main(["worker", *sys.argv[1:]])

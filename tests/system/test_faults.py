@@ -1,11 +1,12 @@
 """Fault tests: the real server processes (gunicorn, Celery worker) killed or cut off in the middle of a round.
 
 Each test starts its own stack with a private var dir (embedded SQLite + file-system broker, or its own
-redis-server on a spare port) via :class:`tournament.loadtest.Stack`, sets the tournament up with
-``manage.py loadtest --phase setup`` and then speaks HTTP to it like the arbiter and the tablets do.
-The database error test runs in-process (Django test client + a fault injected into the slip INSERT).
+redis-server on a spare port) via :class:`tests.load.stack.Stack`, sets the tournament up with the load
+test's setup phase (``python -m tests.load.phases setup``) and then speaks HTTP to it like the arbiter and
+the tablets do. The database error test runs in-process (Django test client + a fault injected into the
+slip INSERT).
 
-Run: ``DUPLICATE_VAR_DIR=/tmp/loadvar .venv/bin/python -m pytest -m faults tests/test_faults.py``.
+Run: ``DUPLICATE_VAR_DIR=/tmp/loadvar .venv/bin/python -m pytest -m faults tests/system/test_faults.py``.
 """
 
 from __future__ import annotations
@@ -23,8 +24,13 @@ import uuid
 from pathlib import Path
 
 import pytest
+from django.db import OperationalError, connection
+from django.test import Client
 
-from tournament import loadtest as lt
+from tests.load.stack import Stack, free_port, manage, phase, stack_env
+from tests.load.tablets import arbiter_token, parse_time
+from tournament import services
+from tournament.models import Slip
 
 pytestmark = pytest.mark.faults
 
@@ -65,11 +71,12 @@ def wait_for(predicate, timeout: float, step: float = 0.2):
 
 
 class Hall:
-    """A tournament on a running stack: the arbiter's token, the tablets' tokens, the SQLite file."""
+    """A tournament on a running stack: the arbiter's token (asked for at once), the tablets' tokens, the SQLite
+    file."""
 
-    def __init__(self, stack: lt.Stack, setup: dict, db: Path):
+    def __init__(self, stack: Stack, setup: dict, db: Path):
         self.stack, self.setup, self.db = stack, setup, db
-        self.arbiter = {"Authorization": f"Token {setup['token']}"}
+        self.arbiter = {"Authorization": f"Token {arbiter_token(stack.url, setup)}"}
         self.tokens: dict[int, str] = {}
 
     @property
@@ -117,11 +124,11 @@ class Hall:
 
 def prepare(tmp_path: Path, env_extra: dict | None = None, *, broker_url=None, redis_url=None,
             seconds_per_move: int = 60, grace: int = 2) -> tuple[dict, dict]:
-    env = lt.stack_env(tmp_path, broker_url=broker_url, redis_url=redis_url, extra=env_extra)
-    lt.manage(env, "migrate", "--no-input", "-v", "0")
+    env = stack_env(tmp_path, broker_url=broker_url, redis_url=redis_url, extra=env_extra)
+    manage(env, "migrate", "--no-input", "-v", "0")
     out = tmp_path / "setup.json"
-    lt.manage(env, "loadtest", "--phase", "setup", "--io", str(out), "--tablets", str(TABLETS),
-              "--seconds-per-move", str(seconds_per_move), "--grace", str(grace))
+    phase(env, "setup", "--io", str(out), "--tablets", str(TABLETS), "--seconds-per-move", str(seconds_per_move),
+          "--grace", str(grace))
     return env, json.loads(out.read_text())
 
 
@@ -143,7 +150,7 @@ def test_pool_process_killed_while_solving_is_redelivered_and_solved_once(tmp_pa
     """kill -9 of the pool process that runs the solve: the message is rejected, redelivered, solved once."""
     log = tmp_path / "journal.jsonl"
     env, setup = prepare(tmp_path, {"FAULT_SOLVE_DELAY": "4", "FAULT_JOURNAL": str(log)})
-    with lt.Stack(env, tmp_path / "logs", web_workers=1, threads=4, worker_argv=SLOW_WORKER) as stack:
+    with Stack(env, tmp_path / "logs", web_workers=1, threads=4, worker_argv=SLOW_WORKER) as stack:
         stack.start_worker()
         stack.start_web()
         hall = Hall(stack, setup, tmp_path / "db.sqlite3")
@@ -167,7 +174,7 @@ def test_pool_process_killed_while_solving_is_redelivered_and_solved_once(tmp_pa
 def test_whole_worker_killed_while_solving_then_restarted_solves_the_round(tmp_path):
     log = tmp_path / "journal.jsonl"
     env, setup = prepare(tmp_path, {"FAULT_SOLVE_DELAY": "4", "FAULT_JOURNAL": str(log)})
-    with lt.Stack(env, tmp_path / "logs", web_workers=1, threads=4, worker_argv=SLOW_WORKER) as stack:
+    with Stack(env, tmp_path / "logs", web_workers=1, threads=4, worker_argv=SLOW_WORKER) as stack:
         stack.start_worker()
         stack.start_web()
         hall = Hall(stack, setup, tmp_path / "db.sqlite3")
@@ -186,7 +193,7 @@ def test_whole_worker_killed_while_solving_then_restarted_solves_the_round(tmp_p
 
 def test_web_restart_mid_round_loses_no_slip_and_keeps_the_deadline(tmp_path):
     env, setup = prepare(tmp_path, seconds_per_move=12, grace=2)
-    with lt.Stack(env, tmp_path / "logs", web_workers=2, threads=4) as stack:
+    with Stack(env, tmp_path / "logs", web_workers=2, threads=4) as stack:
         stack.start_worker()
         stack.start_web()
         hall = Hall(stack, setup, tmp_path / "db.sqlite3")
@@ -213,7 +220,7 @@ def test_web_restart_mid_round_loses_no_slip_and_keeps_the_deadline(tmp_path):
             receipts[f"tablet:{table}:{key}"] = body["id"]
         # the tokens survived the restart (stored hashed in the database)
         st, state = call(f"{hall.url}/api/tablet/state/", headers={"Authorization": f"Tablet {hall.tokens[6]}"})
-        assert st == 200 and lt.parse_time(state["round"]["deadline"]) == lt.parse_time(opened["deadline"])
+        assert st == 200 and parse_time(state["round"]["deadline"]) == parse_time(opened["deadline"])
 
         rnd = wait_for(lambda: (r := hall.round(pk))["status"] == "judged" and r, 12 + 2 + 30, step=0.5)
         assert rnd, "the round was not closed and judged at deadline + grace"
@@ -223,8 +230,8 @@ def test_web_restart_mid_round_loses_no_slip_and_keeps_the_deadline(tmp_path):
         reg_of = dict(hall.sql("SELECT table_number, id FROM tournament_registration"))
         stored = {k: i for k, i, *_ in rows}
         for key, slip_id in receipts.items():
-            _, table, raw = key.split(":")
-            assert stored.get(f"tablet:{reg_of[int(table)]}:{raw}") == slip_id
+            _, table_text, raw = key.split(":")
+            assert stored.get(f"tablet:{reg_of[int(table_text)]}:{raw}") == slip_id
         assert hall.sql("SELECT COUNT(*) FROM tournament_verdict WHERE round_id = ?", pk)[0][0] == TABLETS
         closed = hall.sql("SELECT closed_at, deadline FROM tournament_round WHERE id = ?", pk)[0]
         assert closed[0] >= closed[1]
@@ -239,7 +246,7 @@ def own_redis(tmp_path):
     binary = shutil.which("redis-server")
     if binary is None:
         pytest.skip("redis-server is not installed: the Redis restart test needs its own server")
-    port = lt.free_port()
+    port = free_port()
     data = tmp_path / "redis"
     data.mkdir()
     procs: list[subprocess.Popen] = []
@@ -273,7 +280,7 @@ def own_redis(tmp_path):
 def test_redis_restart_keeps_queued_tasks_and_tablets_carry_on(tmp_path, own_redis):
     env, setup = prepare(tmp_path, broker_url=own_redis["url"], redis_url=own_redis["url"],
                          seconds_per_move=15, grace=2)
-    with lt.Stack(env, tmp_path / "logs", web_workers=2, threads=4) as stack:
+    with Stack(env, tmp_path / "logs", web_workers=2, threads=4) as stack:
         stack.start_web()
         hall = Hall(stack, setup, tmp_path / "db.sqlite3")
         hall.login_all()
@@ -316,21 +323,18 @@ def test_redis_restart_keeps_queued_tasks_and_tablets_carry_on(tmp_path, own_red
 
 @pytest.fixture
 def open_round(tournament, alice, eager):
-    from tournament import services
-
     reg, code = services.players.register_player(alice, tournament, name="Tablet under fault")
     token = services.players.issue_tablet_token(reg, code)
     game = services.games.create_game(alice, tournament, prepared_racks=["CATSROE", "SOR+DEZ?"])
     with eager(execute=True):
         rnd = services.rounds.draw_round(alice, game)
+    assert rnd is not None
     with eager(execute=False):
         services.rounds.open_round(alice, rnd)
     return rnd, reg, token
 
 
 def fail_first_slip_insert(calls: list):
-    from django.db import OperationalError
-
     def wrapper(execute, sql, params, many, context):
         if sql.lstrip().upper().startswith('INSERT INTO "TOURNAMENT_SLIP"') and not calls:
             calls.append(sql)
@@ -347,14 +351,10 @@ def post_slip(client, token: str, key: str, rnd):
 
 
 def test_database_error_gives_no_receipt_and_the_retry_is_stored_once(open_round):
-    from django.db import connection
-    from django.test import Client
-
-    from tournament.models import Slip
-
     rnd, reg, token = open_round
     client = Client(raise_request_exception=False)
-    key, calls = uuid.uuid4().hex, []
+    key = uuid.uuid4().hex
+    calls: list[str] = []
     with connection.execute_wrapper(fail_first_slip_insert(calls)):
         first = post_slip(client, token, key, rnd)
         assert calls, "the fault was not injected"
@@ -369,9 +369,6 @@ def test_database_error_gives_no_receipt_and_the_retry_is_stored_once(open_round
 
 
 def test_database_error_answer_is_a_clear_503(open_round):
-    from django.db import connection
-    from django.test import Client
-
     rnd, _reg, token = open_round
     client = Client(raise_request_exception=False)
     with connection.execute_wrapper(fail_first_slip_insert([])):

@@ -1,0 +1,151 @@
+"""``python -m tests.load``: N simulated tablets against the production stack on this machine.
+
+Creates a fresh PostgreSQL database, migrates it, starts gunicorn and a Celery worker (Redis broker and
+cache, a temporary var dir), sets up a tournament with N players (:mod:`tests.load.phases`), draws and
+opens a round through the arbiter API, runs the tablets (:mod:`tests.load.tablets`), waits for the close
+and the verdicts, checks the database and prints the figures (:mod:`tests.load.report`). Exit status 1
+when a check or a target fails. Every process it starts is stopped at the end, also on errors and Ctrl+C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from collections.abc import Coroutine
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from . import report, stack
+from .tablets import Drive, DriveOptions, arbiter_token
+
+try:
+    import uvloop
+except ImportError:  # optional: the asyncio loop does the same, with more of the machine's CPU
+    uvloop = None  # type: ignore[assignment]
+
+#: The options written with the figures (``--json``).
+RUN_OPTIONS = ("tablets", "burst", "poll", "announce", "seconds_per_move", "grace", "web_workers", "threads",
+               "celery_concurrency")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m tests.load", description=__doc__.split("\n\n")[0].split(": ", 1)[1])
+    p.add_argument("--tablets", type=int, default=1500)
+    p.add_argument("--burst", type=float, default=20, help="seconds before the deadline with most slips")
+    p.add_argument("--poll", type=float, default=1.0, help="poll interval of a tablet (s)")
+    p.add_argument("--announce", type=float, default=5.0,
+                   help="seconds from the draw to the open (the arbiter reads the rack out)")
+    p.add_argument("--seconds-per-move", type=int, default=60)
+    p.add_argument("--grace", type=int, default=10, help="grace after the deadline (s)")
+    p.add_argument("--keep", action="store_true", help="keep the database and the var dir")
+    p.add_argument("--database-url", default="postgresql://postgres@127.0.0.1:5432/duplicate_load",
+                   help="database to (re)create: it is dropped first")
+    p.add_argument("--redis-url", default="redis://127.0.0.1:6379/13",
+                   help="a Redis database this run owns (broker + cache; flushed first)")
+    p.add_argument("--web-workers", type=int, default=3)
+    p.add_argument("--threads", type=int, default=8)
+    p.add_argument("--celery-concurrency", type=int, default=2)
+    p.add_argument("--connections", type=int, default=1000, help="client connection pool size")
+    p.add_argument("--timeline", action="store_true", help="also print requests and p95 per 5 s of the round")
+    p.add_argument("--json", help="also write the figures to this file")
+    p.add_argument("--settings-module", default="tournament.settings",
+                   help="DJANGO_SETTINGS_MODULE of the server processes")
+    return p
+
+
+def say(text: str) -> None:
+    print(text, flush=True)
+
+
+def run_client(coro: Coroutine[Any, Any, None]) -> None:
+    """Runs the simulated tablets on uvloop when it is installed: the load generator shares the machine's
+    cores with the server, the less of them it takes the more the figures are the server's."""
+    if uvloop is None:
+        asyncio.run(coro)
+    else:
+        uvloop.run(coro)
+
+
+def prepare(o: dict[str, Any], env: stack.Env, var_dir: Path) -> dict[str, Any]:
+    """The run's database (recreated, migrated, set up) and Redis database (flushed)."""
+    stack.recreate_database(o["database_url"])
+    stack.flush_redis(o["redis_url"])
+    t0 = time.monotonic()
+    stack.manage(env, "migrate", "--no-input", "-v", "0")
+    setup_file = var_dir / "setup.json"
+    stack.phase(env, "setup", "--io", str(setup_file), "--tablets", str(o["tablets"]),
+                "--seconds-per-move", str(o["seconds_per_move"]), "--grace", str(o["grace"]))
+    say(f"database ready: {o['tablets']} players ({time.monotonic() - t0:.1f} s)")
+    return dict(json.loads(setup_file.read_text()))
+
+
+def drive_and_check(o: dict[str, Any], env: stack.Env, servers: stack.Stack, var_dir: Path,
+                    setup: dict[str, Any]) -> bool:
+    """Starts the servers, runs the clients, checks the database, prints the report; True when it passes."""
+    servers.start_worker()
+    servers.start_web()
+    say(f"gunicorn {o['web_workers']}×{o['threads']} threads on {servers.url}, "
+        f"Celery worker ×{o['celery_concurrency']}")
+    setup["token"] = arbiter_token(servers.url, setup)
+    drive = Drive(DriveOptions(url=servers.url, tablets=o["tablets"], burst=o["burst"], poll=o["poll"],
+                               announce=o["announce"], connections=o["connections"]), setup)
+    run_client(drive.run())
+    summary = report.summarize(drive)
+    log_file = var_dir / "client.json"
+    log_file.write_text(json.dumps({"round": drive.round_id, "slug": setup["slug"], "tablets": drive.log}))
+    stack.phase(env, "check", "--io", str(log_file))
+    check = json.loads(log_file.with_suffix(".result.json").read_text())
+    ok = report.report(say, o, summary, check)
+    if o["json"]:
+        Path(o["json"]).write_text(json.dumps({"options": {k: o[k] for k in RUN_OPTIONS}, "summary": summary,
+                                               "check": check}, indent=2))
+    return ok
+
+
+def clean_up(o: dict[str, Any], var_dir: Path) -> None:
+    db_url = o["database_url"]
+    if o["keep"]:
+        say(f"kept: {var_dir} and {db_url.rsplit('/', 1)[-1]}")
+        return
+    shutil.rmtree(var_dir, ignore_errors=True)
+    try:
+        stack.drop_database(db_url)
+    except Exception as exc:  # noqa: BLE001 (best effort)
+        print(f"could not drop the database: {exc}", file=sys.stderr)
+
+
+def on_term(_signum: int, _frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def main(argv: list[str] | None = None) -> int:
+    o = vars(parser().parse_args(argv))
+    signal.signal(signal.SIGTERM, on_term)
+    var_dir = Path(tempfile.mkdtemp(prefix="duplicate-load-"))
+    db_url, redis_url = o["database_url"], o["redis_url"]
+    env = stack.stack_env(var_dir, database_url=db_url, broker_url=redis_url, redis_url=redis_url,
+                          extra={"DB_CONN_MAX_AGE": "600", "DJANGO_SETTINGS_MODULE": o["settings_module"]})
+    servers = stack.Stack(env, var_dir / "logs", web_workers=o["web_workers"], threads=o["threads"],
+                          celery_concurrency=o["celery_concurrency"])
+    ok = False
+    try:
+        say(f"var dir {var_dir}; database {db_url.rsplit('@', 1)[-1]}; redis {redis_url.rsplit('@', 1)[-1]}")
+        setup = prepare(o, env, var_dir)
+        ok = drive_and_check(o, env, servers, var_dir, setup)
+    except KeyboardInterrupt:
+        print("interrupted: stopping the processes", file=sys.stderr)
+    finally:
+        servers.stop()
+        clean_up(o, var_dir)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,226 @@
+"""The server side of a run: its environment, its processes (gunicorn, Celery worker), its database and Redis.
+
+Used by the load test (``python -m tests.load``) and by the fault tests (``tests/system/test_faults.py``).
+Nothing here imports Django: every process that needs it (migrations, the setup and check phases, the
+servers) runs as a subprocess with the run's environment (:func:`stack_env`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+from types import TracebackType
+
+import psycopg
+import redis
+from psycopg import conninfo, sql
+
+from tests.paths import ROOT
+
+#: The variables of the caller's environment a run replaces by its own.
+RUN_VARIABLES = ("DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL", "DUPLICATE_VAR_DIR", "LEXICON_DIR",
+                 "CELERY_TASK_ALWAYS_EAGER")
+
+Env = dict[str, str]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def run(env: Env, argv: list[str], *, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    """``python ARGV`` in a subprocess of the checkout with ``env``; raises with its output when it fails."""
+    proc = subprocess.run([sys.executable, *argv], cwd=ROOT, env=env, text=True, capture_output=True,
+                          timeout=timeout)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+def manage(env: Env, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    """``manage.py ARGS`` (e.g. ``migrate``) in the run's environment."""
+    return run(env, [str(ROOT / "manage.py"), *args], timeout=timeout)
+
+
+def phase(env: Env, name: str, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    """A phase of :mod:`tests.load.phases` (``setup``, ``check``) in the run's environment."""
+    return run(env, ["-m", "tests.load.phases", name, *args], timeout=timeout)
+
+
+def stack_env(var_dir: Path, *, database_url: str | None = None, broker_url: str | None = None,
+              redis_url: str | None = None, extra: Env | None = None) -> Env:
+    """The environment of every process of a run: its own var dir, database, broker and cache."""
+    env = {k: v for k, v in os.environ.items() if k not in RUN_VARIABLES}
+    env.update({"DUPLICATE_VAR_DIR": str(var_dir), "DJANGO_DEBUG": "0", "LOG_LEVEL": "WARNING",
+                "PYTHONUNBUFFERED": "1", "DJANGO_SETTINGS_MODULE": "tournament.settings"})
+    if database_url:
+        env["DATABASE_URL"] = database_url
+    if broker_url:
+        env["CELERY_BROKER_URL"] = broker_url
+    if redis_url:
+        env["REDIS_URL"] = redis_url
+    env.update(extra or {})
+    return env
+
+
+class Stack:
+    """The server processes of a run (gunicorn, Celery worker), each in its own process group.
+
+    ``stop()`` ends every process it started (TERM, then KILL after ``grace`` seconds); use it as a
+    context manager so that errors and Ctrl+C stop them too.
+    """
+
+    def __init__(self, env: Env, log_dir: Path, *, port: int | None = None, web_workers: int = 2,
+                 threads: int = 8, celery_concurrency: int = 1, worker_pool: str = "prefork",
+                 worker_argv: list[str] | None = None):
+        self.env = env
+        self.log_dir = Path(log_dir)
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        self.port = port or free_port()
+        self.web_workers, self.threads = web_workers, threads
+        self.celery_concurrency, self.worker_pool = celery_concurrency, worker_pool
+        self.worker_argv = worker_argv
+        self.procs: dict[str, subprocess.Popen[bytes]] = {}
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def _spawn(self, name: str, argv: list[str]) -> subprocess.Popen[bytes]:
+        log = open(self.log_dir / f"{name}.log", "ab")  # noqa: SIM115 (kept open for the child)
+        proc = subprocess.Popen(argv, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
+        log.close()
+        self.procs[name] = proc
+        return proc
+
+    def start_web(self, wait: float = 60) -> subprocess.Popen[bytes]:
+        proc = self._spawn("web", [
+            sys.executable, "-m", "gunicorn", "tournament.wsgi:application", "--bind", f"127.0.0.1:{self.port}",
+            "--workers", str(self.web_workers), "--threads", str(self.threads), "--worker-class", "gthread",
+            "--worker-connections", "2000", "--backlog", "4096", "--keep-alive", "5", "--timeout", "60",
+            "--graceful-timeout", "10",
+        ])
+        self.wait_ready(wait)
+        return proc
+
+    def start_worker(self) -> subprocess.Popen[bytes]:
+        argv = self.worker_argv or [sys.executable, "-m", "celery", "-A", "tournament", "worker"]
+        return self._spawn("worker", [
+            *argv, "--loglevel", "INFO", "--pool", self.worker_pool, "--concurrency", str(self.celery_concurrency),
+            "--hostname", f"load-{uuid.uuid4().hex[:8]}@%h", "--without-gossip", "--without-mingle",
+            "--beat",  # the recovery sweep, as `serve` runs it
+        ])
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            proc = self.procs.get("web")
+            if proc is not None and proc.poll() is not None:
+                raise RuntimeError(f"the web server exited ({proc.returncode}); see {self.log_dir / 'web.log'}")
+            try:
+                with urllib.request.urlopen(self.url + "/api/public/tournaments/", timeout=2) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                pass
+            time.sleep(0.2)
+        raise RuntimeError(f"the web server did not answer within {timeout:.0f} s")
+
+    def pids(self, name: str) -> list[int]:
+        """The process and its children (e.g. the Celery pool processes)."""
+        proc = self.procs[name]
+        out = subprocess.run(["pgrep", "-g", str(proc.pid)], capture_output=True, text=True).stdout.split()
+        return [int(p) for p in out] or [proc.pid]
+
+    def stop(self, name: str | None = None, *, sig: int = signal.SIGTERM, grace: float = 15) -> None:
+        names = [name] if name else list(self.procs)
+        for n in names:
+            proc = self.procs.get(n)
+            if proc is not None and proc.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, sig)
+        end = time.monotonic() + grace
+        for n in names:
+            proc = self.procs.pop(n, None)
+            if proc is not None:
+                self._reap(proc, max(0.1, end - time.monotonic()))
+
+    @staticmethod
+    def _reap(proc: subprocess.Popen[bytes], grace: float) -> None:
+        try:
+            proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+        # the group may still hold children (pool processes) when only the leader ended
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+    def supervise(self, name: str = "worker") -> bool:
+        """Restart a process that died by itself (as ``manage.py serve`` or systemd would); True if restarted."""
+        proc = self.procs.get(name)
+        if proc is None or proc.poll() is None:
+            return False
+        self.procs.pop(name)
+        if name == "web":
+            self.start_web()
+        else:
+            self.start_worker()
+        return True
+
+    def kill9(self, name: str) -> None:
+        """``kill -9`` of the whole process group (the worker and its pool), as a crash would."""
+        proc = self.procs.pop(name)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+
+    def __enter__(self) -> Stack:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stop()
+
+
+# -- the database and the Redis database of a run ---------------------------------------------------------
+
+
+def _admin_conn(db_url: str) -> tuple[psycopg.Connection, str]:
+    """A connection to the server's ``postgres`` database, and the name of the run's database."""
+    url = db_url.replace("postgres://", "postgresql://", 1)
+    name = str(conninfo.conninfo_to_dict(url)["dbname"])
+    return psycopg.connect(conninfo.make_conninfo(url, dbname="postgres"), autocommit=True), name
+
+
+def recreate_database(db_url: str) -> None:
+    conn, name = _admin_conn(db_url)
+    with conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
+def drop_database(db_url: str) -> None:
+    conn, name = _admin_conn(db_url)
+    with conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+def flush_redis(url: str) -> None:
+    client = redis.Redis.from_url(url)
+    try:
+        client.flushdb()
+    finally:
+        client.close()

@@ -1,0 +1,372 @@
+"""The clients of a run, over HTTP only: N simulated tablets and the arbiter (asyncio + aiohttp).
+
+The arbiter draws a round through the API, waits for the solver, opens the round ``announce`` seconds
+after the draw (he reads the rack out), waits for the close and the verdicts and publishes them
+``review`` seconds later. Each tablet logs in with its access code and behaves as the tablet page:
+it polls the state version about once a second (ETag / 304), takes the open of the round it shows
+from the poll's answer, fetches its state on other changes (spread over 0.2 s, with ``?v=`` the
+version the poll saw) and hands in its slips with an ``Idempotency-Key`` — most of them in the last
+``burst`` seconds before the deadline, some retrying the same key after a lost answer, some aborting
+mid-flight and retrying, some replacing their slip. Every request is timed (:class:`Recorder`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+import urllib.request
+import uuid
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import aiohttp
+
+#: Statuses of a round whose verdicts are in.
+JUDGED = ("judged", "reviewed", "published")
+Headers = dict[str, str]
+Answer = tuple[int | None, Any, bytes]
+
+
+def parse_time(value: str) -> float:
+    """An API timestamp as epoch seconds."""
+    return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+
+
+def split_move(move: str) -> tuple[str, str]:
+    """``"H8 WORD"`` → (coordinates, word)."""
+    parts = move.split()
+    return (parts[0], parts[1]) if len(parts) >= 2 else ("", parts[0] if parts else "")
+
+
+def arbiter_token(url: str, setup: dict[str, Any], timeout: float = 30) -> str:
+    """The arbiter's API token, from his user name and password (``POST /api/arbiter/token/``)."""
+    body = json.dumps(setup["arbiter"]).encode()
+    req = urllib.request.Request(url + "/api/arbiter/token/", data=body, method="POST",
+                                 headers={"Content-Type": "application/json", "Accept": "application/json"})
+    with urllib.request.urlopen(req, timeout=timeout) as r:
+        return str(json.loads(r.read())["token"])
+
+
+@dataclass
+class Recorder:
+    """Latency (s) and completion time (monotonic) of every request, per endpoint; outcomes and errors."""
+
+    samples: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    times: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    outcomes: Counter[tuple[str, str]] = field(default_factory=Counter)
+    errors: Counter[tuple[str, str]] = field(default_factory=Counter)
+
+    def add(self, endpoint: str, started: float, outcome: str, ok: bool) -> None:
+        now = time.monotonic()
+        self.samples[endpoint].append(now - started)
+        self.times[endpoint].append(now)
+        self.outcomes[(endpoint, outcome)] += 1
+        if not ok:
+            self.errors[(endpoint, outcome)] += 1
+
+
+@dataclass
+class DriveOptions:
+    url: str
+    tablets: int
+    burst: float = 20
+    poll: float = 1.0
+    announce: float = 5.0  # seconds between the draw and the open: the arbiter reads the rack out
+    publish: bool = True  # the arbiter publishes the round once it is judged
+    review: float = 5.0  # seconds from the verdicts to the publication
+    early_fraction: float = 0.15
+    replace_fraction: float = 0.10
+    lost_fraction: float = 0.05
+    abort_fraction: float = 0.05
+    connections: int = 1000
+    max_seconds: float = 900
+    seed: int = 1
+
+
+@dataclass
+class Screen:
+    """What one tablet shows and knows: the version it holds, the round it shows, its slips planned."""
+
+    table: int
+    auth: Headers
+    etag: str | None = None
+    shown: dict[str, Any] = field(default_factory=dict)
+    planned: bool = False
+    changed_at: float = 0.0  # epoch: its poll saw a new version
+
+
+class Drive:
+    """One run of the clients; the figures are read from it afterwards (:mod:`tests.load.report`)."""
+
+    def __init__(self, opts: DriveOptions, setup: dict[str, Any]):
+        self.o = opts
+        self.setup = setup
+        self.rec = Recorder()
+        self.rng = random.Random(opts.seed)
+        self.done = asyncio.Event()
+        self.version_url: str | None = None
+        self.round_id: int | None = None
+        self.deadline: float | None = None  # epoch seconds
+        self.moves: list[dict[str, Any]] = []
+        self.log: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        self.tokens: dict[int, str] = {}
+        self.state_seen: Counter[str | None] = Counter()
+        self.plans_done = 0
+        self.start = self.end = 0.0  # monotonic: the measured span (tablets polling)
+        self.login_seconds = self.solve_seconds = 0.0
+        self.open_sent: float | None = None  # epoch: the arbiter asked to open the round
+        self.open_mono: float | None = None  # monotonic: the open was answered
+        self.saw_open: dict[int, float] = {}  # table → epoch its screen first showed the open round
+        self.judged_seen: float | None = None
+        self.publish_sent: float | None = None
+        self.publish_seconds: float | None = None
+        self.saw_published: dict[int, float] = {}  # table → epoch its state first showed its result
+        self.published_detected: dict[int, float] = {}  # table → epoch its poll saw the version of that state
+        self.session: aiohttp.ClientSession | None = None
+
+    # -- HTTP with measurement --------------------------------------------------------------------------------
+    async def request(self, endpoint: str, method: str, path: str, *, timeout: float = 30, **kw: Any) -> Answer:
+        assert self.session is not None
+        t0 = time.monotonic()
+        try:
+            async with self.session.request(method, self.o.url + path, timeout=aiohttp.ClientTimeout(total=timeout),
+                                            **kw) as r:
+                body = await r.read()
+                ok = r.status < 400 or (endpoint.startswith("slip") and r.status == 409)
+                self.rec.add(endpoint, t0, str(r.status), ok and r.status < 500)
+                return r.status, r.headers, body
+        except (TimeoutError, aiohttp.ClientError, OSError) as exc:
+            self.rec.add(endpoint, t0, type(exc).__name__, "simulated" in endpoint)
+            return None, {}, b""
+
+    # -- the arbiter ----------------------------------------------------------------------------------------
+    @property
+    def arbiter_auth(self) -> Headers:
+        return {"Authorization": f"Token {self.setup['token']}"}
+
+    async def arbiter_round(self) -> dict[str, Any] | None:
+        st, _h, body = await self.request("arbiter", "GET", f"/api/arbiter/rounds/{self.round_id}/",
+                                          headers=self.arbiter_auth)
+        return json.loads(body) if st == 200 else None
+
+    async def arbiter_post(self, path: str, expected: int = 200) -> dict[str, Any]:
+        st, _h, body = await self.request("arbiter", "POST", path, json={}, headers=self.arbiter_auth)
+        if st != expected:
+            raise RuntimeError(f"{path} failed: {st} {body[:300]!r}")
+        return dict(json.loads(body))
+
+    async def draw(self) -> None:
+        """Draws the round and waits for the solver: the arbiter needs the top moves."""
+        slug, game = self.setup["slug"], self.setup["game"]
+        rnd = await self.arbiter_post(f"/api/arbiter/tournaments/{slug}/games/{game}/draw/", expected=201)
+        self.round_id = rnd["id"]
+        t_draw = time.monotonic()
+        while time.monotonic() - t_draw < 120:
+            rnd = await self.arbiter_round() or rnd
+            if rnd["solver_status"] in ("done", "no_move", "failed"):
+                break
+            await asyncio.sleep(0.2)
+        self.solve_seconds = time.monotonic() - t_draw
+        self.moves = rnd.get("top_moves") or []
+        await asyncio.sleep(max(0.0, self.o.announce - (time.monotonic() - t_draw)))
+
+    async def open(self) -> float:
+        """Opens the round; its deadline + grace (epoch)."""
+        self.open_sent = time.time()
+        rnd = await self.arbiter_post(f"/api/arbiter/rounds/{self.round_id}/open/")
+        self.deadline = parse_time(rnd["deadline"])
+        self.open_mono = time.monotonic()
+        return self.deadline + rnd["grace_seconds"]
+
+    async def wait_judged(self, due: float) -> None:
+        while time.time() < due + 120:
+            rnd = await self.arbiter_round()
+            if rnd is not None and rnd["status"] in JUDGED:
+                self.judged_seen = time.time()
+                return
+            await asyncio.sleep(0.25)
+
+    async def publish(self) -> None:
+        """Publishes the verdicts and waits until every tablet shows its result (30 s at most)."""
+        await asyncio.sleep(self.o.review)  # the arbiter looks at the verdicts, then publishes
+        self.publish_sent = time.time()
+        await self.arbiter_post(f"/api/arbiter/rounds/{self.round_id}/publish/")
+        self.publish_seconds = time.time() - self.publish_sent
+        t_pub = time.monotonic()
+        while len(self.saw_published) < len(self.tokens) and time.monotonic() - t_pub < 30:
+            await asyncio.sleep(0.1)
+
+    async def arbiter(self) -> None:
+        await self.draw()
+        due = await self.open()
+        await self.wait_judged(due)
+        if self.judged_seen is not None and self.o.publish:
+            await self.publish()
+        await asyncio.sleep(2 * self.o.poll)  # the tablets see the last version change
+        self.done.set()
+
+    # -- a tablet -------------------------------------------------------------------------------------------
+    async def login(self, table: int, code: str) -> None:
+        for attempt in range(20):
+            st, _h, body = await self.request("login", "POST", "/api/tablet/login/", json={"code": code})
+            if st == 200:
+                self.tokens[table] = json.loads(body)["token"]
+                return
+            await asyncio.sleep(min(5, 0.5 * 2 ** attempt) * (0.8 + 0.4 * self.rng.random()))
+        raise RuntimeError(f"table {table} could not log in")
+
+    async def tablet(self, table: int) -> None:
+        screen = Screen(table, {"Authorization": f"Tablet {self.tokens[table]}", "Accept": "application/json"})
+        await asyncio.sleep(self.rng.random() * self.o.poll)
+        while not self.done.is_set():
+            if self.version_url:
+                new_tag = await self.poll(screen)
+                if new_tag is not None:
+                    await asyncio.sleep(self.rng.random() * 0.2)  # as the tablet page spreads its state requests
+                    await self.fetch_state(screen, f"?v={new_tag.strip(chr(34))}" if new_tag else "", new_tag)
+            else:
+                await self.fetch_state(screen, "", None)
+            await asyncio.sleep(self.o.poll + self.rng.random() * 0.15)
+
+    async def poll(self, screen: Screen) -> str | None:
+        """One version poll; the new ETag ("" if none) when the tablet must fetch its state, else None."""
+        headers = {"If-None-Match": screen.etag} if screen.etag else {}
+        st, h, raw = await self.request("version", "GET", self.version_url or "", headers=headers)
+        if st != 200 or h.get("ETag") == screen.etag:
+            return None
+        new_tag = h.get("ETag") or ""
+        screen.changed_at = time.time()
+        # as the tablet page: the open of the round it shows as drawn comes with the poll's answer
+        try:
+            opened = json.loads(raw).get("round") or {}
+        except (ValueError, AttributeError):
+            opened = {}
+        shown = screen.shown
+        if not (shown.get("id") == opened.get("id") == self.round_id and shown.get("status") == "drawn"
+                and opened.get("status") == "open" and opened.get("rack") and opened.get("deadline")):
+            return new_tag
+        screen.etag, screen.shown = new_tag, opened
+        self.saw_open.setdefault(screen.table, time.time())
+        self.state_seen["open (from the poll)"] += 1
+        self.start_plan(screen, parse_time(opened["deadline"]))
+        return None
+
+    async def fetch_state(self, screen: Screen, query: str, new_tag: str | None) -> None:
+        st, _h, body = await self.request("state", "GET", "/api/tablet/state/" + query, headers=screen.auth)
+        if st != 200:
+            return
+        state = json.loads(body)
+        screen.etag = f'"{state["version"]}"' if state.get("version") else new_tag  # as the tablet page
+        rnd = screen.shown = state.get("round") or {}
+        self.state_seen[rnd.get("status")] += 1
+        if rnd.get("id") != self.round_id:
+            return
+        if rnd.get("status") == "open":
+            self.saw_open.setdefault(screen.table, time.time())
+            self.start_plan(screen, parse_time(rnd["deadline"]))
+        if rnd.get("status") == "published" and state.get("result") and screen.table not in self.saw_published:
+            self.saw_published[screen.table] = time.time()
+            self.published_detected[screen.table] = screen.changed_at
+
+    def start_plan(self, screen: Screen, deadline: float) -> None:
+        if not screen.planned:
+            screen.planned = True
+            asyncio.get_running_loop().create_task(self.submit_plan(screen, deadline))
+
+    def plan(self, deadline: float) -> list[tuple[float, str]]:
+        """(epoch time, mode) of each slip this tablet hands in (the deadline as the tablet's state says)."""
+        now, end = time.time(), deadline - 0.7
+        burst_start = max(now + 0.5, end - self.o.burst)
+        r = self.rng.random()
+        when = self.rng.uniform(now + 1, burst_start) if r < self.o.early_fraction else self.rng.uniform(
+            burst_start, end)
+        out = [when]
+        if self.rng.random() < self.o.replace_fraction:
+            first = self.rng.uniform(now + 1, max(now + 1.5, when - 1))
+            out = [min(first, when - 0.3), when]
+        x = self.rng.random()
+        mode = "lost" if x < self.o.lost_fraction else (
+            "abort" if x < self.o.lost_fraction + self.o.abort_fraction else "normal")
+        return [(t, mode if i == len(out) - 1 else "normal") for i, t in enumerate(out)]
+
+    def body(self) -> dict[str, Any]:
+        """A slip: most of them one of the round's best moves (some with a wrong score), some any word."""
+        r = self.rng.random()
+        if self.moves and r < 0.7:
+            m = self.moves[0] if r < 0.3 else self.rng.choice(self.moves)
+            coords, word = split_move(m["move"])
+            score = m["score"] if self.rng.random() < 0.8 else m["score"] + 2
+        else:
+            coords, word, score = "H8", self.rng.choice(["КОТ", "ДОМ", "ЁЖИК", "СЛОН"]), self.rng.randint(2, 30)
+        return {"word": word, "coordinates": coords, "score": score, "round": self.round_id}
+
+    async def submit_plan(self, screen: Screen, deadline: float) -> None:
+        for when, mode in self.plan(deadline):
+            await asyncio.sleep(max(0, when - time.time()))
+            await self.submit(screen, mode)
+        self.plans_done += 1
+
+    async def submit(self, screen: Screen, mode: str) -> None:
+        """Hands a slip in until it is acknowledged or refused, always with the same key."""
+        key = uuid.uuid4().hex
+        body = self.body()
+        entry = {"key": key, "word": body["word"], "mode": mode, "slip_id": None, "attempts": 0, "sent_at": time.time()}
+        self.log[str(screen.table)].append(entry)
+        headers = {**screen.auth, "Idempotency-Key": key}
+        first_id = None
+        for attempt in range(12):
+            entry["attempts"] += 1
+            abort = mode == "abort" and attempt == 0  # the answer never comes back: stored or not
+            st, _h, raw = await self.request("slip(simulated abort)" if abort else "slip", "POST", "/api/tablet/slip/",
+                                             json=body, headers=headers, timeout=0.005 if abort else 30)
+            if st in (200, 201) or (st == 409 and b"time_over" in raw):
+                data = json.loads(raw)
+                slip = data if st != 409 else data.get("slip") or {}
+                if mode == "lost" and attempt == 0:
+                    first_id = slip.get("id")  # the answer is lost on the way: retry with the same key
+                    await asyncio.sleep(0.2 + self.rng.random())
+                    continue
+                if first_id is not None and slip.get("id") != first_id:
+                    self.rec.errors[("slip", "retry returned another slip")] += 1
+                entry.update(slip_id=slip.get("id"), late=bool(slip.get("late")), status=st, acked_at=time.time())
+                return
+            if st is not None and 400 <= st < 500 and st not in (408, 429):
+                entry["refused"] = st
+                return
+            await asyncio.sleep(min(8, 0.5 * 2 ** attempt) * (0.8 + 0.4 * self.rng.random()))
+
+    # -- the whole run --------------------------------------------------------------------------------------
+    async def login_all(self) -> None:
+        sem = asyncio.Semaphore(100)
+
+        async def one(table: int, code: str) -> None:
+            async with sem:
+                await self.login(table, code)
+
+        t0 = time.monotonic()
+        await asyncio.gather(*(one(int(t), c) for t, c in self.setup["codes"].items()))
+        self.login_seconds = time.monotonic() - t0
+
+    async def run(self) -> None:
+        connector = aiohttp.TCPConnector(limit=self.o.connections, force_close=False, keepalive_timeout=4)
+        async with aiohttp.ClientSession(connector=connector) as self.session:
+            probe = f"/tablet/version/{self.setup['slug']}/"
+            st, _h, _b = await self.request("probe", "GET", probe)
+            self.version_url = probe if st == 200 else None
+            await self.login_all()
+            self.start = time.monotonic()
+            tablets = [asyncio.create_task(self.tablet(t)) for t in self.tokens]
+            await asyncio.sleep(3 + self.o.poll)  # steady polling before the round
+            try:
+                await asyncio.wait_for(self.arbiter(), timeout=self.o.max_seconds)
+            finally:
+                self.done.set()
+                self.end = time.monotonic()
+                await asyncio.wait(tablets, timeout=30)
+                pending = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+                if pending:
+                    await asyncio.wait(pending, timeout=30)
