@@ -24,7 +24,7 @@ from django.utils.translation import ngettext
 
 from scoring.coords import LATIN_ROWS, Convention, CoordError, format_coord, parse_coord, row_label
 from scoring.judge import PLAIN_REASONS, Reason
-from scoring.rules import SIZE, get_ruleset
+from scoring.rules import SIZE, RulesError, get_ruleset
 
 #: Verdict reason → (short label, the player's explanation). ``override``: the arbiter's decision.
 REASONS: dict[str, tuple[Promise, Promise]] = {
@@ -162,11 +162,16 @@ class CoordStyle:
 def coord_style(ruleset_id: str, convention: str, language: str) -> CoordStyle:
     """The one rule: rows are Cyrillic (А Б В … П) on a Cyrillic rule set in the duplicate convention,
     for a reader in Russian or Ukrainian; otherwise Latin (A–O)."""
+    return reader_style(ruleset_id, convention, cyrillic_reader=(language or "")[:2] in CYRILLIC_READERS)
+
+
+def reader_style(ruleset_id: str, convention: str, *, cyrillic_reader: bool) -> CoordStyle:
+    """:func:`coord_style` for a reader known to read Cyrillic rows or not (a screen says which it shows)."""
     try:
         cyrillic_set = get_ruleset(ruleset_id).cyrillic
-    except Exception:  # an unknown rule set: Latin
+    except RulesError:  # an unknown rule set: Latin
         cyrillic_set = False
-    cyrillic = cyrillic_set and convention == Convention.DUPLICATE and (language or "")[:2] in CYRILLIC_READERS
+    cyrillic = cyrillic_set and convention == Convention.DUPLICATE and cyrillic_reader
     return CoordStyle(convention or Convention.DUPLICATE, cyrillic)
 
 

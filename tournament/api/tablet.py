@@ -15,7 +15,7 @@ from rest_framework.response import Response
 
 from scoring.board import BoardError
 from scoring.check import play_placed, play_written
-from scoring.coords import Convention, CoordError
+from scoring.coords import CoordError
 from scoring.notation import NotationError
 from scoring.placement import IllegalMove
 
@@ -174,8 +174,7 @@ class AssistScore(TabletView):
                 play = play_written(board, data["move"], rack=list(rnd.rack), convention=t.convention)
         except (IllegalMove, NotationError, CoordError) as exc:
             return Response(_refused(exc))
-        cyrillic = data["cyrillic"] and board.ruleset.cyrillic and t.convention != Convention.ENGLISH
-        text = labels.CoordStyle(t.convention, cyrillic).move(play.notation())
+        text = labels.reader_style(t.ruleset, t.convention, cyrillic_reader=data["cyrillic"]).move(play.notation())
         coords, _sep, word = text.partition(" ")
         answer: AssistAnswer = {"legal": True, "code": None, "error": None, "move": text, "coordinates": coords,
                                 "word": word, "score": play.score, "bingo": play.bingo,
