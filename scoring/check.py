@@ -11,6 +11,7 @@ from typing import TypedDict
 
 from .board import Board, BoardError
 from .coords import Convention, CoordError
+from .messages import msg
 from .notation import NotationError, parse_move, parse_rack
 from .placement import IllegalMove, Placement, Play, evaluate, from_placements
 from .rules import RulesError, RuleSet, get_ruleset
@@ -134,7 +135,7 @@ def play_placed(board: Board, placed: Iterable[tuple[int, int, str, bool]], *, r
     for row, col, letter, blank in placed:
         normal = ruleset.normalize_letter(letter.strip())
         if not ruleset.is_letter(normal):
-            raise IllegalMove("bad_letter", f"«{letter}» is not a letter of the {ruleset.id} set")
+            raise IllegalMove("bad_letter", msg("not_a_letter", letter=letter, tileset=ruleset.id))
         tiles.append(Placement(row, col, normal, blank))
     return evaluate(board, from_placements(board, tiles), rack=list(rack))
 

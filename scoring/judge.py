@@ -62,8 +62,9 @@ from typing import Any, TypedDict
 
 from .board import Board, Tile
 from .coords import Convention, Coord, CoordError, format_coord, parse_coord
+from .messages import Message, Param, Written, msg
 from .moves import Move, SolveFn
-from .notation import MoveText, NotationError, format_move, parse_move, parse_rack, parse_word
+from .notation import MoveText, NotationError, format_move, parse_move, parse_rack, parse_word, word_text
 from .placement import IllegalMove, Placement, check_rack, evaluate, locate
 from .rules import SIZE
 
@@ -122,9 +123,14 @@ class Verdict:
     awarded: int
     warning: bool
     reason: str
-    message: str
+    explanation: Message  # why, with the move and squares as positions (the tournament writes it in its script)
     true_score: int | None = None
     move: str | None = None  # the move as judged, e.g. "H8 WORD" (None when none was found)
+
+    @property
+    def message(self) -> str:
+        """The explanation in English (the engine's own language)."""
+        return str(self.explanation)
 
     def to_dict(self) -> VerdictDict:
         return {"awarded": self.awarded, "warning": self.warning, "reason": self.reason, "true_score": self.true_score}
@@ -144,7 +150,7 @@ class ParsedSlip:
     tiles: tuple[Tile, ...]
     coord: Coord | None
     coord_text: str | None  # as written (also when unreadable)
-    coord_error: str | None
+    coord_error: Message | None
     score: int | None
 
     @property
@@ -153,7 +159,11 @@ class ParsedSlip:
 
 
 class SlipError(ValueError):
-    pass
+    """A slip that cannot be read; ``message`` says why."""
+
+    def __init__(self, message: Message):
+        super().__init__(str(message))
+        self.message = message
 
 
 # -- reading a slip -----------------------------------------------------------------
@@ -167,7 +177,7 @@ MAX_SCORE = 9999
 
 def _checked(score: int) -> int:
     if score > MAX_SCORE:
-        raise SlipError(f"the score {score} is not possible: at most {MAX_SCORE}")
+        raise SlipError(msg("score_too_high", score=score, most=MAX_SCORE))
     return score
 
 
@@ -175,16 +185,16 @@ def _score(value: object) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool):
-        raise SlipError(f"the score {value!r} is not a number")
+        raise SlipError(msg("score_not_number", text=repr(value)))
     if isinstance(value, int):
         if value < 0:
-            raise SlipError(f"the score {value} is negative")
+            raise SlipError(msg("score_negative", score=value))
         return _checked(value)
     text = str(value).strip()
     if not text:
         return None
     if not _SCORE_RE.match(text):
-        raise SlipError(f"the score «{text}» is not a whole number")
+        raise SlipError(msg("score_not_whole", text=text))
     return _checked(int(text))
 
 
@@ -198,31 +208,31 @@ def parse_slip(slip: str | SlipParts | Mapping[str, Any], board: Board, *, conve
         try:
             tiles = parse_word(slip.word or "", ruleset)
         except NotationError as exc:
-            raise SlipError(f"the word: {exc}") from None
+            raise SlipError(msg("slip_word", reason=exc.message)) from None
         coord, coord_error = None, None
         coord_text = (slip.coord or "").strip() or None
         if coord_text:
             try:
                 coord = parse_coord(coord_text, cyrillic=ruleset.cyrillic, convention=convention)
             except CoordError as exc:
-                coord_error = str(exc)
+                coord_error = exc.message
         return ParsedSlip(tiles, coord, coord_text, coord_error, score)
     if not isinstance(slip, str):
-        raise SlipError("a slip is text such as «H8 WORD 24» or its parts")
+        raise SlipError(msg("slip_not_text"))
     tokens = slip.split()
     if not tokens:
-        raise SlipError("the slip is empty")
+        raise SlipError(msg("slip_empty"))
     score = None
     if len(tokens) >= 2 and _SCORE_RE.match(tokens[-1]):
         score = _checked(int(tokens.pop()))
     rest = " ".join(tokens)
     if len(tokens) == 1:
         if any(ch.isdigit() for ch in rest):
-            raise SlipError(f"«{slip.strip()}» has no word: write e.g. «H8 WORD 24»")
+            raise SlipError(msg("slip_no_word", text=slip.strip()))
         try:
             return ParsedSlip(parse_word(rest, ruleset), None, None, None, score)
         except NotationError as exc:
-            raise SlipError(f"the word: {exc}") from None
+            raise SlipError(msg("slip_word", reason=exc.message)) from None
     try:
         move = parse_move(rest, ruleset, convention=convention, require_coord=True)
         coord_text = rest.replace(_word_token(tokens) or "", "").strip()
@@ -230,13 +240,13 @@ def parse_slip(slip: str | SlipParts | Mapping[str, Any], board: Board, *, conve
     except NotationError as exc:
         word = _word_token(tokens)
         if word is None or exc.code not in {"bad_coordinates", "unknown_row", "off_board", "bad_notation"}:
-            raise SlipError(f"«{slip.strip()}»: {exc}") from None
+            raise SlipError(msg("slip_unreadable_move", text=slip.strip(), reason=exc.message)) from None
         coord_text = " ".join(t for t in tokens if t != word)
         try:
             tiles = parse_word(word, ruleset)
         except NotationError as exc2:
-            raise SlipError(f"the word: {exc2}") from None
-        reason = str(exc) if exc.code != "bad_notation" else f"«{coord_text}» is not a coordinate"
+            raise SlipError(msg("slip_word", reason=exc2.message)) from None
+        reason = exc.message if exc.code != "bad_notation" else msg("not_a_coordinate", text=coord_text)
         return ParsedSlip(tiles, None, coord_text, reason, score)
 
 
@@ -269,8 +279,8 @@ class Reading:
 
 
 class _Fault(Exception):
-    def __init__(self, reason: str, message: str):
-        super().__init__(message)
+    def __init__(self, reason: str, message: Message):
+        super().__init__(str(message))
         self.reason = reason
         self.message = message
 
@@ -295,7 +305,7 @@ def readings_at(
     try:
         _, placed = locate(board, MoveText(coord, written))
     except IllegalMove as exc:
-        raise _Fault("illegal_placement", str(exc)) from None
+        raise _Fault("illegal_placement", exc.message) from None
     have = Counter(rack)
     blanks = have.pop(BLANK, 0)
     index = [(p.row - coord.row) if coord.vertical else (p.col - coord.col) for p in placed]
@@ -312,8 +322,8 @@ def readings_at(
         try:
             check_rack(placed, rack)
         except IllegalMove as exc:
-            raise _Fault("not_on_rack", f"{format_move(coord, written)}: {exc}") from None
-        raise _Fault("not_on_rack", f"{format_move(coord, written)}: the rack cannot supply the tiles")  # pragma: no cover
+            raise _Fault("not_on_rack", msg("placement_at", move=Written(coord, word_text(written)), reason=exc.message)) from None
+        raise _Fault("not_on_rack", msg("rack_cannot_supply", move=Written(coord, word_text(written))))  # pragma: no cover
     out = []
     for option in options:
         new = list(board[coord.square(i)] or t for i, t in enumerate(written))
@@ -322,11 +332,10 @@ def readings_at(
         try:
             play = evaluate(board, MoveText(coord, tuple(new)), lexicon=lexicon)
         except IllegalMove as exc:
-            raise _Fault("illegal_placement", str(exc)) from None
+            raise _Fault("illegal_placement", exc.message) from None
         if play.invalid_words:
-            listed = ", ".join(f"«{w}»" for w in play.invalid_words)
-            verb = "is" if len(play.invalid_words) == 1 else "are"
-            raise _Fault("invalid_word", f"{play.notation()}: {listed} {verb} not in the lexicon")
+            code = "not_in_lexicon_one" if len(play.invalid_words) == 1 else "not_in_lexicon_many"
+            raise _Fault("invalid_word", msg(code, move=_written(play), words=tuple(play.invalid_words)))
         out.append(Reading(play, _differs(coord, written, play.placed)))
     return out
 
@@ -385,22 +394,25 @@ def _why_nowhere(board: Board, tiles: Sequence[Tile], rack: Sequence[str], lexic
     """Why a word is playable nowhere: not a word, letters missing, or no legal place."""
     word = "".join(t.letter for t in tiles)
     if lexicon is not None and word not in lexicon:
-        return _Fault("invalid_word", f"«{word}» is not in the lexicon")
+        return _Fault("invalid_word", msg("word_not_in_lexicon", word=word))
     have = Counter(rack)
     blanks = have.pop(BLANK, 0)
     on_board = Counter(t.letter for _, _, t in board.tiles())
     short = Counter(word) - have - on_board
     if short.total() > blanks:
-        rack_text = "".join(rack)
         missing = "".join(sorted(short.elements()))
-        return _Fault("not_on_rack", f"«{word}» needs {missing}, which the rack {rack_text} cannot supply")
-    return _Fault("illegal_placement", f"«{word}» cannot be placed legally anywhere on the board with the rack {''.join(rack)}")
+        return _Fault("not_on_rack", msg("word_needs_letters", word=word, missing=missing, rack="".join(rack)))
+    return _Fault("illegal_placement", msg("word_nowhere", word=word, rack="".join(rack)))
 
 
 # -- the judge --------------------------------------------------------------------------
 
 
-def _zero(reason: str, message: str, move: str | None = None) -> Verdict:
+def _written(move: Move) -> Written:
+    return Written(move.coord, word_text(tuple(move.tiles)))
+
+
+def _zero(reason: str, message: Message, move: str | None = None) -> Verdict:
     return Verdict(0, False, reason, message, None, move)
 
 
@@ -424,13 +436,13 @@ def judge_slip(
             raise JudgeInputError(f"rack: {exc}") from None
     rack = list(rack)
     if slip is None or (isinstance(slip, str) and not slip.strip()):
-        return _zero("no_slip", "no slip was handed in")
+        return _zero("no_slip", msg("no_slip"))
     if late:
-        return _zero("late", "the slip came after the deadline and counts as missing")
+        return _zero("late", msg("late"))
     try:
         parsed = parse_slip(slip, board, convention=convention)
     except SlipError as exc:
-        return _zero("unreadable", f"the slip cannot be read: {exc}")
+        return _zero("unreadable", msg("unreadable", reason=exc.message))
     cyr = False
     announced = parsed.score
 
@@ -453,14 +465,13 @@ def judge_slip(
         if matching:
             reading = min(matching, key=lambda r: (r.coord.row, r.coord.col, r.coord.vertical))
             awarded = max(0, announced - PLACE_PENALTY)
-            why = f"the place is {place}" + (f" ({stated_fault.message})" if stated_fault else "")
-            if parsed.coord_error:
-                why = f"the place is wrong ({parsed.coord_error})"
-            low = " (0 because the announced score is 4 or less)" if announced < PLACE_PENALTY else ""
+            because = parsed.coord_error or (stated_fault.message if stated_fault else None)
+            code = f"place_{place}" + ("_because" if because else "") + ("_low" if announced < PLACE_PENALTY else "")
+            because_params: dict[str, Param] = {"reason": because} if because else {}
             return Verdict(
                 awarded, False, f"place_{place}",
-                f"{why}; {parsed.word} for {announced} is playable at {name(reading)}: "
-                f"announced − {PLACE_PENALTY} = {awarded}{low}",
+                msg(code, word=parsed.word, announced=announced, move=_written(reading.play), awarded=awarded,
+                    **because_params),
                 announced, name(reading),
             )
     if stated_fault is not None:
@@ -468,12 +479,12 @@ def judge_slip(
     if anywhere:
         scores = sorted({r.score for r in anywhere}, reverse=True)
         listed = ", ".join(str(s) for s in scores[:5])
-        said = f"the announced {announced}" if announced is not None else "no score was announced"
-        where = f"the place is wrong ({parsed.coord_error})" if parsed.coord_error else f"the place is {place}"
-        return _zero(
-            "place_and_score_wrong",
-            f"{where} and {said}: {parsed.word} is playable only for {listed}",
-        )
+        where = "place_wrong_because" if parsed.coord_error else f"place_{place}"
+        said = "_score_wrong" if announced is not None else "_no_score"
+        params: dict[str, Param] = {"reason": parsed.coord_error} if parsed.coord_error else {}
+        if announced is not None:
+            params["announced"] = announced
+        return _zero("place_and_score_wrong", msg(where + said, word=parsed.word, scores=listed, **params))
     nowhere = _why_nowhere(board, parsed.tiles, rack, lexicon)
     return _zero(nowhere.reason, nowhere.message)
 
@@ -495,14 +506,12 @@ def _judge_at_place(
         stated_fault = fault
     else:
         true = reading.score
+        move = _written(reading.play)
         if announced == true:
-            return Verdict(true, False, "ok", f"{name(reading)} scores {true}, as announced", true, name(reading))
+            return Verdict(true, False, "ok", msg("ok", move=move, score=true), true, name(reading))
         if announced is None:
-            return Verdict(true, True, "score_missing",
-                           f"{name(reading)} scores {true}; no score was announced: true score, warning",
-                           true, name(reading))
-        return Verdict(true, True, "score_wrong",
-                       f"{name(reading)} scores {true}, not the announced {announced}: true score, warning",
+            return Verdict(true, True, "score_missing", msg("score_missing", move=move, score=true), true, name(reading))
+        return Verdict(true, True, "score_wrong", msg("score_wrong", move=move, score=true, announced=announced),
                        true, name(reading))
     variants = [("direction_reversed", coord.flipped()), ("coordinates_swapped", coord.transposed())]
     for reason, other in variants:
@@ -514,13 +523,9 @@ def _judge_at_place(
             continue
         reading = _choose(readings, announced)
         if reading.score == announced:
-            what = "direction reversed" if reason == "direction_reversed" else "row and column swapped"
-            return Verdict(
-                announced, True, reason,
-                f"written at {parsed.coord_text or format_coord(coord)}, the move is {name(reading)} "
-                f"({what}) and scores {announced} as announced: its score, warning",
-                announced, name(reading),
-            )
+            written = parsed.coord_text or format_coord(coord)
+            explanation = msg(reason, written=written, move=_written(reading.play), announced=announced)
+            return Verdict(announced, True, reason, explanation, announced, name(reading))
     return stated_fault
 
 
@@ -543,16 +548,14 @@ def _judge_first(
     )
     announced = parsed.score
     move = name(best)
+    params: dict[str, Param] = {"word": parsed.word, "score": best_score, "move": _written(best.play)}
     if announced == best_score:
-        return Verdict(best_score, False, "first_round",
-                       f"round 1: {parsed.word} scores at best {best_score} ({move}), as announced", best_score, move)
+        return Verdict(best_score, False, "first_round", msg("first_round", **params), best_score, move)
     if announced is None:
-        return Verdict(best_score, True, "first_round_score_missing",
-                       f"round 1: {parsed.word} scores at best {best_score} ({move}); no score was announced: warning",
+        return Verdict(best_score, True, "first_round_score_missing", msg("first_round_score_missing", **params),
                        best_score, move)
     return Verdict(best_score, True, "first_round_score_wrong",
-                   f"round 1: {parsed.word} scores at best {best_score} ({move}), not the announced {announced}: warning",
-                   best_score, move)
+                   msg("first_round_score_wrong", announced=announced, **params), best_score, move)
 
 
 __all__ = [

@@ -12,14 +12,16 @@ from dataclasses import dataclass
 
 from .board import Tile
 from .coords import Convention, Coord, CoordError, format_coord, parse_coord
+from .messages import Message, msg
 from .rules import APOSTROPHES, BLANK_APOSTROPHE, RuleSet
 
 
 class NotationError(ValueError):
     """A move or rack that cannot be read, with the reason and a short code."""
 
-    def __init__(self, message: str, code: str = "bad_notation"):
-        super().__init__(message)
+    def __init__(self, message: Message, code: str = "bad_notation"):
+        super().__init__(str(message))
+        self.message = message
         self.code = code
 
 
@@ -53,20 +55,18 @@ def word_text(tiles: tuple[Tile, ...] | list[Tile]) -> str:
 def parse_word(text: str, ruleset: RuleSet) -> tuple[Tile, ...]:
     """Read a word: upper case = tile, lower case = blank, ``*`` = blank apostrophe."""
     if not isinstance(text, str) or not text.strip():
-        raise NotationError("the word is missing", "missing_word")
+        raise NotationError(msg("word_missing"), "missing_word")
     tiles = []
     for ch in text.strip():
         if ch == BLANK_APOSTROPHE:
             if not ruleset.is_letter("'"):
-                raise NotationError(
-                    f"«*» (a blank apostrophe) does not exist in the {ruleset.id} set", "bad_letter"
-                )
+                raise NotationError(msg("no_blank_apostrophe", tileset=ruleset.id), "bad_letter")
             tiles.append(Tile("'", True))
             continue
         ch = APOSTROPHES.get(ch, ch)
         letter = ruleset.normalize_letter(ch)
         if not ruleset.is_letter(letter):
-            raise NotationError(f"«{ch}» is not a letter of the {ruleset.id} tile set", "bad_letter")
+            raise NotationError(msg("not_a_letter", letter=ch, tileset=ruleset.id), "bad_letter")
         blank = ch != ch.upper()
         tiles.append(Tile(letter, blank))
     return tuple(tiles)
@@ -81,27 +81,22 @@ def parse_move(
 ) -> MoveText:
     """Read ``H8 ЗДОРОВ`` (or ``ЗДОРОВ H8``; ``ЗДОРОВ`` alone when coordinates are optional)."""
     if not isinstance(text, str):
-        raise NotationError("a move must be text such as «H8 WORD»")
+        raise NotationError(msg("move_not_text"))
     stripped = text.strip()
     if not stripped:
-        raise NotationError("the move is empty: write coordinates and the word, e.g. «H8 WORD»", "missing_word")
+        raise NotationError(msg("move_empty"), "missing_word")
     m = _COORD_FIRST.match(stripped) or _WORD_FIRST.match(stripped)
     if m:
         try:
             coord = parse_coord(m.group("coord"), cyrillic=ruleset.cyrillic, convention=convention)
         except CoordError as exc:
-            raise NotationError(str(exc), exc.code) from None
+            raise NotationError(exc.message, exc.code) from None
         return MoveText(coord, parse_word(m.group("word"), ruleset))
     if len(stripped.split()) == 1 and not any(ch.isdigit() for ch in stripped):
         if require_coord:
-            raise NotationError(
-                f"coordinates are missing before «{stripped}» (e.g. H8 for a horizontal word, 8H for a vertical one)",
-                "missing_coordinates",
-            )
+            raise NotationError(msg("coordinates_missing_before", word=stripped), "missing_coordinates")
         return MoveText(None, parse_word(stripped, ruleset))
-    raise NotationError(
-        f"«{stripped}» is not a move: write the coordinates, a space and the whole word, e.g. «H8 WORD»"
-    )
+    raise NotationError(msg("not_a_move", text=stripped))
 
 
 def format_move(
@@ -120,7 +115,7 @@ def format_move(
 def parse_rack(text: str, ruleset: RuleSet) -> list[str]:
     """Read a rack: letters, ``?`` for a blank; spaces and ``+`` (leftover + drawn) are ignored."""
     if not isinstance(text, str):
-        raise NotationError("a rack must be text such as «АБВГ??Д»", "bad_rack")
+        raise NotationError(msg("rack_not_text"), "bad_rack")
     tiles = []
     for ch in text.strip():
         if ch in " +":
@@ -130,12 +125,10 @@ def parse_rack(text: str, ruleset: RuleSet) -> list[str]:
             continue
         letter = ruleset.normalize_letter(ch)
         if not ruleset.is_letter(letter):
-            raise NotationError(f"«{ch}» on the rack is not a tile of the {ruleset.id} set", "bad_rack")
+            raise NotationError(msg("rack_bad_tile", letter=ch, tileset=ruleset.id), "bad_rack")
         tiles.append(letter)
     if len(tiles) > ruleset.rack_size:
-        raise NotationError(
-            f"a rack holds at most {ruleset.rack_size} tiles, «{text.strip()}» has {len(tiles)}", "bad_rack"
-        )
+        raise NotationError(msg("rack_too_long", size=ruleset.rack_size, rack=text.strip(), count=len(tiles)), "bad_rack")
     return tiles
 
 

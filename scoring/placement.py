@@ -1,8 +1,7 @@
 """Placing a move on the board and scoring it (RULES §3).
 
-Each illegal case raises :class:`IllegalMove` with a short ``code`` (for
-translation), its ``params`` and a precise English message naming the square,
-the letter and the rule. Nothing here imports Django.
+Each illegal case raises :class:`IllegalMove` with a short ``code`` (the rule broken) and a
+:class:`~scoring.messages.Message` naming the square, the letter and the rule. Nothing here imports Django.
 """
 
 from __future__ import annotations
@@ -12,7 +11,8 @@ from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 
 from .board import Board, Tile
-from .coords import Convention, Coord, format_coord, square_name
+from .coords import Convention, Coord
+from .messages import Message, Place, Square, msg
 from .notation import MoveText, format_move, word_text
 from .rules import CENTRE, SIZE, RuleSet
 
@@ -20,10 +20,10 @@ from .rules import CENTRE, SIZE, RuleSet
 class IllegalMove(ValueError):
     """A move that breaks a placement rule; ``code`` names the rule."""
 
-    def __init__(self, code: str, message: str, **params: object):
-        super().__init__(message)
+    def __init__(self, code: str, message: Message):
+        super().__init__(str(message))
         self.code = code
-        self.params = params
+        self.message = message
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,10 +83,6 @@ class Play:
         return ["?" if p.blank else p.letter for p in self.placed]
 
 
-def _name(row: int, col: int) -> str:
-    return square_name(row, col)
-
-
 def locate(board: Board, move: MoveText) -> tuple[Coord, tuple[Placement, ...]]:
     """Check the written word against the board and return the new tiles it places.
 
@@ -94,22 +90,16 @@ def locate(board: Board, move: MoveText) -> tuple[Coord, tuple[Placement, ...]]:
     a word that continues into a neighbouring tile, no new tile.
     """
     if move.coord is None:
-        raise IllegalMove("missing_coordinates", "the coordinates of the move are missing")
+        raise IllegalMove("missing_coordinates", msg("move_no_coordinates"))
     coord, tiles = move.coord, move.tiles
     if len(tiles) < 2:
-        raise IllegalMove("too_short", f"«{word_text(tiles)}»: a word has at least 2 letters")
+        raise IllegalMove("too_short", msg("too_short", word=word_text(tiles)))
     dr, dc = coord.step()
     last_r, last_c = coord.row + dr * (len(tiles) - 1), coord.col + dc * (len(tiles) - 1)
     if last_r >= SIZE or last_c >= SIZE:
         over = (last_r if coord.vertical else last_c) + 1
-        axis = "row" if coord.vertical else "column"
-        raise IllegalMove(
-            "off_board",
-            f"«{word_text(tiles)}» from {format_coord(coord)} has {len(tiles)} letters and would end "
-            f"at {axis} {over}, off the board",
-            word=word_text(tiles),
-            length=len(tiles),
-        )
+        code = "off_board_row" if coord.vertical else "off_board_column"
+        raise IllegalMove("off_board", msg(code, word=word_text(tiles), place=Place(coord), length=len(tiles), end=over))
     placed: list[Placement] = []
     for i, tile in enumerate(tiles):
         r, c = coord.square(i)
@@ -117,27 +107,16 @@ def locate(board: Board, move: MoveText) -> tuple[Coord, tuple[Placement, ...]]:
         if on_board is None:
             placed.append(Placement(r, c, tile.letter, tile.blank))
         elif on_board.letter != tile.letter:
-            raise IllegalMove(
-                "board_mismatch",
-                f"square {_name(r, c)} holds {on_board.letter}, but the word has {tile.letter} there",
-                square=_name(r, c),
-                board_letter=on_board.letter,
-                word_letter=tile.letter,
-            )
+            raise IllegalMove("board_mismatch", msg("board_mismatch", square=Square(r, c), board_letter=on_board.letter,
+                                                    word_letter=tile.letter))
     before = (coord.row - dr, coord.col - dc)
     after = (last_r + dr, last_c + dc)
     for (r, c), side in ((before, "before"), (after, "after")):
         t = board.tile(r, c)
         if t is not None:
-            raise IllegalMove(
-                "word_continues",
-                f"square {_name(r, c)} {side} the word holds {t.letter}: write the whole word, "
-                "letters already on the board included",
-                square=_name(r, c),
-                letter=t.letter,
-            )
+            raise IllegalMove("word_continues", msg(f"word_continues_{side}", square=Square(r, c), letter=t.letter))
     if not placed:
-        raise IllegalMove("no_new_tile", f"«{word_text(tiles)}» is already on the board: a move places at least one tile")
+        raise IllegalMove("no_new_tile", msg("no_new_tile", word=word_text(tiles)))
     return coord, tuple(placed)
 
 
@@ -150,31 +129,22 @@ def check_rack(placed: Iterable[Placement], rack: Iterable[str]) -> None:
             continue
         rack_text = "".join(sorted(have.elements()))
         if tile == "?":
-            raise IllegalMove(
-                "not_on_rack",
-                f"the move plays {n} blank(s) (lower-case letters) but the rack {rack_text} has {have['?']}",
-                letter="?",
-                rack=rack_text,
-            )
-        hint = " (a letter played with a blank is written in lower case)" if have["?"] else ""
+            raise IllegalMove("not_on_rack", msg("too_many_blanks", count=n, rack=rack_text, have=have["?"]))
+        hint = "_blank" if have["?"] else ""
         if have[tile] == 0:
-            msg = f"{tile} is not on the rack {rack_text}{hint}"
+            message = msg(f"letter_not_on_rack{hint}", letter=tile, rack=rack_text)
         else:
-            msg = f"the move needs {n} × {tile}, the rack {rack_text} has {have[tile]}{hint}"
-        raise IllegalMove("not_on_rack", msg, letter=tile, rack=rack_text)
+            message = msg(f"letter_short_on_rack{hint}", count=n, letter=tile, rack=rack_text, have=have[tile])
+        raise IllegalMove("not_on_rack", message)
 
 
 def _check_connection(board: Board, coord: Coord, tiles: tuple[Tile, ...], placed: tuple[Placement, ...]) -> None:
     if board.is_empty():
         squares = {(p.row, p.col) for p in placed}
         if CENTRE not in squares:
-            raise IllegalMove(
-                "first_off_centre",
-                f"the first move must cover the centre square {_name(*CENTRE)}",
-                square=_name(*CENTRE),
-            )
+            raise IllegalMove("first_off_centre", msg("first_off_centre", square=Square(*CENTRE)))
         if len(placed) < 2:
-            raise IllegalMove("first_single_tile", "the first move must place at least 2 tiles")
+            raise IllegalMove("first_single_tile", msg("first_single_tile"))
         return
     if len(placed) < len(tiles):
         return  # plays through a tile on the board
@@ -182,11 +152,7 @@ def _check_connection(board: Board, coord: Coord, tiles: tuple[Tile, ...], place
         for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
             if board.occupied(p.row + dr, p.col + dc):
                 return
-    raise IllegalMove(
-        "not_touching",
-        f"«{word_text(tiles)}» at {format_coord(coord)} does not touch any tile on the board",
-        word=word_text(tiles),
-    )
+    raise IllegalMove("not_touching", msg("not_touching", word=word_text(tiles), place=Place(coord)))
 
 
 def _cross_word(board: Board, p: Placement, vertical: bool, ruleset: RuleSet) -> FormedWord | None:
@@ -282,24 +248,22 @@ def from_placements(board: Board, placements: Iterable[Placement]) -> MoveText:
     """
     items = list(placements)
     if not items:
-        raise IllegalMove("no_new_tile", "no tile was placed")
+        raise IllegalMove("no_new_tile", msg("nothing_placed"))
     seen = set()
     for p in items:
         if not (0 <= p.row < SIZE and 0 <= p.col < SIZE):
-            raise IllegalMove("off_board", "a tile was placed off the board")
+            raise IllegalMove("off_board", msg("tile_off_board"))
         if board.occupied(p.row, p.col):
-            raise IllegalMove(
-                "occupied", f"square {_name(p.row, p.col)} already holds a tile", square=_name(p.row, p.col)
-            )
+            raise IllegalMove("occupied", msg("square_taken", square=Square(p.row, p.col)))
         if (p.row, p.col) in seen:
-            raise IllegalMove("occupied", f"two tiles were placed on {_name(p.row, p.col)}", square=_name(p.row, p.col))
+            raise IllegalMove("occupied", msg("two_tiles_on_square", square=Square(p.row, p.col)))
         seen.add((p.row, p.col))
     if len(items) == 1 and board.is_empty():
-        raise IllegalMove("first_single_tile", "the first move must place at least 2 tiles")
+        raise IllegalMove("first_single_tile", msg("first_single_tile"))
     rows = {p.row for p in items}
     cols = {p.col for p in items}
     if len(rows) > 1 and len(cols) > 1:
-        raise IllegalMove("not_in_line", "the tiles of a move must all lie in one row or one column")
+        raise IllegalMove("not_in_line", msg("not_in_line"))
     if len(items) == 1:
         p = items[0]
         # A single tile: the direction in which it forms a word of 2+ letters (horizontal first).
@@ -325,11 +289,7 @@ def from_placements(board: Board, placements: Iterable[Placement]) -> MoveText:
         elif (on_board := board[r, c]) is not None:
             tiles.append(on_board)
         elif (r, c) <= (last.row, last.col):
-            raise IllegalMove(
-                "gap",
-                f"square {_name(r, c)} between the placed tiles is empty: a move forms one unbroken word",
-                square=_name(r, c),
-            )
+            raise IllegalMove("gap", msg("gap", square=Square(r, c)))
         else:
             break
         r, c = r + dr, c + dc
