@@ -3,8 +3,10 @@
 * verdict reasons: a short label (console, arbitration sheet, player sheet) and the player's
   explanation (tablet), :func:`reason_label` / :func:`reason_text`;
 * review flags: which verdicts the arbiter should look at again (:func:`flagged`);
-* coordinates: one rule for the row labels and the convention (:func:`coord_style`) and one way to
-  show a stored move (:meth:`CoordStyle.move`);
+* coordinates: one rule for the row letters and the convention of a tournament (:func:`tournament_style`)
+  and one way to show a stored move (:meth:`CoordStyle.move`);
+* what the engine says (placement, notation, the judge's explanations): :func:`explain`, in the active
+  language with the tournament's coordinates;
 * the board for the screens: premiums, labels, tile values (:func:`board_config`);
 * placement errors of the assisted mode, end-of-game reasons.
 
@@ -15,15 +17,17 @@ to words or decides how a coordinate is shown.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol, TypedDict
 
 from django.utils.functional import Promise
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from scoring.coords import LATIN_ROWS, Convention, CoordError, format_coord, parse_coord, row_label
 from scoring.judge import PLAIN_REASONS, Reason
+from scoring.messages import TEXTS, Message, Renderer, render
 from scoring.rules import SIZE, RulesError, get_ruleset
 
 #: Verdict reason → (short label, the player's explanation). ``override``: the arbiter's decision.
@@ -80,8 +84,9 @@ PREMIUM_CLASS = {"TW": "tw", "DW": "dw", "TL": "tl", "DL": "dl", "Y": "ly", "G":
 #: What an empty premium square shows on the boards (letter premiums as a plain figure, word ones ×N).
 PREMIUM_TEXT = {"tw": "×3", "dw": "×2", "tl": "3", "dl": "2"}
 
-#: Languages whose readers see Cyrillic row labels on a Cyrillic rule set.
+#: Languages whose tournaments start with Cyrillic row letters on a Cyrillic rule set.
 CYRILLIC_READERS = ("ru", "uk")
+LATIN, CYRILLIC = "latin", "cyrillic"
 
 
 def reason_label(reason: str) -> str:
@@ -159,37 +164,112 @@ class CoordStyle:
         return [str(i + 1) for i in range(SIZE)]
 
 
-def coord_style(ruleset_id: str, convention: str, language: str) -> CoordStyle:
-    """The one rule: rows are Cyrillic (А Б В … П) on a Cyrillic rule set in the duplicate convention,
-    for a reader in Russian or Ukrainian; otherwise Latin (A–O)."""
-    return reader_style(ruleset_id, convention, cyrillic_reader=(language or "")[:2] in CYRILLIC_READERS)
+def script_style(convention: str, script: str) -> CoordStyle:
+    """The one rule: rows are Cyrillic (А Б В … П) when the tournament chose Cyrillic row letters and writes
+    coordinates in the duplicate convention (the English convention puts letters on columns: Latin)."""
+    convention = convention or Convention.DUPLICATE
+    return CoordStyle(convention, script == CYRILLIC and convention == Convention.DUPLICATE)
 
 
 def reader_style(ruleset_id: str, convention: str, *, cyrillic_reader: bool) -> CoordStyle:
-    """:func:`coord_style` for a reader known to read Cyrillic rows or not (a screen says which it shows)."""
-    try:
-        cyrillic_set = get_ruleset(ruleset_id).cyrillic
-    except RulesError:  # an unknown rule set: Latin
-        cyrillic_set = False
-    cyrillic = cyrillic_set and convention == Convention.DUPLICATE and cyrillic_reader
-    return CoordStyle(convention or Convention.DUPLICATE, cyrillic)
+    """The style of a screen that says which row letters it shows (the tablet's assisted mode)."""
+    return script_style(convention, CYRILLIC if cyrillic_reader else LATIN)
 
 
 class CoordSettings(Protocol):
     """What decides a tournament's coordinates: a Tournament row, or a read model of it."""
 
     @property
-    def ruleset(self) -> str: ...
-
-    @property
     def convention(self) -> str: ...
 
+    @property
+    def coordinate_script(self) -> str: ...
 
-def tournament_style(tournament: CoordSettings, language: str) -> CoordStyle:
-    return coord_style(tournament.ruleset, tournament.convention, language)
+
+def tournament_style(tournament: CoordSettings) -> CoordStyle:
+    """How every person reads the tournament's coordinates: console, tablets, display, papers, messages."""
+    return script_style(tournament.convention, tournament.coordinate_script)
+
+
+def default_script(ruleset_id: str, language: str) -> str:
+    """The row letters a new tournament starts with: Cyrillic for a Cyrillic rule set played in Russian or
+    Ukrainian, Latin otherwise (the arbiter may choose)."""
+    try:
+        cyrillic_set = get_ruleset(ruleset_id).cyrillic
+    except RulesError:
+        cyrillic_set = False
+    return CYRILLIC if cyrillic_set and (language or "")[:2] in CYRILLIC_READERS else LATIN
+
+
+# -- what the engine says --------------------------------------------------------------------------------------
+
+
+def renderer(style: CoordStyle) -> Renderer:
+    """Engine messages in the active language, positions in ``style``."""
+    return Renderer(template=_engine_template, convention=style.convention, cyrillic=style.cyrillic,
+                    quote=_quote, join=_join)
+
+
+def _engine_template(code: str) -> str:
+    text = TEXTS.get(code)
+    return gettext(text) if text is not None else code
+
+
+def _quote(text: str) -> str:
+    return gettext("«%(text)s»") % {"text": text}
+
+
+def _join(items: tuple[str, ...]) -> str:
+    return ", ".join(items)
+
+
+def explain(message: Message | Mapping[str, object] | None, style: CoordStyle, fallback: str = "") -> str:
+    """An engine message (or its stored JSON) in the active language, coordinates in ``style``; ``fallback``
+    (e.g. a verdict's stored English text) when there is none or it can't be read."""
+    if message is None:
+        return fallback
+    if not isinstance(message, Message):
+        try:
+            message = Message.from_json(message)
+        except (KeyError, TypeError, ValueError):
+            return fallback
+    return render(message, renderer(style))
+
+
+class ExplainedVerdict(Protocol):
+    @property
+    def explanation(self) -> Mapping[str, object] | None: ...
+
+    @property
+    def message(self) -> str: ...
+
+    @property
+    def automatic(self) -> bool: ...
+
+    @property
+    def override_reason(self) -> str: ...
+
+
+def verdict_explanation(verdict: ExplainedVerdict, tournament: CoordSettings) -> str:
+    """Why a verdict is what it is, in the active language with the tournament's coordinates: the arbiter's
+    reason for an overridden verdict; the stored text for a verdict judged before explanations were stored."""
+    if not verdict.automatic:
+        return gettext("arbiter's decision: %(why)s") % {"why": verdict.override_reason}
+    return explain(verdict.explanation, tournament_style(tournament), verdict.message)
+
+
+def engine_error(exc: Exception, style: CoordStyle) -> str:
+    """An engine error (it carries a :class:`~scoring.messages.Message` as ``message``) for a person."""
+    message = getattr(exc, "message", None)
+    return explain(message, style, str(exc)) if isinstance(message, Message) else str(exc)
 
 
 # -- the board for the screens --------------------------------------------------------------------------------
+
+
+class BoardSettings(CoordSettings, Protocol):
+    @property
+    def ruleset(self) -> str: ...
 
 
 class BoardConfig(TypedDict):
@@ -210,12 +290,13 @@ class BoardConfig(TypedDict):
     rack_size: int
 
 
-def board_config(ruleset_id: str, convention: str, language: str) -> BoardConfig:
+def board_config(tournament: BoardSettings) -> BoardConfig:
     """What a screen needs to draw the board and tiles (``static/js/board.js``): premiums, labels,
     tile values, letters, and the coordinate style."""
+    ruleset_id = tournament.ruleset
     ruleset = get_ruleset(ruleset_id)
     layout = ruleset.layout
-    style = coord_style(ruleset_id, convention, language)
+    style = tournament_style(tournament)
     premiums = [[PREMIUM_CLASS.get(layout.premium_code(r, c), "") for c in range(SIZE)] for r in range(SIZE)]
     return {"ruleset": ruleset_id, "values": dict(ruleset.values), "blank_value": ruleset.blank_value,
             "colours": dict(ruleset.letter_colours), "premiums": premiums, "premium_text": PREMIUM_TEXT,
@@ -224,7 +305,8 @@ def board_config(ruleset_id: str, convention: str, language: str) -> BoardConfig
             "alphabet": list(ruleset.letters), "rack_size": ruleset.rack_size}
 
 
-__all__ = ["CYRILLIC_READERS", "END_REASONS", "PLACEMENT", "PREMIUM_CLASS", "PREMIUM_TEXT", "REASONS", "BoardConfig",
+__all__ = ["CYRILLIC", "CYRILLIC_READERS", "LATIN", "BoardSettings", "default_script", "engine_error", "explain",
+           "renderer", "script_style", "verdict_explanation", "END_REASONS", "PLACEMENT", "PREMIUM_CLASS", "PREMIUM_TEXT", "REASONS", "BoardConfig",
            "CoordSettings", "CoordStyle",
-           "board_config", "coord_style", "end_reason_label", "flagged", "placement_texts", "points_forms", "reason_label",
+           "board_config", "end_reason_label", "flagged", "placement_texts", "points_forms", "reason_label",
            "reason_text", "reason_texts", "tournament_style"]

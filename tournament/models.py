@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from scoring.coords import Convention
 from scoring.rules import RULESET_NAMES, ruleset_ids
@@ -52,7 +53,7 @@ class Tournament(models.Model):
 
     SECONDS_CHOICES = [(180, "3:00"), (150, "2:30"), (120, "2:00"), (60, "1:00")]
 
-    name = models.CharField(_("name"), max_length=200)
+    name = models.CharField(pgettext_lazy("tournament", "name"), max_length=200)
     slug = models.SlugField(_("slug"), max_length=80, unique=True)
     starts_on = models.DateField(_("starts on"), null=True, blank=True)
     ends_on = models.DateField(_("ends on"), null=True, blank=True)
@@ -61,9 +62,19 @@ class Tournament(models.Model):
     lexicon = models.ForeignKey("lexicon.Lexicon", on_delete=models.PROTECT, related_name="tournaments")
     seconds_per_move = models.PositiveSmallIntegerField(_("time per move"), choices=SECONDS_CHOICES, default=180)
     grace_seconds = models.PositiveSmallIntegerField(_("grace after the deadline (s)"), default=10)
+    class Script(models.TextChoices):
+        LATIN = "latin", _("Latin: A B C … O")
+        CYRILLIC = "cyrillic", _("Cyrillic: А Б В … П")
+
     convention = models.CharField(
-        _("coordinates"), max_length=10, choices=[(c.value, c.value) for c in Convention], default=Convention.DUPLICATE
+        _("coordinates"), max_length=10, default=Convention.DUPLICATE,
+        choices=[(Convention.DUPLICATE.value, _("duplicate: H8 across, 8H down")),
+                 (Convention.ENGLISH.value, _("English: 8H across, H8 down"))],
     )
+    #: The letters of the rows wherever a person reads a coordinate (both are read on input).
+    coordinate_script = models.CharField(_("row letters"), max_length=8, choices=Script.choices, default=Script.LATIN)
+    #: The hall's time zone: every time shown (pages, PDFs, audit log) is in it.
+    time_zone = models.CharField(_("time zone"), max_length=64, default=settings.TIME_ZONE)
     solo_mode = models.CharField(_("solos"), max_length=4, choices=SoloMode.choices, default=SoloMode.AUTO)
     solo_bonus = models.PositiveSmallIntegerField(_("solo bonus"), default=10)
     free_warnings = models.PositiveSmallIntegerField(
@@ -250,6 +261,8 @@ class Verdict(models.Model):
     warning = models.BooleanField(default=False)
     reason = models.CharField(max_length=40)
     message = models.TextField(blank=True)
+    #: The engine's explanation as data (scoring.messages.Message.to_json); shown by tournament.labels.explain.
+    explanation = models.JSONField(null=True, blank=True)
     true_score = models.IntegerField(null=True, blank=True)
     move = models.CharField(max_length=40, blank=True)
     automatic = models.BooleanField(default=True)

@@ -83,6 +83,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "tournament.web.timezone.TournamentTimeZone",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 

@@ -140,8 +140,9 @@ class AssistAnswer(TypedDict):
     words: list[AssistWord]
 
 
-def _refused(exc: IllegalMove | NotationError | CoordError) -> AssistAnswer:
-    return {"legal": False, "code": getattr(exc, "code", "illegal"), "error": str(exc), "move": None,
+def _refused(exc: IllegalMove | NotationError | CoordError, style: labels.CoordStyle) -> AssistAnswer:
+    return {"legal": False, "code": getattr(exc, "code", "illegal"), "error": labels.engine_error(exc, style),
+            "move": None,
             "coordinates": None, "word": None, "score": None, "bingo": False, "words": []}
 
 
@@ -166,6 +167,7 @@ class AssistScore(TabletView):
             board = solving.board_of(rnd)
         except BoardError as exc:  # pragma: no cover - the round's own board
             raise ServiceError(Code.BAD_STATE, f"the board cannot be read: {exc}") from None
+        style = labels.reader_style(t.ruleset, t.convention, cyrillic_reader=data["cyrillic"])
         try:
             if data.get("placements"):
                 placed = [(p["row"], p["col"], p["letter"], p["blank"]) for p in data["placements"]]
@@ -173,8 +175,8 @@ class AssistScore(TabletView):
             else:
                 play = play_written(board, data["move"], rack=list(rnd.rack), convention=t.convention)
         except (IllegalMove, NotationError, CoordError) as exc:
-            return Response(_refused(exc))
-        text = labels.reader_style(t.ruleset, t.convention, cyrillic_reader=data["cyrillic"]).move(play.notation())
+            return Response(_refused(exc, style))
+        text = style.move(play.notation())
         coords, _sep, word = text.partition(" ")
         answer: AssistAnswer = {"legal": True, "code": None, "error": None, "move": text, "coordinates": coords,
                                 "word": word, "score": play.score, "bingo": play.bingo,

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils import translation
 from django.views.decorators.http import require_GET
 
 from .. import gamestate, labels
@@ -24,8 +23,7 @@ from .tournaments import context
 @require_GET
 def board(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     g = game_of(tournament, number)
-    config = labels.board_config(tournament.ruleset, tournament.convention,
-                                 translation.get_language() or tournament.language)
+    config = labels.board_config(tournament)
     fen, last = gamestate.board_fen(g), gamestate.last_published(g)
     fresh = new_squares(tournament.ruleset, last.board_before, fen) if last is not None else []
     return render(request, "arbiter/board.html", context(

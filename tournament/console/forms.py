@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import csv
 import io
+import zoneinfo
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from django import forms
@@ -15,15 +17,22 @@ from django.utils.translation import gettext_lazy as _
 
 from lexicon.models import Lexicon
 
+from .. import labels
 from ..models import Player, Registration, Tournament
 
 SETUP_FIELDS = [
     "name", "slug", "starts_on", "ends_on", "venue", "ruleset", "lexicon", "seconds_per_move", "grace_seconds",
-    "convention", "solo_mode", "solo_bonus", "free_warnings", "warning_penalty", "tie_break", "language",
-    "assisted_mode",
+    "convention", "coordinate_script", "solo_mode", "solo_bonus", "free_warnings", "warning_penalty", "tie_break",
+    "language", "time_zone", "assisted_mode",
 ]
 #: Settings that can't change once a game exists (the racks and the words depend on them).
 LOCKED_WHEN_PLAYED = ("ruleset", "lexicon")
+
+
+@cache
+def time_zones() -> frozenset[str]:
+    """The time zones of the system's database (IANA names)."""
+    return frozenset(zoneinfo.available_timezones())
 
 
 class DateInput(forms.DateInput):
@@ -40,6 +49,10 @@ class LexiconField(forms.ModelChoiceField):  # unparameterised: ModelChoiceField
 
 class TournamentForm(forms.ModelForm):  # unparameterised: ModelForm[...] fails at runtime
     lexicon = LexiconField(queryset=Lexicon.objects.none(), label=_("lexicon version"))
+    #: Offered while typing the time zone (any IANA name is taken).
+    time_zone_hints = ("Europe/Kyiv", "Europe/Warsaw", "Europe/Moscow", "Europe/Minsk", "Europe/Chisinau",
+                       "Europe/Vilnius", "Europe/Riga", "Europe/Tallinn", "Europe/Paris", "Europe/Brussels",
+                       "Europe/Zurich", "Europe/London", "Asia/Almaty", "America/Toronto", "Africa/Dakar", "UTC")
 
     class Meta:
         model = Tournament
@@ -54,6 +67,15 @@ class TournamentForm(forms.ModelForm):  # unparameterised: ModelForm[...] fails 
         self.fields["slug"].required = False
         self.fields["slug"].help_text = _("Short name in addresses; made from the name when empty.")
         self.fields["name"].widget.attrs["autofocus"] = True
+        script = self.fields["coordinate_script"]
+        assert isinstance(script, forms.TypedChoiceField)
+        script.required = False
+        script.choices = [("", _("automatic: Cyrillic for a Cyrillic rule set in Russian or Ukrainian")),
+                          *Tournament.Script.choices]
+        if not self.instance.pk:
+            script.initial = ""
+        self.fields["time_zone"].help_text = _("The hall's time zone, e.g. Europe/Kyiv: every time shown is in it.")
+        self.fields["time_zone"].widget.attrs["list"] = "time-zones"
         if self.instance.pk and self.instance.games.exists():
             for name in LOCKED_WHEN_PLAYED:
                 self.fields[name].disabled = True
@@ -70,9 +92,18 @@ class TournamentForm(forms.ModelForm):  # unparameterised: ModelForm[...] fails 
             raise forms.ValidationError(_("This short name is taken."))
         return slug
 
+    def clean_time_zone(self) -> str:
+        zone = (self.cleaned_data.get("time_zone") or "").strip()
+        if zone not in time_zones():
+            raise forms.ValidationError(_("Unknown time zone «%(zone)s»: write it as Region/City, e.g. Europe/Kyiv.")
+                                        % {"zone": zone})
+        return zone
+
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
+        if not data.get("coordinate_script"):
+            data["coordinate_script"] = labels.default_script(data.get("ruleset") or "", data.get("language") or "")
         lexicon, ruleset = data.get("lexicon"), data.get("ruleset")
         if lexicon and ruleset and lexicon.ruleset != ruleset:
             self.add_error("lexicon", _("This lexicon is for the rule set %(rs)s.") % {"rs": lexicon.ruleset})

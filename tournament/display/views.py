@@ -61,7 +61,7 @@ def display(request: HttpRequest, slug: str) -> HttpResponse:
     config = {
         "slug": t.slug, "lang": lang,
         "urls": {"state": reverse("display:state", args=[t.slug])},
-        "board": labels.board_config(t.ruleset, t.convention, lang),
+        "board": labels.board_config(t),
     }
     return render_in(request, lang, "display/display.html", {"tournament": t, "config": config}, display_strings)
 

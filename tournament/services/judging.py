@@ -16,7 +16,7 @@ from ..errors import Code, ServiceError
 from ..models import Round, Slip, Solo, Verdict
 from . import audit, solving
 
-VERDICT_FIELDS = ["slip", "awarded", "warning", "reason", "message", "true_score", "move"]
+VERDICT_FIELDS = ["slip", "awarded", "warning", "reason", "message", "explanation", "true_score", "move"]
 
 
 def _slips_to_judge(rnd: Round) -> tuple[dict[int, Slip], dict[int, Slip]]:
@@ -62,6 +62,7 @@ def judge_round(rnd: Round, actor: audit.Actor = None) -> Round:
                                    solve_fn=lambda _board, _rack: moves, convention=t.convention, late=late)
         v = memo[key]
         values = dict(slip=slip, awarded=v.awarded, warning=v.warning, reason=v.reason, message=v.message,
+                      explanation=v.explanation.to_json(),
                       true_score=v.true_score, move=v.move or "")
         verdict = existing.get(reg.pk)
         if verdict is None:

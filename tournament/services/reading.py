@@ -54,6 +54,8 @@ class TournamentInfo:
     ruleset: str
     convention: str
     language: str
+    coordinate_script: str = "latin"
+    time_zone: str = ""
     venue: str = ""
     starts_on: date | None = None
     ends_on: date | None = None
@@ -62,6 +64,7 @@ class TournamentInfo:
 
 def tournament_info(t: Tournament) -> TournamentInfo:
     return TournamentInfo(name=t.name, ruleset=t.ruleset, convention=t.convention, language=t.language,
+                          coordinate_script=t.coordinate_script, time_zone=t.time_zone,
                           venue=t.venue, starts_on=t.starts_on, ends_on=t.ends_on, free_warnings=t.free_warnings)
 
 

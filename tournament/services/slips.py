@@ -12,10 +12,12 @@ from datetime import datetime
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from scoring.notation import NotationError, parse_word
 from scoring.rules import get_ruleset
 
+from .. import labels
 from ..errors import Code, ServiceError
 from ..models import Registration, Round, Slip
 from . import audit
@@ -50,7 +52,8 @@ def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinate
     try:  # a word with a letter outside the tile set is refused at once (a typo to fix), never stored
         parse_word(word, get_ruleset(tournament.ruleset))
     except NotationError as exc:
-        raise ServiceError(Code.BAD_LETTER, f"word: {exc}") from None
+        raise ServiceError(Code.BAD_LETTER, _("word: %(why)s") % {
+            "why": labels.engine_error(exc, labels.tournament_style(tournament))}) from None
     try:
         with transaction.atomic():
             slip = _store(rnd, registration, key, word=word, coordinates=coordinates, score=score, source=source,

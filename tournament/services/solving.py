@@ -15,6 +15,8 @@ import logging
 from collections.abc import Container
 from typing import TypedDict
 
+from django.utils.translation import gettext as _
+
 from scoring.board import Board
 from scoring.moves import Move, SolveFn
 from scoring.notation import NotationError, parse_move
@@ -23,6 +25,7 @@ from scoring.rules import get_ruleset
 from scoring.solver import solver_for
 from scoring.tops import offered_moves, ranked_moves
 
+from .. import labels
 from ..errors import Code, ServiceError
 from ..models import Round, Tournament
 
@@ -127,18 +130,24 @@ def checked_top(rnd: Round, text: str, tools: Tools | None = None) -> Play:
     if not rnd.top_moves:
         raise ServiceError(Code.NO_MOVE, "the rack has no legal move")
     best = rnd.top_moves[0]["score"]
-    _solve_fn, lexicon = tools or round_tools(rnd.game.tournament)
+    t = rnd.game.tournament
+    _solve_fn, lexicon = tools or round_tools(t)
     board = board_of(rnd)
+    style = labels.tournament_style(t)
     try:
-        play = evaluate(board, parse_move(text, board.ruleset), rack=list(rnd.rack), lexicon=lexicon)
+        play = evaluate(board, parse_move(text, board.ruleset, convention=t.convention), rack=list(rnd.rack),
+                        lexicon=lexicon)
     except (NotationError, IllegalMove) as exc:
-        raise ServiceError(Code.NOT_LEGAL, f"{text}: {exc}") from None
+        raise ServiceError(Code.NOT_LEGAL, f"{text}: {labels.engine_error(exc, style)}") from None
+    shown = style.move(play.notation())
     if play.invalid_words:
-        raise ServiceError(Code.NOT_LEGAL, f"{text}: not in the lexicon: {', '.join(play.invalid_words)}")
+        raise ServiceError(Code.NOT_LEGAL, _("%(move)s: not in the lexicon: %(words)s")
+                           % {"move": shown, "words": ", ".join(play.invalid_words)})
     if board.is_empty() and play.coord.vertical:
-        raise ServiceError(Code.NOT_LEGAL, f"{text}: the first move is placed horizontally")
+        raise ServiceError(Code.NOT_LEGAL, _("%(move)s: the first move is placed horizontally") % {"move": shown})
     if play.score != best:
-        raise ServiceError(Code.NOT_TOP, f"{text} scores {play.score}, the top of this round scores {best}")
+        raise ServiceError(Code.NOT_TOP, _("%(move)s scores %(score)s, the top of this round scores %(best)s")
+                           % {"move": shown, "score": play.score, "best": best})
     return play
 
 

@@ -8,6 +8,7 @@ from django.db import transaction
 
 from lexicon.models import Lexicon
 
+from .. import labels
 from ..errors import Code, ServiceError
 from ..models import Tournament
 from . import audit
@@ -25,6 +26,8 @@ def create_tournament(actor: audit.Actor, *, name: str, slug: str, ruleset: str,
     if Tournament.objects.filter(slug=slug).exists():
         raise ServiceError(Code.SLUG_TAKEN, f"a tournament with the slug {slug!r} exists")
     arbiters = options.pop("arbiters", [])
+    if not options.get("coordinate_script"):
+        options["coordinate_script"] = labels.default_script(ruleset, options.get("language", Tournament.Language.RU))
     t = Tournament.objects.create(name=name, slug=slug, ruleset=ruleset, lexicon=lexicon, **options)
     if arbiters:
         t.arbiters.set(arbiters)

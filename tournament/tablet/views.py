@@ -67,7 +67,7 @@ def app(request: HttpRequest) -> HttpResponse:
         "urls": {"state": reverse("api:tablet-state"), "slip": reverse("api:tablet-slip"),
                  "version": reverse("tablet:version", args=[t.slug]), "assist": reverse("api:tablet-assist"),
                  "login": reverse("tablet:login")},
-        "board": labels.board_config(t.ruleset, t.convention, lang),
+        "board": labels.board_config(t),
     }
     context = {"tournament": t, "registration": reg, "config": config, "languages": languages(),
                "lang_cookie": _chosen(request, store)}

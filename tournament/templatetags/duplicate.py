@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django import template
-from django.utils import translation
 
 from .. import labels
 
@@ -12,13 +11,19 @@ register = template.Library()
 
 @register.filter
 def move_labels(move: str, tournament: labels.CoordSettings | None) -> str:
-    """A stored move (``H8 ЗДОРОВЫ``) as the page's reader sees coordinates (``З8 ЗДОРОВЫ`` in Russian)."""
+    """A stored move (``H8 ЗДОРОВЫ``) in the tournament's coordinates (``З8 ЗДОРОВЫ`` with Cyrillic rows)."""
     if not move or tournament is None:
         return move
-    return labels.tournament_style(tournament, translation.get_language() or "").move(move)
+    return labels.tournament_style(tournament).move(move)
 
 
 @register.filter
 def reason_label(reason: str) -> str:
     """The short label of a verdict reason, in the page's language."""
     return labels.reason_label(reason)
+
+
+@register.filter
+def explanation(verdict: labels.ExplainedVerdict, tournament: labels.CoordSettings) -> str:
+    """Why a verdict is what it is, in the page's language and the tournament's coordinates."""
+    return labels.verdict_explanation(verdict, tournament)

@@ -6,7 +6,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.utils.formats import date_format, number_format
-from django.utils.translation import get_language
 from reportlab.lib import colors
 from reportlab.platypus import Paragraph, TableStyle
 
@@ -18,8 +17,8 @@ FLAG = "\u2691"  # ⚑
 
 
 def coord_style(info: TournamentInfo) -> labels.CoordStyle:
-    """The coordinates of the papers: the one rule, for the document's language."""
-    return labels.tournament_style(info, get_language() or info.language)
+    """The coordinates of the papers: the tournament's."""
+    return labels.tournament_style(info)
 
 
 def show_move(text: str, info: TournamentInfo) -> str:

@@ -1,0 +1,54 @@
+"""Every time a page shows is in the hall's time zone: the tournament's (``Tournament.time_zone``)."""
+
+from __future__ import annotations
+
+import zoneinfo
+from collections.abc import Callable
+from datetime import datetime, tzinfo
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
+
+from ..models import Tournament
+
+
+def zone_of(name: str | None) -> tzinfo:
+    """The time zone called ``name`` (the server's, ``DJANGO_TIME_ZONE``, when empty or unknown)."""
+    try:
+        return zoneinfo.ZoneInfo(name or settings.TIME_ZONE)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo(settings.TIME_ZONE)
+
+
+def local(moment: datetime | None, zone_name: str | None) -> datetime | None:
+    """``moment`` in the named zone (for papers and texts built outside a page)."""
+    if moment is None:
+        return None
+    return timezone.localtime(moment, zone_of(zone_name)) if timezone.is_aware(moment) else moment
+
+
+class TournamentTimeZone:
+    """Activates the tournament's time zone for a view whose URL names the tournament (``slug``)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()
+
+    def process_view(self, request: HttpRequest, view: Callable[..., Any], args: tuple[Any, ...],
+                     kwargs: dict[str, Any]) -> None:
+        slug = kwargs.get("slug")
+        if not slug:
+            return
+        zone = Tournament.objects.filter(slug=slug).values_list("time_zone", flat=True).first()
+        if zone:
+            timezone.activate(zone_of(zone))
+
+
+__all__ = ["TournamentTimeZone", "local", "zone_of"]
