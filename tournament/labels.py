@@ -151,6 +151,17 @@ class CoordStyle:
             return str(text)
         return f"{format_coord(coord, convention=self.convention, cyrillic=self.cyrillic)} {word}".strip()
 
+    def move_parts(self, text: str) -> tuple[str, str, str]:
+        """A stored move as (before the letter, the letter, after the letter): the letter of a coordinate is
+        drawn apart on screens and papers, so that a row З is never read as the digit 3 (nor О as 0, Б as 6)."""
+        shown = self.move(text)
+        coord, sep, word = shown.partition(" ")
+        if len(coord) >= 2 and not coord[0].isdigit():
+            return "", coord[0], coord[1:] + sep + word
+        if len(coord) >= 2 and not coord[-1].isdigit():
+            return coord[:-1], coord[-1], sep + word
+        return shown, "", ""
+
     def rows(self) -> list[str]:
         """The labels down the side of the board."""
         if self.english:

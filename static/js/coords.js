@@ -66,5 +66,21 @@
     return text(board, where.row, where.col, where.vertical) + (space < 0 ? "" : s.slice(space));
   }
 
-  D.coords = {text: text, square: square, parse: parse, move: move};
+  /** Puts a written move or coordinate ("З8 WORD", "8З → across") into element el, the letter of the
+   * coordinate in a span.coord-letter (hall.css draws it apart: a row З is never read as the digit 3). */
+  function fill(el, written) {
+    var s = String(written || ""), space = s.indexOf(" "), head = space < 0 ? s : s.slice(0, space);
+    var m = /^(\D)(\d{1,2})$/.exec(head) || /^(\d{1,2})(\D)$/.exec(head);
+    el.textContent = "";
+    if (!m) { el.textContent = s; return el; }
+    var letterFirst = isNaN(+m[1]), letter = document.createElement("span");
+    letter.className = "coord-letter";
+    letter.textContent = letterFirst ? m[1] : m[2];
+    if (!letterFirst) el.appendChild(document.createTextNode(m[1]));
+    el.appendChild(letter);
+    el.appendChild(document.createTextNode((letterFirst ? m[2] : "") + (space < 0 ? "" : s.slice(space))));
+    return el;
+  }
+
+  D.coords = {text: text, square: square, parse: parse, move: move, fill: fill};
 })();

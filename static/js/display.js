@@ -38,7 +38,7 @@
     byId("previous").hidden = !prev;
     if (prev) {
       byId("previous-label").textContent = fmt(S.previous_top, {n: prev.number});
-      byId("previous-move").textContent = D.coords.move(B, prev.move);
+      D.coords.fill(byId("previous-move"), D.coords.move(B, prev.move));
       byId("previous-score").textContent = points(prev.score);
     }
     byId("previous").classList.toggle("current", phase === "published");

@@ -75,7 +75,8 @@
     if (top) {
       var t = box.appendChild(el("div", "tb-res-top"));
       t.appendChild(el("div", "small muted", S.top));
-      t.appendChild(el("div", "mono tb-res-move", D.coords.move(o.config, top.move) + " — " + T.points(S.points, top.score, o.lang)));
+      D.coords.fill(t.appendChild(el("div", "mono tb-res-move")),
+                    D.coords.move(o.config, top.move) + " — " + T.points(S.points, top.score, o.lang));
     }
     if (res) {
       var figures = box.appendChild(el("dl", "tb-res-figures"));

@@ -208,8 +208,8 @@
       if (state.tournament.assisted_mode && assist.tap(r, c, sq.classList.contains("has-tile"))) return;
       chosen = {row: r, col: c};
       byId("chooser-text").textContent = fmt(S.start_square, {sq: D.coords.text(B, r, c, false)});
-      byId("choose-h").textContent = D.coords.text(B, r, c, false) + " → " + S.horizontal;
-      byId("choose-v").textContent = D.coords.text(B, r, c, true) + " ↓ " + S.vertical;
+      D.coords.fill(byId("choose-h"), D.coords.text(B, r, c, false) + " → " + S.horizontal);
+      D.coords.fill(byId("choose-v"), D.coords.text(B, r, c, true) + " ↓ " + S.vertical);
       byId("chooser").hidden = false;
       renderBoard();
     }
@@ -272,7 +272,8 @@
     }
 
     // -- wiring -------------------------------------------------------------------------------------------------
-    byId("slip-coords").placeholder = D.coords.text(B, 7, 7, false) + " / " + D.coords.text(B, 7, 7, true);
+    // An example row without a look-alike of a digit (Г/D, not З/H: "38" must never be read for "З8").
+    byId("slip-coords").placeholder = D.coords.text(B, 3, 7, false) + " / " + D.coords.text(B, 3, 7, true);
     byId("slip-form").addEventListener("submit", onSubmit);
     byId("slip-coords").addEventListener("input", renderBoard);
     byId("choose-h").addEventListener("click", function () { chooseDirection(false); });

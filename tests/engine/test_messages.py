@@ -10,7 +10,19 @@ import pytest
 from scoring.board import Board
 from scoring.coords import Coord, CoordError, parse_coord
 from scoring.judge import judge_slip
-from scoring.messages import ENGLISH, TEXTS, Message, Place, Renderer, Square, Written, msg, placeholders, render, walk
+from scoring.messages import (
+    ENGLISH,
+    TEXTS,
+    Message,
+    Place,
+    Renderer,
+    Square,
+    Written,
+    msg,
+    placeholders,
+    render,
+    walk,
+)
 from scoring.rules import get_ruleset
 
 ROOT = Path(__file__).resolve().parents[2] / "scoring"

@@ -11,6 +11,7 @@ from functools import cache
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.db import models
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
@@ -76,6 +77,7 @@ class TournamentForm(forms.ModelForm):  # unparameterised: ModelForm[...] fails 
             script.initial = ""
         self.fields["time_zone"].help_text = _("The hall's time zone, e.g. Europe/Kyiv: every time shown is in it.")
         self.fields["time_zone"].widget.attrs["list"] = "time-zones"
+        self.fields["time_zone"].required = False
         if self.instance.pk and self.instance.games.exists():
             for name in LOCKED_WHEN_PLAYED:
                 self.fields[name].disabled = True
@@ -93,7 +95,7 @@ class TournamentForm(forms.ModelForm):  # unparameterised: ModelForm[...] fails 
         return slug
 
     def clean_time_zone(self) -> str:
-        zone = (self.cleaned_data.get("time_zone") or "").strip()
+        zone = (self.cleaned_data.get("time_zone") or "").strip() or settings.TIME_ZONE
         if zone not in time_zones():
             raise forms.ValidationError(_("Unknown time zone «%(zone)s»: write it as Region/City, e.g. Europe/Kyiv.")
                                         % {"zone": zone})

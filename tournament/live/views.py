@@ -22,3 +22,6 @@ def state_version(request: HttpRequest, slug: str) -> HttpResponseBase:
     if version.not_modified(request, etag):
         return version.stamp(HttpResponseNotModified(), etag)
     return version.stamp(HttpResponse(version.version_body(current, rnd), content_type="application/json"), etag)
+
+
+state_version.shows_no_time = True  # type: ignore[attr-defined]  # no time zone query (web.timezone)

@@ -14,6 +14,8 @@ from lexicon.resolve import LexiconNotFound, open_lexicon
 from scoring.rules import RuleSet
 from scoring.solver import Solver, SolverError, solver_for
 
+from .. import labels
+
 
 def one_line_errors(
     parser: CommandParser,
@@ -61,3 +63,15 @@ def open_solver(ruleset: RuleSet, lexicon: str) -> Solver:
 
 
 __all__ = ["one_line_errors", "open_solver", "positive_int"]
+
+
+def add_script_argument(parser: CommandParser) -> None:
+    """``--script latin|cyrillic``: the row letters of the coordinates printed (a Cyrillic rule set's
+    tournaments usually read А–П; both are read on input)."""
+    parser.add_argument("--script", choices=[labels.LATIN, labels.CYRILLIC], default=labels.LATIN,
+                        help="row letters of the coordinates printed: latin (A–O, default) or cyrillic (А–П)")
+
+
+def script_style(opts: dict[str, object]) -> labels.CoordStyle:
+    """The coordinate style the options ask for (``--script``, ``--convention`` when the command has it)."""
+    return labels.script_style(str(opts.get("convention") or "duplicate"), str(opts.get("script") or labels.LATIN))

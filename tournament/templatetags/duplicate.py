@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from .. import labels
 
@@ -10,11 +12,15 @@ register = template.Library()
 
 
 @register.filter
-def move_labels(move: str, tournament: labels.CoordSettings | None) -> str:
-    """A stored move (``H8 ЗДОРОВЫ``) in the tournament's coordinates (``З8 ЗДОРОВЫ`` with Cyrillic rows)."""
+def move_labels(move: str, tournament: labels.CoordSettings | None) -> str | SafeString:
+    """A stored move (``H8 ЗДОРОВЫ``) in the tournament's coordinates (``З8 ЗДОРОВЫ`` with Cyrillic rows), the
+    letter of the coordinate marked (``coord-letter``: never read as a digit)."""
     if not move or tournament is None:
         return move
-    return labels.tournament_style(tournament).move(move)
+    before, letter, after = labels.tournament_style(tournament).move_parts(move)
+    if not letter:
+        return before
+    return format_html('{}<span class="coord-letter">{}</span>{}', before, letter, after)
 
 
 @register.filter

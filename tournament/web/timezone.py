@@ -1,4 +1,7 @@
-"""Every time a page shows is in the hall's time zone: the tournament's (``Tournament.time_zone``)."""
+"""Every time a page shows is in the hall's time zone: the tournament's (``Tournament.time_zone``).
+
+A view that shows no time (the screens' polls, answered thousands of times a second) says so with an
+attribute ``shows_no_time = True`` and costs no query here."""
 
 from __future__ import annotations
 
@@ -44,7 +47,7 @@ class TournamentTimeZone:
     def process_view(self, request: HttpRequest, view: Callable[..., Any], args: tuple[Any, ...],
                      kwargs: dict[str, Any]) -> None:
         slug = kwargs.get("slug")
-        if not slug:
+        if not slug or getattr(view, "shows_no_time", False):  # the screens' polls: no query spent on a zone
             return
         zone = Tournament.objects.filter(slug=slug).values_list("time_zone", flat=True).first()
         if zone:

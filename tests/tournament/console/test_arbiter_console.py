@@ -190,7 +190,7 @@ def test_round_control_through_publish(client, alice, tournament, game, regs, ea
     assert rnd.status == "judged"
     review = client.get(judged.url).content.decode()
     flagged_first = review.index(regs[1].player.name) < review.index(regs[0].player.name)
-    assert flagged_first and "H4 CARTS" in review
+    assert flagged_first and "H4 CARTS" in re.sub(r"<[^>]+>", "", review)
     verdict = Verdict.objects.get(round=rnd, registration=regs[3])
     url = reverse("arbiter:override", args=[tournament.slug, verdict.pk])
     client.post(url, {f"v{verdict.pk}-awarded": 7, f"v{verdict.pk}-why": ""})
@@ -210,7 +210,7 @@ def test_round_control_through_publish(client, alice, tournament, game, regs, ea
     assert regs[0].player.name in standings
     board = client.get(reverse("arbiter:board", args=[tournament.slug, 1])).content.decode()
     game.refresh_from_db()
-    assert top in board and json_block(board, "board-fen") == gamestate.board_fen(game)
+    assert top in re.sub(r"<[^>]+>", "", board) and json_block(board, "board-fen") == gamestate.board_fen(game)
     assert top.split()[1] in gamestate.board_fen(game)  # the top's tiles are on the board
     audit = client.get(reverse("arbiter:audit", args=[tournament.slug])).content.decode()
     assert "round.publish" in audit and "verdict.override" in audit
@@ -248,7 +248,7 @@ def test_board_page_draws_the_screens_board_config(client, alice, tournament, pl
     html = client.get(url).content.decode()
     config, fen = json_block(html, "board-config"), json_block(html, "board-fen")
     played.refresh_from_db()
-    assert config == labels.board_config(tournament.ruleset, tournament.convention, "en")
+    assert config == labels.board_config(tournament)
     assert fen == gamestate.board_fen(played) and sum(ch.isalpha() for ch in fen) >= 2  # round 1's top is on it
     assert config["premiums"][0][0] == "tw" and config["premiums"][7][7] == "dw" and config["values"]["C"] == 3
     top = played.rounds.get(number=1).chosen_move
@@ -258,20 +258,20 @@ def test_board_page_draws_the_screens_board_config(client, alice, tournament, pl
     assert "<table class=\"board\"" not in html  # one renderer: board.js
 
 
-def test_board_uses_cyrillic_row_labels_in_russian(client, alice, tournament, played):
+def test_board_uses_the_tournaments_row_letters(client, alice, tournament, played):
     client.force_login(alice)
     url = reverse("arbiter:board", args=[tournament.slug, 1])
     client.cookies["django_language"] = "ru"
-    # an English rule set keeps Latin labels even in Russian
+    # Latin row letters (the tournament's choice) stay Latin for a Russian reader
     config = json_block(client.get(url).content.decode(), "board-config")
     assert config["rows"][7] == "H" and not config["cyrillic"]
-    # a Russian rule set gets Cyrillic rows for a Russian reader, Latin ones for an English reader
-    Tournament.objects.filter(pk=tournament.pk).update(ruleset="ru")
+    # Cyrillic row letters are shown to every reader, whatever his language
+    Tournament.objects.filter(pk=tournament.pk).update(ruleset="ru", coordinate_script="cyrillic")
     config = json_block(client.get(url).content.decode(), "board-config")
     assert config["rows"][7] == "З" and config["cyrillic"] and config["cols"][7] == "8"
     assert config["premiums"][0][0] == "tw" and config["ruleset"] == "ru"
     client.cookies["django_language"] = "en"
-    assert json_block(client.get(url).content.decode(), "board-config")["rows"][7] == "H"
+    assert json_block(client.get(url).content.decode(), "board-config")["rows"][7] == "З"
 
 
 @pytest.mark.browser

@@ -22,7 +22,7 @@ from django.utils import translation
 from tests.conftest import run_manage
 from tests.tools.users import user
 from tests.tournament.printing.conftest import BASE_URL, PEOPLE
-from tournament import services, tasks
+from tournament import labels, services, tasks
 from tournament.models import AuditLog, Game, Registration, Tournament, Verdict, secret_hash
 from tournament.printing import build as pdf
 from tournament.printing import documents
@@ -145,7 +145,9 @@ def test_game_sheet_racks_tops_and_board(tournament, played, tmp_path):
 
 
 def paper(name: str, ruleset: str, language: str) -> reading.TournamentInfo:
-    return reading.TournamentInfo(name=name, ruleset=ruleset, convention="duplicate", language=language)
+    script = labels.default_script(ruleset, language)
+    return reading.TournamentInfo(name=name, ruleset=ruleset, convention="duplicate", language=language,
+                                  coordinate_script=script)
 
 
 def test_game_sheet_of_a_russian_game_marks_kept_tiles_redraws_and_uses_cyrillic_rows():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from types import SimpleNamespace
 
 import pytest
 from rest_framework.test import APIClient
@@ -91,14 +92,17 @@ def test_tablet_page_needs_a_token_and_speaks_the_tournament_language(client, al
     assert page["Content-Language"] == "ru" and page.cookies["tablet_lang"].value == ""
 
 
-def test_board_labels_follow_the_rule_set_language_and_convention():
-    ru = labels.board_config("ru", "duplicate", "ru")
+def test_board_labels_follow_the_tournaments_script_and_convention():
+    def board(ruleset: str, convention: str, script: str) -> labels.BoardConfig:
+        return labels.board_config(SimpleNamespace(ruleset=ruleset, convention=convention, coordinate_script=script))
+
+    ru = board("ru", "duplicate", "cyrillic")
     assert ru["rows"][:3] == ["А", "Б", "В"] and ru["rows"][14] == "П" and ru["cols"][0] == "1"
     assert ru["cyrillic"] and ru["cyrillic_input"] and "Ё" in ru["alphabet"]
-    assert labels.board_config("ru", "duplicate", "pl")["rows"][0] == "A"
-    en = labels.board_config("en", "english", "en")
+    assert board("ru", "duplicate", "latin")["rows"][0] == "A"
+    en = board("en", "english", "latin")
     assert en["rows"][0] == "1" and en["cols"][0] == "A" and not en["cyrillic_input"]
-    literaki = labels.board_config("pl-literaki", "duplicate", "pl")
+    literaki = board("pl-literaki", "duplicate", "latin")
     assert literaki["colours"] and {"ly", "lg", "lb", "lr"} & {c for row in literaki["premiums"] for c in row}
 
 

@@ -17,6 +17,9 @@ from scoring.moves import SolveFn
 from scoring.rules import RuleSet, ruleset_ids
 from scoring.solver import SolvedMove, SolverError, solver_for
 
+from ... import labels
+from ..cli import add_script_argument, script_style
+
 
 def solve_fn_for(ruleset: RuleSet, lexicon: WordGraph) -> SolveFn | None:
     """The compiled solver over ``lexicon`` when its graph has a GADDAG, else None
@@ -54,6 +57,7 @@ class Command(BaseCommand):
             help="coordinate convention (default: duplicate, rows are letters)",
         )
         parser.add_argument("--json", action="store_true", help="print one JSON object")
+        add_script_argument(parser)
 
     def handle(self, *args: Any, **opts: Any) -> None:
         try:
@@ -81,4 +85,5 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(verdict.to_dict(), ensure_ascii=False))
             return
         warning = ", warning" if verdict.warning else ""
-        self.stdout.write(f"{verdict.awarded} points{warning} ({verdict.reason}): {verdict.message}")
+        explanation = labels.explain(verdict.explanation, script_style(opts), verdict.message)
+        self.stdout.write(f"{verdict.awarded} points{warning} ({verdict.reason}): {explanation}")

@@ -17,7 +17,8 @@ from scoring.rules import ruleset_ids
 from scoring.solver import SolvedMove, SolveResult
 from scoring.tops import ranked_moves
 
-from ..cli import one_line_errors, open_solver, positive_int
+from ... import labels
+from ..cli import add_script_argument, one_line_errors, open_solver, positive_int, script_style
 
 
 class Command(BaseCommand):
@@ -38,6 +39,7 @@ class Command(BaseCommand):
         parser.add_argument("--top", type=positive_int, default=None, help="only the N best moves (default: all)")
         parser.add_argument("--count-all", action="store_true", help="also count every legal move")
         parser.add_argument("--json", action="store_true", help="print one JSON object")
+        add_script_argument(parser)
 
     def handle(self, *args: Any, **opts: Any) -> None:
         try:
@@ -52,21 +54,23 @@ class Command(BaseCommand):
             del moves[top:]
         if opts["json"]:
             data = result.to_dict()
-            data["moves"] = [m.to_dict() for m in moves]
+            style = script_style(opts)
+            data["moves"] = [{**m.to_dict(), "move": style.move(m.notation())} for m in moves]
             self.stdout.write(json.dumps(data, ensure_ascii=False))
             return
-        self._print_table(moves, result, top)
+        self._print_table(moves, result, top, script_style(opts))
 
-    def _print_table(self, moves: list[SolvedMove], result: SolveResult, top: int | None) -> None:
+    def _print_table(self, moves: list[SolvedMove], result: SolveResult, top: int | None,
+                     style: labels.CoordStyle) -> None:
         if not moves:
             self.stdout.write("no legal move")
         else:
-            width = max(len(m.notation()) for m in moves)
+            width = max(len(style.move(m.notation())) for m in moves)
             self.stdout.write(f"{'#':>4}  {'move':<{width}}  {'score':>5}  {'tiles':>5}  {'blanks':>6}  words")
             for i, m in enumerate(moves, 1):
                 words = " ".join(m.words)
                 self.stdout.write(
-                    f"{i:>4}  {m.notation():<{width}}  {m.score:>5}  {m.tiles_placed:>5}  {m.blanks:>6}  {words}"
+                    f"{i:>4}  {style.move(m.notation()):<{width}}  {m.score:>5}  {m.tiles_placed:>5}  {m.blanks:>6}  {words}"
                 )
         count = f", {result.count_all} legal moves in all" if result.count_all is not None else ""
         shown = f"{len(moves)} move(s)" + (f" (best {top})" if top else "")
