@@ -115,6 +115,30 @@ def end_reason_label(code: str) -> str:
     return str(entry) if entry is not None else code
 
 
+def end_text(code: str, note: str = "") -> str:
+    """Why a game ended, with the arbiter's own words when he ended it."""
+    label = end_reason_label(code)
+    return f"{label}: {note}" if note else label
+
+
+def end_reason_texts() -> dict[str, str]:
+    """Every end-of-game reason, in the active language (for the screens' scripts)."""
+    return {code: str(text) for code, text in END_REASONS.items()}
+
+
+#: Why a rack went back into the bag (``gamestate.redraws``): shown to players with the rack (RULES §4).
+REDRAW_REASONS: dict[str, Promise] = {
+    "vowels": _("too few vowels"),
+    "consonants": _("too few consonants"),
+    "vowels_consonants": _("too few vowels and consonants"),
+    "no_move": _("no legal move"),
+}
+
+
+def redraw_reason_texts() -> dict[str, str]:
+    return {code: str(text) for code, text in REDRAW_REASONS.items()}
+
+
 def flagged(reason: str, warning: bool, automatic: bool = True) -> bool:
     """Whether the arbiter should look at a verdict again: a warning, a reason other than plain right,
     or an overridden verdict. ``reason`` "" (no verdict yet) is flagged."""
@@ -224,7 +248,8 @@ def board_config(ruleset_id: str, convention: str, language: str) -> BoardConfig
             "alphabet": list(ruleset.letters), "rack_size": ruleset.rack_size}
 
 
-__all__ = ["CYRILLIC_READERS", "END_REASONS", "PLACEMENT", "PREMIUM_CLASS", "PREMIUM_TEXT", "REASONS", "BoardConfig",
+__all__ = ["REDRAW_REASONS", "end_reason_texts", "end_text", "redraw_reason_texts",
+           "CYRILLIC_READERS", "END_REASONS", "PLACEMENT", "PREMIUM_CLASS", "PREMIUM_TEXT", "REASONS", "BoardConfig",
            "CoordSettings", "CoordStyle",
            "board_config", "coord_style", "end_reason_label", "flagged", "placement_texts", "points_forms", "reason_label",
            "reason_text", "reason_texts", "tournament_style"]
