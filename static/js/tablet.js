@@ -169,6 +169,8 @@
     function renderRack() {
       var box = byId("rack"), tiles = rackTiles(), assisted = state.tournament.assisted_mode && phaseOf() === "open";
       box.innerHTML = "";
+      box.hidden = !!state.game_over;  // the game is over: no rack any more
+      if (state.game_over) return;
       if (!tiles.length) {
         for (var i = 0; i < B.rack_size; i++) box.appendChild(el("span", "tile empty"));
         return;
