@@ -26,7 +26,7 @@
     var phase = phaseOf(), r = state.round, g = state.game;
     byId("display").dataset.phase = phase;
     byId("round-label").textContent = r && g && phase !== "standings" ? fmt(S.game_round, {game: g.number, round: r.number}) : g ? fmt(S.game, {game: g.number}) : "\u00a0";
-    var drawn = r && S["status_drawn_" + r.source] || S.status_drawn;
+    var drawn = r && S["status_drawn_" + r.rack_source] || S.status_drawn;
     var texts = {none: S.status_none, drawn: drawn, open: S.status_open, closed: S.status_closed,
       judged: S.status_judged, published: S.status_published, standings: S.game_over};
     byId("phase").textContent = texts[phase] || "";

@@ -138,7 +138,7 @@
       byId("status").dataset.phase = phase;
       document.querySelector(".tb-layout").dataset.phase = phase;
       byId("round-label").textContent = r ? fmt(S.game_round, {game: r.game, round: r.number}) : "\u00a0";
-      var drawn = r && S["status_drawn_" + r.source] || S.status_drawn;
+      var drawn = r && S["status_drawn_" + r.rack_source] || S.status_drawn;
       byId("phase").textContent = state.game_over ? S.game_over : {
         none: S.status_none, drawn: drawn, open: S.status_open, over: S.status_closed,
         published: S.status_published, loading: ""

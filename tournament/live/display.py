@@ -48,7 +48,7 @@ class DisplayRound(TypedDict):
     rack: str | None  # None until the round is open
     deadline: str | None  # ISO 8601
     seconds_left: int | None
-    source: str  # how the rack came: "random", "typed", "prepared"
+    rack_source: str  # how the rack came: "random", "typed", "prepared"
     redraws: list[gamestate.Redraw]  # racks that went back into the bag, and why (RULES §4: shown)
 
 
@@ -119,7 +119,7 @@ def display_state(t: Tournament) -> DisplayState:
                           "rack": rnd.rack if shown else None,
                           "deadline": rnd.deadline.isoformat() if rnd.deadline else None,
                           "seconds_left": seconds_left(rnd.deadline, now),
-                          "source": gamestate.rack_source(rnd), "redraws": gamestate.redraws(rnd)}
+                          "rack_source": gamestate.rack_source(rnd), "redraws": gamestate.redraws(rnd)}
     if game.status == Game.Status.FINISHED:
         state["standings"] = final_standings(t, game)
     return state

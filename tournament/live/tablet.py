@@ -111,7 +111,7 @@ class TabletRound(TypedDict):
     deadline: datetime | None
     seconds_left: int | None
     accepting_slips: bool
-    source: str
+    rack_source: str  # how the rack came: "random", "typed", "prepared"
     redraws: list[Redraw]
 
 
@@ -304,7 +304,7 @@ def tablet_state(*, player: Player, tournament: TournamentBlock, version: str, s
         "rack": r["rack"] if r["status"] != Round.Status.DRAWN else None, "deadline": deadline,
         "seconds_left": seconds_left(deadline, now),
         "accepting_slips": r["status"] == Round.Status.OPEN and deadline is not None and now <= deadline,
-        "source": r.get("source", "random"), "redraws": r.get("redraws", []),
+        "rack_source": r.get("source", "random"), "redraws": r.get("redraws", []),
     }
     state["slip"], state["verdict"] = slip, verdict
     if r["status"] == Round.Status.PUBLISHED:

@@ -33,15 +33,15 @@ def test_a_redraw_is_on_the_tablet_and_the_display_with_its_reason(client, alice
     with eager(execute=True):
         rnd = services.rounds.draw_round(alice, game)
     state = tablet_of(code).get("/api/tablet/state/").json()
-    assert state["round"]["source"] == "random"
+    assert state["round"]["rack_source"] == "random"
     assert state["round"]["redraws"] == [{"rack": "RURSCGF", "reason": "vowels"}]
     shown = client.get(f"/display/{tournament.slug}/state.json").json()
     assert shown["round"]["redraws"] == [{"rack": "RURSCGF", "reason": "vowels"}]
-    assert shown["round"]["source"] == "random" and shown["round"]["rack"] is None  # not before the open
+    assert shown["round"]["rack_source"] == "random" and shown["round"]["rack"] is None  # not before the open
     services.rounds.cancel_round(alice, rnd, why="test")
     with eager(execute=True):
         services.rounds.draw_round(alice, game, typed_rack="CATSROE")
-    assert tablet_of(code).get("/api/tablet/state/").json()["round"]["source"] == "typed"
+    assert tablet_of(code).get("/api/tablet/state/").json()["round"]["rack_source"] == "typed"
 
 
 def test_the_tablet_texts_say_drawn_or_typed_and_name_the_reasons():

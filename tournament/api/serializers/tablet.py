@@ -39,7 +39,7 @@ class TabletRoundSerializer(serializers.Serializer):
     deadline = serializers.DateTimeField(allow_null=True)
     seconds_left = serializers.IntegerField(allow_null=True)
     accepting_slips = serializers.BooleanField()
-    source = serializers.CharField(help_text="how the rack came: random (the computer drew it), typed (the arbiter "
+    rack_source = serializers.CharField(help_text="how the rack came: random (the computer drew it), typed (the arbiter "
                                              "typed the rack drawn from a bag), prepared")
     redraws = serializers.ListField(child=serializers.DictField(), help_text="racks of the round that went back "
                                     "into the bag: {rack, reason} (vowels, consonants, vowels_consonants, no_move)")
