@@ -93,7 +93,9 @@ def game(request: HttpRequest, tournament: Tournament, number: int) -> HttpRespo
         tournament, "games", page="game", game=g, round=rnd, live=live_state(tournament, rnd),
         rounds=g.rounds.order_by("number", "id"), draw_form=forms.DrawForm(), cancel_form=forms.ReasonForm(),
         penalty_form=forms.PenaltyForm(), top=(rnd.top_moves[0] if rnd and rnd.top_moves else None),
-        next_leftover=leftover, next_new=new, end_text=labels.end_text(g.end_reason, g.end_note) if g.end_reason else ""))
+        next_leftover=leftover, next_new=new, end_text=labels.end_text(g.end_reason, g.end_note) if g.end_reason else "",
+        redraws=[{"rack": d["rack"], "reason": labels.REDRAW_REASONS[d["reason"]]} for d in gamestate.redraws(rnd)]
+        if rnd is not None else []))
 
 
 @arbiter_view

@@ -34,6 +34,16 @@ def test_a_random_redraw_is_in_the_log_with_its_reason(alice, tournament, eager)
     assert gamestate.rack_source(rnd) == "random"
 
 
+def test_the_game_page_shows_the_redraws(alice, tournament, eager, client):
+    tournament.language = "en"
+    tournament.save(update_fields=["language"])
+    game = services.games.create_game(alice, tournament, seed=0)
+    draw(alice, game, eager)
+    client.force_login(alice)
+    html = client.get(reverse("arbiter:game", args=[tournament.slug, game.number])).content.decode()
+    assert "Rack redrawn: RURSCGF — too few vowels" in html
+
+
 def test_an_invalid_typed_rack_and_a_rack_without_move_are_shown_with_the_next_rack(alice, tournament, eager):
     game = services.games.create_game(alice, tournament, seed=7)
     with eager(execute=True):
