@@ -15,9 +15,10 @@ chosen top) is the round as the hall played it; slips and verdicts hang on those
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from scoring.board import Board
+from scoring.draw import Makeup, minimums, rack_size_for
 from scoring.game import DuplicateGame, GameError, GameState, RoundRecord
 from scoring.rules import RuleSet, get_ruleset
 
@@ -51,6 +52,71 @@ def snapshot(game: Game) -> State:
 def rewind(game: Game, rnd: Round) -> None:
     """Puts the game back as it was before ``rnd`` was drawn (the caller saves the row)."""
     game.state = dict(rnd.state_before)
+
+
+def reseed(game: Game, seed: int) -> None:
+    """Gives the bag a new seed (the caller saves the row): the next draws differ from those of the old seed.
+    A cancelled round drawn again must not give the same rack (RULES §4: a redraw after a leaked rack)."""
+    engine = load(game)
+    engine.bag.seed = seed
+    game.state = engine.to_json()
+
+
+def bag_seed(game: Game) -> int:
+    """The seed the bag draws with now (the game's seed, or a new one after a cancellation)."""
+    bag = _raw(game).get("bag") or {}
+    return int(bag.get("seed", game.seed))
+
+
+def leftover(game: Game) -> str:
+    """The tiles kept for the next rack (between rounds); "" after a redraw or before the first round."""
+    return str(_raw(game).get("leftover") or "")
+
+
+def next_draw(game: Game) -> tuple[str, int]:
+    """(leftover, how many new tiles the bag gives) for the game's next rack (("", 0) when none can be drawn)."""
+    if not isinstance(game.state, dict) or game.state.get("phase") != "draw":
+        return "", 0
+    engine = load(game)
+    size = rack_size_for(engine.ruleset, engine.leftover, engine.bag)
+    return "".join(engine.leftover), max(0, size - len(engine.leftover))
+
+
+class Redraw(TypedDict):
+    """A rack that went back into the bag before the round's rack was kept, and why (a code)."""
+
+    rack: str
+    reason: str  # "vowels", "consonants", "vowels_consonants" (too few), "no_move" (no legal move)
+
+
+#: How a round's rack came: the computer drew it, the arbiter typed it from a physical bag, a prepared game.
+RACK_SOURCES = ("random", "typed", "prepared")
+
+
+def redraws(rnd: Round) -> list[Redraw]:
+    """The racks of the round that went back into the bag (its draw log), first to last."""
+    ruleset = get_ruleset(rnd.game.tournament.ruleset)
+    out: list[Redraw] = []
+    for event in rnd.draw_log or []:
+        if event.get("valid", True):
+            continue
+        rack = str(event.get("rack", ""))
+        if event.get("kind") == "no_move":
+            out.append({"rack": rack, "reason": "no_move"})
+            continue
+        mk = Makeup.of(ruleset, list(rack))
+        need_v, need_c = minimums(int(event.get("round", rnd.number)))
+        few_v, few_c = mk.vowels < need_v, mk.consonants < need_c
+        reason = "vowels_consonants" if few_v and few_c else "consonants" if few_c else "vowels"
+        out.append({"rack": rack, "reason": reason})
+    return out
+
+
+def rack_source(rnd: Round) -> str:
+    """How the round's rack came (one of :data:`RACK_SOURCES`), from the last event of its draw log."""
+    kinds = [e.get("kind") for e in rnd.draw_log or [] if e.get("valid", True)]
+    last = kinds[-1] if kinds else "draw"
+    return last if last in ("typed", "prepared") else "random"
 
 
 def _raw(game: Game) -> State:
@@ -118,5 +184,6 @@ def fingerprint(game: Game) -> Fingerprint:
     return Fingerprint(str(raw.get("board") or ""), list(raw.get("rounds") or []))
 
 
-__all__ = ["board", "board_after", "board_fen", "last_published", "published_board", "fingerprint", "history", "load", "new_state", "rack_on_stand", "rewind",
-           "ruleset_of", "save", "snapshot"]
+__all__ = ["RACK_SOURCES", "Redraw", "bag_seed", "board", "board_after", "board_fen", "last_published", "leftover",
+           "published_board", "fingerprint", "history", "load", "new_state", "next_draw", "rack_on_stand", "rack_source", "redraws",
+           "reseed", "rewind", "ruleset_of", "save", "snapshot"]

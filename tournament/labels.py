@@ -120,6 +120,30 @@ def end_reason_label(code: str) -> str:
     return str(entry) if entry is not None else code
 
 
+def end_text(code: str, note: str = "") -> str:
+    """Why a game ended, with the arbiter's own words when he ended it."""
+    label = end_reason_label(code)
+    return f"{label}: {note}" if note else label
+
+
+def end_reason_texts() -> dict[str, str]:
+    """Every end-of-game reason, in the active language (for the screens' scripts)."""
+    return {code: str(text) for code, text in END_REASONS.items()}
+
+
+#: Why a rack went back into the bag (``gamestate.redraws``): shown to players with the rack (RULES §4).
+REDRAW_REASONS: dict[str, Promise] = {
+    "vowels": _("too few vowels"),
+    "consonants": _("too few consonants"),
+    "vowels_consonants": _("too few vowels and consonants"),
+    "no_move": _("no legal move"),
+}
+
+
+def redraw_reason_texts() -> dict[str, str]:
+    return {code: str(text) for code, text in REDRAW_REASONS.items()}
+
+
 def flagged(reason: str, warning: bool, automatic: bool = True) -> bool:
     """Whether the arbiter should look at a verdict again: a warning, a reason other than plain right,
     or an overridden verdict. ``reason`` "" (no verdict yet) is flagged."""
@@ -316,8 +340,9 @@ def board_config(tournament: BoardSettings) -> BoardConfig:
             "alphabet": list(ruleset.letters), "rack_size": ruleset.rack_size}
 
 
-__all__ = ["CYRILLIC", "CYRILLIC_READERS", "LATIN", "BoardSettings", "default_script", "engine_error", "explain",
-           "renderer", "script_style", "verdict_explanation", "END_REASONS", "PLACEMENT", "PREMIUM_CLASS", "PREMIUM_TEXT", "REASONS", "BoardConfig",
+__all__ = ["CYRILLIC", "CYRILLIC_READERS", "LATIN", "REDRAW_REASONS", "BoardSettings", "default_script", "end_reason_texts",
+           "end_text", "engine_error", "explain", "redraw_reason_texts", "renderer", "script_style", "verdict_explanation",
+           "END_REASONS", "PLACEMENT", "PREMIUM_CLASS", "PREMIUM_TEXT", "REASONS", "BoardConfig",
            "CoordSettings", "CoordStyle",
            "board_config", "end_reason_label", "flagged", "placement_texts", "points_forms", "reason_label",
            "reason_text", "reason_texts", "tournament_style"]

@@ -147,6 +147,8 @@ class Game(models.Model):
     state = models.JSONField(_("game state"), default=dict)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     end_reason = models.CharField(max_length=40, blank=True)
+    #: The arbiter's own words when he ends the game (``end_reason`` is then "arbiter").
+    end_note = models.CharField(_("end note"), max_length=500, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

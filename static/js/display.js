@@ -26,9 +26,12 @@
     var phase = phaseOf(), r = state.round, g = state.game;
     byId("display").dataset.phase = phase;
     byId("round-label").textContent = r && g && phase !== "standings" ? fmt(S.game_round, {game: g.number, round: r.number}) : g ? fmt(S.game, {game: g.number}) : "\u00a0";
-    var texts = {none: S.status_none, drawn: S.status_drawn, open: S.status_open, closed: S.status_closed,
+    var drawn = r && S["status_drawn_" + r.rack_source] || S.status_drawn;
+    var texts = {none: S.status_none, drawn: drawn, open: S.status_open, closed: S.status_closed,
       judged: S.status_judged, published: S.status_published, standings: S.game_over};
     byId("phase").textContent = texts[phase] || "";
+    renderRedraws(phase === "standings" ? [] : r && r.redraws || []);
+    renderEnd(g && g.status === "finished" ? g : null);
     board.draw(state.board, {fresh: state.last_move || []});
     var rack = byId("rack");
     rack.innerHTML = "";
@@ -44,6 +47,25 @@
     byId("previous").classList.toggle("current", phase === "published");
     renderStandings(phase === "standings");
     tick();
+  }
+
+  /** RULES §4: every rack that went back into the bag is shown, with why. */
+  function renderRedraws(list) {
+    var box = byId("redraws");
+    box.innerHTML = "";
+    list.forEach(function (d) {
+      box.appendChild(el("div", "dp-redraw", "↺ " + fmt(S.redrawn, {rack: d.rack, reason: S.redraw_reasons[d.reason] || d.reason})));
+    });
+    box.hidden = !list.length;
+  }
+  /** The end of the game and why (the arbiter's own words when he ended it). */
+  function renderEnd(g) {
+    var box = byId("game-end");
+    box.hidden = !g;
+    if (!g) return;
+    var why = S.end_reasons[g.end_reason] || g.end_reason || "";
+    byId("game-end-title").textContent = fmt(S.game_over_n, {game: g.number});
+    byId("game-end-reason").textContent = g.end_note ? (why ? why + ": " : "") + g.end_note : why;
   }
 
   // -- standings: they scroll by themselves ----------------------------------------------------------

@@ -1,68 +1,62 @@
 /* The tablet's slip form: word, coordinates, score, and the blank marker (tap a letter played with a blank).
  *
- * Owns #slip-word, #slip-coords, #slip-score, #blank-marker, #blank-tiles and #form-message. The word is
- * written as the server stores it: upper case, a blank in lower case, a blank apostrophe as "*".
+ * Owns #slip-word, #slip-coords, #slip-score, #blank-marker, #blank-tiles and #form-message. One rule for the
+ * blanks, the judge's and the paper slips' (scoring/judge.py, "Blanks"): a letter in lower case is played with
+ * a blank, "*" is a blank apostrophe. The word field shows the word so (tapping a letter below toggles it).
  */
 (function () {
   "use strict";
   var D = window.Duplicate = window.Duplicate || {};
   var T = D.text, byId = T.byId;
 
-  /** The tiles of a typed word: letters in upper case, typographic apostrophes as "'", "*" a blank "'";
-   * spaces, digits and punctuation dropped. */
+  /** The tiles of a typed word: a letter in lower case is played with a blank, typographic apostrophes
+   * read as "'", "*" is a blank "'"; spaces, digits and punctuation dropped. */
   function tilesOf(text) {
     var out = [];
     Array.from(text || "").forEach(function (ch) {
       if (/[\u2019\u02bc\u2018`\u00b4]/.test(ch)) ch = "'";
       if (ch === "*") { out.push({letter: "'", blank: true}); return; }
       if (/[\s\d.,;:!?()\-]/.test(ch)) return;
-      out.push({letter: ch.toUpperCase(), blank: false});
+      var upper = ch.toUpperCase();
+      out.push({letter: upper, blank: upper !== ch && ch.toLowerCase() === ch});
     });
     return out;
+  }
+  /** A word as the server stores it ("CATs", "DON*T"). */
+  function written(tiles) {
+    return tiles.map(function (t) {
+      if (!t.blank) return t.letter;
+      return t.letter === "'" ? "*" : t.letter.toLowerCase();
+    }).join("");
   }
 
   /** options: config (the board config), strings, changed() (the word or its blanks changed). */
   function SlipForm(options) {
     this.options = options;
-    this.blanks = [];  // one flag per letter of the word
     var self = this;
     byId("slip-word").addEventListener("input", function () { self.onInput(); });
   }
 
   /** The letters of the word with their blank flags. */
-  SlipForm.prototype.letters = function () {
-    var blanks = this.blanks;
-    return tilesOf(byId("slip-word").value).map(function (t, i) { return {letter: t.letter, blank: !!blanks[i]}; });
-  };
+  SlipForm.prototype.letters = function () { return tilesOf(byId("slip-word").value); };
   /** The word as it is stored ("CATs", "DON*T"). */
-  SlipForm.prototype.word = function () {
-    return this.letters().map(function (t) {
-      if (!t.blank) return t.letter;
-      return t.letter === "'" ? "*" : t.letter.toLowerCase();
-    }).join("");
-  };
+  SlipForm.prototype.word = function () { return written(this.letters()); };
 
   /** Puts a slip in the form (a stored word: blanks in lower case). */
   SlipForm.prototype.fill = function (word, coordinates, score) {
-    this.blanks = Array.from(word || "").filter(function (ch) { return !/[\s\d]/.test(ch); }).map(function (ch) {
-      return ch === "*" || ch !== ch.toUpperCase();
-    });
-    byId("slip-word").value = tilesOf(word || "").map(function (t) { return t.letter; }).join("");
+    byId("slip-word").value = written(tilesOf(word || ""));
     byId("slip-coords").value = coordinates || "";
     byId("slip-score").value = score == null ? "" : String(score);
     this.renderBlanks();
   };
 
   SlipForm.prototype.onInput = function () {
-    var input = byId("slip-word"), tiles = tilesOf(input.value), blanks = this.blanks;
-    var text = tiles.map(function (t) { return t.letter; }).join("");
+    var input = byId("slip-word"), text = written(tilesOf(input.value));
     if (input.value !== text) {
       var pos = input.selectionStart;
       input.value = text;
       try { input.setSelectionRange(pos, pos); } catch (e) { /* not a text field */ }
     }
-    tiles.forEach(function (t, i) { if (t.blank) blanks[i] = true; });
-    blanks.length = tiles.length;
     this.renderBlanks();
     this.options.changed();
   };
@@ -77,8 +71,11 @@
       b.tabIndex = 0;
       b.setAttribute("aria-pressed", t.blank ? "true" : "false");
       b.addEventListener("click", function () {
-        if (byId("slip-word").disabled) return;
-        self.blanks[i] = !self.blanks[i];
+        var input = byId("slip-word");
+        if (input.disabled) return;
+        var now = tilesOf(input.value);
+        now[i] = {letter: now[i].letter, blank: !now[i].blank};
+        input.value = written(now);
         self.renderBlanks();
         self.options.changed();
       });

@@ -138,11 +138,14 @@
       byId("status").dataset.phase = phase;
       document.querySelector(".tb-layout").dataset.phase = phase;
       byId("round-label").textContent = r ? fmt(S.game_round, {game: r.game, round: r.number}) : "\u00a0";
-      byId("phase").textContent = {
-        none: S.status_none, drawn: S.status_drawn, open: S.status_open, over: S.status_closed,
+      var drawn = r && S["status_drawn_" + r.rack_source] || S.status_drawn;
+      byId("phase").textContent = state.game_over ? S.game_over : {
+        none: S.status_none, drawn: drawn, open: S.status_open, over: S.status_closed,
         published: S.status_published, loading: ""
       }[phase] || "";
       renderRack();
+      renderRedraws();
+      renderGameOver();
       renderBoard();
       renderForm();
       renderReceipt();
@@ -166,6 +169,8 @@
     function renderRack() {
       var box = byId("rack"), tiles = rackTiles(), assisted = state.tournament.assisted_mode && phaseOf() === "open";
       box.innerHTML = "";
+      box.hidden = !!state.game_over;  // the game is over: no rack any more
+      if (state.game_over) return;
       if (!tiles.length) {
         for (var i = 0; i < B.rack_size; i++) box.appendChild(el("span", "tile empty"));
         return;
@@ -185,6 +190,36 @@
       var hint = byId("assist-hint");
       hint.hidden = !assisted;
       hint.textContent = S.assist_hint;
+    }
+
+    /** RULES §4: every rack that went back into the bag is shown, with why. */
+    function renderRedraws() {
+      var box = byId("redraws"), r = state.round, list = r && r.redraws || [];
+      box.innerHTML = "";
+      list.forEach(function (d) {
+        box.appendChild(el("p", "tb-redraw", "↺ " + fmt(S.redrawn, {rack: d.rack,
+          reason: S.redraw_reasons[d.reason] || d.reason})));
+      });
+      box.hidden = !list.length;
+    }
+    /** The end of the game: why, and the player's final total and rank. */
+    function renderGameOver() {
+      var box = byId("game-over"), end = state.game_over;
+      box.innerHTML = "";
+      box.hidden = !end;
+      if (!end) return;
+      box.appendChild(el("h2", "", fmt(S.game_over_n, {game: end.game})));
+      var why = S.end_reasons[end.reason] || end.reason;
+      box.appendChild(el("p", "tb-end-reason", end.note ? why + ": " + end.note : why));
+      if (end.total == null) return;
+      var figures = box.appendChild(el("dl", "tb-res-figures"));
+      [[S.final_total, end.total, fmt(S.top_total, {n: end.top_total})],
+       [S.final_rank, end.rank, fmt(S.of_players, {n: end.players})]].forEach(function (f) {
+        var d = figures.appendChild(el("div"));
+        d.appendChild(el("dt", "", f[0]));
+        var dd = d.appendChild(el("dd", "", String(f[1])));
+        dd.appendChild(el("small", "muted", " " + f[2]));
+      });
     }
 
     // -- board: the last move highlighted, the slip typed or the tiles placed as ghosts -----------------------

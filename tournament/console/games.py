@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from .. import gamestate, labels
 from ..errors import ServiceError
 from ..models import Game, Round, Tournament
 from ..services import actions, games, players, rounds, slips
@@ -87,10 +88,14 @@ def game_create(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 def game(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     g = game_of(tournament, number)
     rnd = rounds.current_round(g)
+    leftover, new = gamestate.next_draw(g) if g.status == Game.Status.PLAYING else ("", 0)
     return render(request, "arbiter/game.html", context(
         tournament, "games", page="game", game=g, round=rnd, live=live_state(tournament, rnd),
         rounds=g.rounds.order_by("number", "id"), draw_form=forms.DrawForm(), cancel_form=forms.ReasonForm(),
-        penalty_form=forms.PenaltyForm(), top=(rnd.top_moves[0] if rnd and rnd.top_moves else None)))
+        penalty_form=forms.PenaltyForm(), top=(rnd.top_moves[0] if rnd and rnd.top_moves else None),
+        next_leftover=leftover, next_new=new, end_text=labels.end_text(g.end_reason, g.end_note) if g.end_reason else "",
+        redraws=[{"rack": d["rack"], "reason": labels.REDRAW_REASONS[d["reason"]]} for d in gamestate.redraws(rnd)]
+        if rnd is not None else []))
 
 
 @arbiter_view

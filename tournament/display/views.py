@@ -39,6 +39,13 @@ def display_strings() -> dict[str, str | dict[str, str]]:
         "tournament_total": _("Tournament"),
         "top_total": _("Top total: %(n)s"),
         "offline": _("No connection to the server"),
+        "status_drawn_random": _("The computer drew the rack: the round opens in a moment"),
+        "status_drawn_typed": _("The arbiter typed the rack drawn from the bag: the round opens in a moment"),
+        "status_drawn_prepared": _("The rack of the prepared game is ready: the round opens in a moment"),
+        "redrawn": _("Rack redrawn: %(rack)s — %(reason)s"),
+        "redraw_reasons": labels.redraw_reason_texts(),
+        "game_over_n": _("Game %(game)s is over"),
+        "end_reasons": labels.end_reason_texts(),
     }
 
 

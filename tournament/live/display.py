@@ -38,6 +38,7 @@ class DisplayGame(TypedDict):
     number: int
     status: str
     end_reason: str
+    end_note: str  # the arbiter's own words when he ended the game
 
 
 class DisplayRound(TypedDict):
@@ -47,6 +48,8 @@ class DisplayRound(TypedDict):
     rack: str | None  # None until the round is open
     deadline: str | None  # ISO 8601
     seconds_left: int | None
+    rack_source: str  # how the rack came: "random", "typed", "prepared"
+    redraws: list[gamestate.Redraw]  # racks that went back into the bag, and why (RULES §4: shown)
 
 
 class PreviousRound(TypedDict):
@@ -99,7 +102,8 @@ def display_state(t: Tournament) -> DisplayState:
     }
     if game is None:
         return state
-    state["game"] = {"number": game.number, "status": game.status, "end_reason": game.end_reason}
+    state["game"] = {"number": game.number, "status": game.status, "end_reason": game.end_reason,
+                     "end_note": game.end_note}
     last = gamestate.last_published(game)
     if last is not None:
         after = gamestate.board_after(last)
@@ -114,7 +118,8 @@ def display_state(t: Tournament) -> DisplayState:
         state["round"] = {"id": rnd.pk, "number": rnd.number, "status": rnd.status,
                           "rack": rnd.rack if shown else None,
                           "deadline": rnd.deadline.isoformat() if rnd.deadline else None,
-                          "seconds_left": seconds_left(rnd.deadline, now)}
+                          "seconds_left": seconds_left(rnd.deadline, now),
+                          "rack_source": gamestate.rack_source(rnd), "redraws": gamestate.redraws(rnd)}
     if game.status == Game.Status.FINISHED:
         state["standings"] = final_standings(t, game)
     return state

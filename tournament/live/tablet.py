@@ -21,7 +21,8 @@ from rest_framework.fields import DateTimeField
 from rest_framework.renderers import JSONRenderer
 
 from .. import gamestate, labels
-from ..models import Registration, Round, Slip, Tournament, Verdict, seconds_left, secret_hash
+from ..gamestate import Redraw
+from ..models import Game, Registration, Round, Slip, Tournament, Verdict, seconds_left, secret_hash
 from ..services import rounds, standings
 from . import version as versions
 from .memo import OnceMemo
@@ -78,6 +79,16 @@ class SharedRound(TypedDict):
     grace_seconds: int
     chosen_move: str
     chosen_score: int | None
+    source: str  # how the rack came: "random", "typed", "prepared" (gamestate.RACK_SOURCES)
+    redraws: list[Redraw]  # racks of the round that went back into the bag, and why
+
+
+class GameEnd(TypedDict):
+    """Why the game ended: a code of ``labels.END_REASONS`` and the arbiter's own words."""
+
+    game: int
+    reason: str
+    note: str
 
 
 class Shared(TypedDict):
@@ -88,6 +99,7 @@ class Shared(TypedDict):
     standings: NotRequired[dict[int, tuple[int, int, int]]]  # registration → total, top total, rank
     players: NotRequired[int]
     solos: NotRequired[dict[int, int]]  # registration → points
+    game_over: NotRequired[GameEnd]  # the round's game is finished
 
 
 class TabletRound(TypedDict):
@@ -99,6 +111,8 @@ class TabletRound(TypedDict):
     deadline: datetime | None
     seconds_left: int | None
     accepting_slips: bool
+    rack_source: str  # how the rack came: "random", "typed", "prepared"
+    redraws: list[Redraw]
 
 
 class TabletPlayer(TypedDict):
@@ -120,6 +134,18 @@ class TabletResult(TypedDict):
     players: int
 
 
+class TabletGameOver(TypedDict):
+    """The end of the game: why, and the player's final total and rank (``services.standings``)."""
+
+    game: int
+    reason: str
+    note: str
+    total: int | None
+    top_total: int | None
+    rank: int | None
+    players: int
+
+
 class TabletState(TypedDict):
     """A tablet's state (the API's ``TabletState``)."""
 
@@ -133,6 +159,7 @@ class TabletState(TypedDict):
     verdict: VerdictBlock | None
     top: TabletTop | None
     result: TabletResult | None
+    game_over: TabletGameOver | None
 
 
 #: Shared tablet states this process built or fetched, by cache key (one key per version: never stale).
@@ -180,9 +207,12 @@ def compute_shared(t: Tournament) -> Shared:
     data: Shared = {
         "round": {"id": rnd.pk, "game": rnd.game.number, "number": rnd.number, "status": rnd.status,
                   "rack": rnd.rack, "deadline": rnd.deadline, "grace_seconds": rnd.grace_seconds,
-                  "chosen_move": rnd.chosen_move, "chosen_score": rnd.chosen_score},
+                  "chosen_move": rnd.chosen_move, "chosen_score": rnd.chosen_score,
+                  "source": gamestate.rack_source(rnd), "redraws": gamestate.redraws(rnd)},
         "board": gamestate.published_board(rnd.game),
     }
+    if rnd.game.status == Game.Status.FINISHED:
+        data["game_over"] = {"game": rnd.game.number, "reason": rnd.game.end_reason, "note": rnd.game.end_note}
     if rnd.status == Round.Status.PUBLISHED:
         rows = standings.game_standings(rnd.game)
         data["standings"] = {r.registration.pk: (r.total, r.top_total, r.rank) for r in rows}
@@ -266,6 +296,7 @@ def tablet_state(*, player: Player, tournament: TournamentBlock, version: str, s
     state: TabletState = {
         "server_time": now, "version": version, "tournament": tournament, "player": {"name": name, "table": table},
         "round": None, "board": shared["board"], "slip": None, "verdict": None, "top": None, "result": None,
+        "game_over": None,
     }
     r = shared["round"]
     if r is None:
@@ -276,6 +307,7 @@ def tablet_state(*, player: Player, tournament: TournamentBlock, version: str, s
         "rack": r["rack"] if r["status"] != Round.Status.DRAWN else None, "deadline": deadline,
         "seconds_left": seconds_left(deadline, now),
         "accepting_slips": r["status"] == Round.Status.OPEN and deadline is not None and now <= deadline,
+        "rack_source": r.get("source", "random"), "redraws": r.get("redraws", []),
     }
     state["slip"], state["verdict"] = slip, verdict
     if r["status"] == Round.Status.PUBLISHED:
@@ -287,6 +319,11 @@ def tablet_state(*, player: Player, tournament: TournamentBlock, version: str, s
                                "solo": shared.get("solos", {}).get(pk, 0),
                                "total": total, "top_total": top_total, "rank": rank,
                                "players": shared.get("players", 0)}
+    end = shared.get("game_over")
+    if end is not None:
+        final = shared.get("standings", {}).get(pk)
+        state["game_over"] = {**end, "total": final[0] if final else None, "top_total": final[1] if final else None,
+                              "rank": final[2] if final else None, "players": shared.get("players", 0)}
     return state
 
 

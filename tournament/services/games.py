@@ -45,10 +45,11 @@ def create_game(actor: audit.Actor, tournament: Tournament, *, seed: int | None 
     return game
 
 
-def end_game(game: Game, reason: str) -> list[Penalty]:
-    """Marks the game finished (inside the caller's transaction) and turns warnings into penalties."""
-    game.status, game.end_reason = Game.Status.FINISHED, reason
-    game.save(update_fields=["status", "end_reason"])
+def end_game(game: Game, reason: str, note: str = "") -> list[Penalty]:
+    """Marks the game finished (inside the caller's transaction) and turns warnings into penalties.
+    ``reason``: a code of :data:`tournament.labels.END_REASONS`; ``note``: the arbiter's own words."""
+    game.status, game.end_reason, game.end_note = Game.Status.FINISHED, reason, note[:500]
+    game.save(update_fields=["status", "end_reason", "end_note"])
     return apply_warning_penalties(game)
 
 
@@ -65,7 +66,7 @@ def finish_game(actor: audit.Actor, game: Game, *, why: str) -> Game:
         if pending is not None:
             raise ServiceError(Code.ROUND_PENDING,
                                f"round {pending.number} is {pending.status}: publish or cancel it first")
-        penalties = end_game(game, "arbiter")
+        penalties = end_game(game, "arbiter", why.strip())
         audit.record(actor, "game.finish", game, after={"why": why.strip(), "warning_penalties": len(penalties)},
                      tournament=game.tournament)
     return game

@@ -7,13 +7,16 @@ round as it is). Tasks (solve at the draw, close at deadline + grace) are sent a
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from scoring.draw import DrawError
-from scoring.game import GameError
+from scoring.draw import DrawError, rack_size_for
+from scoring.game import DuplicateGame, GameError
+from scoring.notation import NotationError, parse_rack
 
 from .. import gamestate
 from ..errors import Code, ServiceError, from_engine
@@ -48,13 +51,16 @@ def draw_round(actor: audit.Actor, game: Game, *, typed_rack: str | None = None)
                            f"round {pending.number} is {pending.status}: publish or cancel it first")
     before = gamestate.snapshot(game)
     engine = gamestate.load(game)
-    log_from = len(engine.log)
     try:
-        outcome = engine.type_rack(typed_rack) if typed_rack is not None else engine.draw()
-    except (DrawError, GameError) as exc:
+        outcome = engine.type_rack(typed_rack_text(engine, typed_rack)) if typed_rack is not None else engine.draw()
+    except DrawError as exc:
+        raise (rack_error(exc, typed_rack, engine) if typed_rack is not None else from_engine(exc)) from None
+    except GameError as exc:
         raise from_engine(exc) from None
     gamestate.save(game, engine)
-    events = [e.to_json() for e in engine.log[log_from:]]
+    # every draw of this round number: racks sent back (no legal move, an invalid typed rack), redraws, the rack
+    # kept; with the bag's seed, so that the round can be drawn again from its log
+    events = [{**e.to_json(), "seed": engine.bag.seed} for e in engine.log if e.round == engine.round_no]
     t = game.tournament
     if not outcome.valid or engine.rack is None:
         audit.record(actor, "round.rack_rejected", game, after={"typed": typed_rack, "log": events}, tournament=t)
@@ -68,6 +74,53 @@ def draw_round(actor: audit.Actor, game: Game, *, typed_rack: str | None = None)
                  tournament=t)
     jobs.send(jobs.SOLVE_ROUND, rnd.pk)
     return rnd
+
+
+def typed_rack_text(engine: DuplicateGame, typed: str) -> str:
+    """The rack the arbiter typed, by the one rule of the draw form: the tiles drawn from the bag only
+    (the leftover is added), or the whole rack (leftover included). Told apart by their number."""
+    try:
+        tiles = parse_rack(typed, engine.ruleset)
+    except NotationError:
+        return typed  # the engine refuses it (bad_rack)
+    leftover = list(engine.leftover)
+    size = rack_size_for(engine.ruleset, leftover, engine.bag)
+    if leftover and len(tiles) == size - len(leftover):
+        return "".join(leftover + tiles)
+    if len(tiles) not in (size, size - len(leftover)):
+        raise ServiceError("wrong_size", wrong_size_text(typed, len(tiles), "".join(leftover), size))
+    return typed
+
+
+def wrong_size_text(typed: str, count: int, leftover: str, size: int) -> str:
+    new = size - len(leftover)
+    if leftover:
+        return _("«%(typed)s» has %(n)d tiles: type the %(new)d tiles drawn from the bag (the leftover %(leftover)s "
+                 "is added), or the whole rack of %(size)d tiles.") % {
+            "typed": typed.strip(), "n": count, "new": new, "leftover": leftover, "size": size}
+    return _("«%(typed)s» has %(n)d tiles: type the %(size)d tiles drawn from the bag.") % {
+        "typed": typed.strip(), "n": count, "size": size}
+
+
+def rack_error(exc: DrawError, typed: str, engine: DuplicateGame) -> ServiceError:
+    """A typed rack refused by the engine, told in the page's language."""
+    leftover = "".join(engine.leftover)
+    missing = str(exc.params.get("missing", ""))
+    if exc.code == "leftover_missing":
+        text = _("The rack «%(typed)s» must keep the leftover %(leftover)s of the previous round (%(missing)s "
+                 "missing): type the new tiles only, or the whole rack.") % {
+            "typed": typed.strip(), "leftover": leftover, "missing": missing}
+    elif exc.code == "not_in_bag":
+        text = _("«%(typed)s» cannot come from the bag: it does not hold %(missing)s.") % {
+            "typed": typed.strip(), "missing": missing}
+    elif exc.code == "wrong_size":
+        size = rack_size_for(engine.ruleset, list(engine.leftover), engine.bag)
+        text = wrong_size_text(typed, int(str(exc.params.get("size", 0))), leftover, size)
+    elif exc.code == "bad_rack":
+        text = _("«%(typed)s» is not a rack: type letters of the tile set, ? for a blank.") % {"typed": typed.strip()}
+    else:
+        return from_engine(exc)
+    return ServiceError(exc.code, text)
 
 
 def open_round(actor: audit.Actor, rnd: Round) -> Round:
@@ -208,11 +261,16 @@ def cancel_round(actor: audit.Actor, rnd: Round, *, why: str) -> Round:
             Round.objects.filter(pk=r.pk).update(status=Round.Status.CANCELLED)
             Solo.objects.filter(round=r).delete()
         gamestate.rewind(game, rnd)
-        game.status, game.end_reason = Game.Status.PLAYING, ""
-        game.save(update_fields=["state", "status", "end_reason"])
+        # a new seed: drawing the round again must not give the same rack (a leaked rack); the seed goes
+        # into the audit and into the next round's draw log, so the game can still be replayed
+        seed = random.SystemRandom().randrange(2**62)
+        gamestate.reseed(game, seed)
+        game.status, game.end_reason, game.end_note = Game.Status.PLAYING, "", ""
+        game.save(update_fields=["state", "status", "end_reason", "end_note"])
         game.penalties.filter(kind="warnings").delete()
         audit.record(actor, "round.cancel", rnd, before=before,
-                     after={"why": why.strip(), "cancelled": [r.number for r in later]}, tournament=game.tournament)
+                     after={"why": why.strip(), "cancelled": [r.number for r in later], "new_seed": seed},
+                     tournament=game.tournament)
     rnd.refresh_from_db()
     return rnd
 

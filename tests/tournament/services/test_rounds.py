@@ -156,7 +156,10 @@ def test_cancel_round_restores_the_game(alice, game, eager, regs):
     rnd2.refresh_from_db()
     game.refresh_from_db()
     assert rnd.status == rnd2.status == "cancelled"
-    assert game.state == rnd.state_before != state_before_round2
+    # the game as before the round's draw, but for the bag's new seed (a redraw must not repeat the rack)
+    restored = {**game.state, "bag": {**game.state["bag"], "seed": rnd.state_before["bag"]["seed"]}}
+    assert restored == rnd.state_before != state_before_round2
+    assert game.state["bag"]["seed"] != rnd.state_before["bag"]["seed"]
     assert game.status == Game.Status.PLAYING
     assert Verdict.objects.filter(round=rnd).exists()  # kept for the record
     again = run_round(alice, game, eager, {ivan: "CARTS 20"})

@@ -118,7 +118,7 @@ def test_login_rack_clock_slip_receipt_and_replacement(chromium, live_server, ha
     # a reload keeps the login and shows the slip that counts
     page.reload()
     page.wait_for_selector("#receipt.ok")
-    assert "H5 CATs 11" in page.inner_text("#receipt") and page.input_value("#slip-word") == "CATS"
+    assert "H5 CATs 11" in page.inner_text("#receipt") and page.input_value("#slip-word") == "CATs"
 
     # publication: own move and verdict, the top, round score, total, rank
     started = time.monotonic()

@@ -39,6 +39,10 @@ class TabletRoundSerializer(serializers.Serializer):
     deadline = serializers.DateTimeField(allow_null=True)
     seconds_left = serializers.IntegerField(allow_null=True)
     accepting_slips = serializers.BooleanField()
+    rack_source = serializers.CharField(help_text="how the rack came: random (the computer drew it), typed (the arbiter "
+                                             "typed the rack drawn from a bag), prepared")
+    redraws = serializers.ListField(child=serializers.DictField(), help_text="racks of the round that went back "
+                                    "into the bag: {rack, reason} (vowels, consonants, vowels_consonants, no_move)")
 
 class TabletVerdictSerializer(serializers.Serializer):
     awarded = serializers.IntegerField()
@@ -68,6 +72,8 @@ class TabletStateSerializer(serializers.Serializer):
     verdict = TabletVerdictSerializer(allow_null=True, help_text="after publication (before it in assisted mode)")
     top = TopSerializer(allow_null=True, help_text="after publication")
     result = TabletResultSerializer(allow_null=True, help_text="after publication")
+    game_over = serializers.DictField(allow_null=True, help_text="after the game's end: {game, reason (code), note "
+                                      "(the arbiter's words), total, top_total, rank, players}")
 
 
 class PlacementInput(serializers.Serializer):
