@@ -42,9 +42,10 @@
     byId("live-count").textContent = d.count;
     byId("live-players").textContent = d.players;
     var missing = byId("live-missing");
-    missing.innerHTML = "";
-    missing.className = "missing" + (d.missing.length ? "" : " none");
-    (d.missing.length ? d.missing : [box.dataset.none]).forEach(function (n) { missing.appendChild(el("li", "", n)); });
+    missing.className = "missing-tables" + (d.missing.length ? "" : " none");
+    missing.textContent = d.missing.length ? d.missing_text : box.dataset.none;
+    byId("live-missing-count").textContent = "(" + d.missing.length + ")";
+    byId("live-shown").hidden = d.received.length < d.limit;
     var body = byId("live-rows");
     body.innerHTML = "";
     if (!d.received.length) cell(body.appendChild(el("tr")), box.dataset.empty, "muted").colSpan = 5;
