@@ -4,6 +4,7 @@
  *   the game page: the countdown of the open round on the server's clock, the live slip panel refreshed
  *     every 2 s while the round takes slips (the page reloads when the round's status changes);
  *   the paper slip page: the focus on the first field to fix, or the table number; one click saves once;
+ *   the standings page: the rows filtered as the arbiter types in the search box;
  *   language pickers (select[data-autosubmit]) and print buttons ([data-print]).
  * Texts come translated from the page (data attributes, JSON blocks).
  */
@@ -87,6 +88,32 @@
     form.addEventListener("submit", function () { form.querySelector("button[type=submit]").disabled = true; });
   }
 
+  /** Standings: the rows filtered as the arbiter types (a number is a table, words a name or a club);
+   *  the form still sends ?q= without JavaScript. */
+  function standingsSearch() {
+    var form = byId("standings-search"), input = byId("standings-q"), shown = byId("standings-shown");
+    if (!form || !input) return;
+    var rows = Array.prototype.slice.call(document.querySelectorAll("tr[data-find]"));
+    var total = rows.length, template = shown.dataset.template;
+    function apply() {
+      var q = input.value.trim().replace(/\s+/g, " ").toLowerCase(), n = 0;
+      rows.forEach(function (tr) {
+        var hit = !q || (/^\d+$/.test(q) ? tr.dataset.table === String(parseInt(q, 10)) : tr.dataset.find.indexOf(q) >= 0);
+        tr.hidden = !hit;
+        if (hit) n += 1;
+      });
+      document.querySelectorAll("table.data").forEach(function (table) {  // a group without a match is hidden
+        var any = table.querySelector("tr[data-find]:not([hidden])"), head = table.previousElementSibling;
+        var empty = !any && table.querySelector("tr[data-find]");
+        table.hidden = !!(q && empty);
+        if (head && head.tagName === "H2") head.hidden = table.hidden;
+      });
+      shown.textContent = q ? T.fmt(template, {shown: n, total: total}) : "";
+    }
+    if (input.value) return;  // the page holds the result of a search sent (?q=): Enter searches again
+    input.addEventListener("input", apply);
+  }
+
   function printButtons() {
     document.querySelectorAll("[data-print]").forEach(function (button) {
       button.addEventListener("click", function (e) { e.preventDefault(); window.print(); });
@@ -99,4 +126,5 @@
   roundClock();
   livePanel();
   slipEntry();
+  standingsSearch();
 })();

@@ -157,3 +157,25 @@ def test_a_correction_after_the_game_ended_recomputes_the_warning_penalties(alic
 def test_unknown_round_is_404_and_a_cancelled_one_is_not_offered(client, alice, tournament, two_published):
     client.force_login(alice)
     assert client.get(review_url(tournament, round=9)).status_code == 404
+
+
+# -- the standings of 1,000, searched ----------------------------------------------------------------------------
+
+
+def standings_tables(html: str) -> list[int]:
+    return [int(n) for n in re.findall(r'<tr data-table="(\d+)"', html)]
+
+
+def test_the_standings_of_1000_are_searched_by_name_table_or_club(client, alice, tournament):
+    bulk_players(tournament, 1000)
+    client.force_login(alice)
+    url = reverse("arbiter:standings", args=[tournament.slug])
+    everyone = client.get(url).content.decode()
+    assert len(standings_tables(everyone)) == 1000 and 'id="standings-q"' in everyone
+    assert standings_tables(client.get(url + "?q=777").content.decode()) == [777]  # a table, not 1777 nor 7770
+    by_name = client.get(url, {"q": "  гравець   0042 "}).content.decode()
+    assert standings_tables(by_name) == [42] and "1 of 1000 players" in by_name
+    assert len(standings_tables(client.get(url, {"q": "ЛЬВІВ"}).content.decode())) == 200  # a club, any case
+    grouped = client.get(url, {"q": "Одеса", "by": "club"}).content.decode()
+    assert len(standings_tables(grouped)) == 200 and grouped.count("<h2>") == 1
+    assert "No player matches “Nobody”." in client.get(url, {"q": "Nobody"}).content.decode()
