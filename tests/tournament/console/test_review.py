@@ -109,6 +109,8 @@ def test_an_earlier_published_round_is_reviewed_and_corrected_from_the_page(
     current = client.get(review_url(tournament)).content.decode()
     assert "Round 2" in current and "4H CARDS 10" in current
     assert re.search(r'<option value="1">1 · published</option>\s*<option value="2" selected>', current)
+    game_page = client.get(reverse("arbiter:game", args=[tournament.slug, 1])).content.decode()
+    assert f'href="{review_url(tournament, round=1)}"' in game_page  # the rounds list leads to each review
     html = client.get(review_url(tournament, round=1)).content.decode()
     assert "<h1>Review · Round 1" in html and "H4 CARTS 20" in html and "4H CARDS" not in html
     assert "This round is published" in html

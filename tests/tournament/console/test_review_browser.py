@@ -72,6 +72,8 @@ def test_a_round_of_1000_players_then_a_correction_of_a_published_round(chromium
     heading = page.inner_text("#live h2")
     assert heading.startswith(received) and re.search(r"600\s*/\s*1000$", heading), heading
     assert missing in page.inner_text("#live") and page.inner_text("#live-missing") == MISSING
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "console-live-1000-uk.png"), full_page=False)
     page.goto(page.base + reverse("arbiter:slips", args=[hall.t.slug, 1]))
     assert MISSING in page.inner_text("main") and "<li>201</li>" not in page.content()
 
@@ -103,6 +105,7 @@ def test_a_round_of_1000_players_then_a_correction_of_a_published_round(chromium
     page.fill("#standings-q", "иван")
     shown = page.locator("tr[data-find]:not([hidden])")
     assert shown.count() == 1 and str(after["total"]) in shown.inner_text().split()
+    page.screenshot(path=str(SHOTS / "standings-search-uk.png"))
     assert page.js_errors == []
     assert time.monotonic() - started < 60
 
