@@ -8,6 +8,7 @@ import re
 
 import pytest
 from django.urls import reverse
+from rest_framework.test import APIClient
 
 from tests.tools.world import PREPARED, run_round
 from tournament import services
@@ -181,3 +182,17 @@ def test_the_standings_of_1000_are_searched_by_name_table_or_club(client, alice,
     grouped = client.get(url, {"q": "Одеса", "by": "club"}).content.decode()
     assert len(standings_tables(grouped)) == 200 and grouped.count("<h2>") == 1
     assert "No player matches “Nobody”." in client.get(url, {"q": "Nobody"}).content.decode()
+
+
+def test_the_api_override_of_a_published_round_reaches_the_public_standings(alice, tournament, regs, two_published):
+    game, r1, r2 = two_published
+    api = APIClient()
+    api.force_authenticate(alice)
+    public = reverse("api:public-game-standings", args=[tournament.slug, 1])
+    rows = {r["table"]: r for r in APIClient().get(public).json()["rows"]}
+    verdict = Verdict.objects.get(round=r1, registration=regs[1])
+    response = api.post(reverse("api:arbiter-verdict-override", args=[verdict.pk]),
+                        {"awarded": 30, "warning": False, "why": "slip misread"}, format="json")
+    assert response.status_code == 200, response.content
+    after = {r["table"]: r for r in APIClient().get(public).json()["rows"]}
+    assert after[2]["total"] == rows[2]["total"] + 30 + 10 and (after[2]["rank"], after[1]["rank"]) == (1, 2)
