@@ -101,6 +101,14 @@ def _filters(request: HttpRequest, rnd: Round, verdicts: list[Verdict], show: st
              "active": table is None and key == show} for key, (label, test) in FILTERS.items()]
 
 
+def _round_choices(g: Game, rnd: Round | None) -> list[Round]:
+    """The rounds of the selector: those with verdicts, and the one shown (an open round has none yet)."""
+    choices = list(g.rounds.filter(status__in=REVIEWABLE).order_by("number", "id"))
+    if rnd is not None and rnd not in choices:
+        choices = sorted([*choices, rnd], key=lambda r: (r.number, r.pk))
+    return choices
+
+
 @arbiter_view
 @require_GET
 def review(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
@@ -121,7 +129,7 @@ def review(request: HttpRequest, tournament: Tournament, number: int) -> HttpRes
     return render(request, "arbiter/review.html", context(
         tournament, "games", page="review", game=g, round=rnd, show=show, table=table,
         is_current=rnd is not None and current is not None and rnd.pk == current.pk,
-        review_rounds=list(g.rounds.filter(status__in=REVIEWABLE).order_by("number", "id")),
+        review_rounds=_round_choices(g, rnd),
         tops=solving.tops(rnd) if rnd is not None else [], chosen=rnd.chosen_move if rnd else "", **data))
 
 

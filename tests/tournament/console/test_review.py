@@ -157,9 +157,17 @@ def test_a_correction_after_the_game_ended_recomputes_the_warning_penalties(alic
     assert standing(game, regs[0]).penalties == sum(after)
 
 
-def test_unknown_round_is_404_and_a_cancelled_one_is_not_offered(client, alice, tournament, two_published):
+def test_unknown_round_is_404_and_a_round_without_verdicts_is_shown_as_such(client, alice, tournament, regs, eager):
+    game = services.games.create_game(alice, tournament, prepared_racks=PREPARED)
+    r1 = run_round(alice, game, eager, {regs[0]: "H4 CARTS 20"})
+    services.rounds.publish_round(alice, r1)
+    with eager(execute=True):
+        services.rounds.draw_round(alice, game)
     client.force_login(alice)
     assert client.get(review_url(tournament, round=9)).status_code == 404
+    html = client.get(review_url(tournament, round="x")).content.decode()  # not a number: the current round
+    assert re.search(r'<option value="2" selected>2 · drawn</option>', html) and "No verdict yet" in html
+    assert forms_on(client.get(review_url(tournament, round=1)).content.decode()) == 4
 
 
 # -- the standings of 1,000, searched ----------------------------------------------------------------------------
