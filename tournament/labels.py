@@ -17,7 +17,7 @@ to words or decides how a coordinate is shown.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol, TypedDict
 
@@ -148,6 +148,18 @@ def flagged(reason: str, warning: bool, automatic: bool = True) -> bool:
     """Whether the arbiter should look at a verdict again: a warning, a reason other than plain right,
     or an overridden verdict. ``reason`` "" (no verdict yet) is flagged."""
     return warning or reason not in PLAIN_REASONS or not automatic
+
+
+def table_ranges(tables: Iterable[int]) -> str:
+    """Table numbers as runs: ``[1, 2, 3, 5, 7, 8]`` → ``"1–3, 5, 7–8"`` (sorted, each table once), the one
+    way a page shows a list of tables (the missing slips of a round in a hall of 1,000)."""
+    runs: list[list[int]] = []
+    for n in sorted(set(tables)):
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}\u2013{b}" for a, b in runs)
 
 
 # -- coordinates ----------------------------------------------------------------------------------------------
@@ -345,4 +357,4 @@ __all__ = ["CYRILLIC", "CYRILLIC_READERS", "LATIN", "REDRAW_REASONS", "BoardSett
            "END_REASONS", "PLACEMENT", "PREMIUM_CLASS", "PREMIUM_TEXT", "REASONS", "BoardConfig",
            "CoordSettings", "CoordStyle",
            "board_config", "end_reason_label", "flagged", "placement_texts", "points_forms", "reason_label",
-           "reason_text", "reason_texts", "tournament_style"]
+           "reason_text", "reason_texts", "table_ranges", "tournament_style"]

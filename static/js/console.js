@@ -4,6 +4,7 @@
  *   the game page: the countdown of the open round on the server's clock, the live slip panel refreshed
  *     every 2 s while the round takes slips (the page reloads when the round's status changes);
  *   the paper slip page: the focus on the first field to fix, or the table number; one click saves once;
+ *   the standings page: the rows filtered as the arbiter types in the search box;
  *   language pickers (select[data-autosubmit]) and print buttons ([data-print]).
  * Texts come translated from the page (data attributes, JSON blocks).
  */
@@ -42,9 +43,10 @@
     byId("live-count").textContent = d.count;
     byId("live-players").textContent = d.players;
     var missing = byId("live-missing");
-    missing.innerHTML = "";
-    missing.className = "missing" + (d.missing.length ? "" : " none");
-    (d.missing.length ? d.missing : [box.dataset.none]).forEach(function (n) { missing.appendChild(el("li", "", n)); });
+    missing.className = "missing-tables" + (d.missing.length ? "" : " none");
+    missing.textContent = d.missing.length ? d.missing_text : box.dataset.none;
+    byId("live-missing-count").textContent = "(" + d.missing.length + ")";
+    byId("live-shown").hidden = d.received.length < d.limit;
     var body = byId("live-rows");
     body.innerHTML = "";
     if (!d.received.length) cell(body.appendChild(el("tr")), box.dataset.empty, "muted").colSpan = 5;
@@ -86,6 +88,32 @@
     form.addEventListener("submit", function () { form.querySelector("button[type=submit]").disabled = true; });
   }
 
+  /** Standings: the rows filtered as the arbiter types (a number is a table, words a name or a club);
+   *  the form still sends ?q= without JavaScript. */
+  function standingsSearch() {
+    var form = byId("standings-search"), input = byId("standings-q"), shown = byId("standings-shown");
+    if (!form || !input) return;
+    var rows = Array.prototype.slice.call(document.querySelectorAll("tr[data-find]"));
+    var total = rows.length, template = shown.dataset.template;
+    function apply() {
+      var q = input.value.trim().replace(/\s+/g, " ").toLowerCase(), n = 0;
+      rows.forEach(function (tr) {
+        var hit = !q || (/^\d+$/.test(q) ? tr.dataset.table === String(parseInt(q, 10)) : tr.dataset.find.indexOf(q) >= 0);
+        tr.hidden = !hit;
+        if (hit) n += 1;
+      });
+      document.querySelectorAll("table.data").forEach(function (table) {  // a group without a match is hidden
+        var any = table.querySelector("tr[data-find]:not([hidden])"), head = table.previousElementSibling;
+        var empty = !any && table.querySelector("tr[data-find]");
+        table.hidden = !!(q && empty);
+        if (head && head.tagName === "H2") head.hidden = table.hidden;
+      });
+      shown.textContent = q ? T.fmt(template, {shown: n, total: total}) : "";
+    }
+    if (input.value) return;  // the page holds the result of a search sent (?q=): Enter searches again
+    input.addEventListener("input", apply);
+  }
+
   function printButtons() {
     document.querySelectorAll("[data-print]").forEach(function (button) {
       button.addEventListener("click", function (e) { e.preventDefault(); window.print(); });
@@ -98,4 +126,5 @@
   roundClock();
   livePanel();
   slipEntry();
+  standingsSearch();
 })();

@@ -45,6 +45,8 @@ class LiveState(TypedDict):
     round: int | None
     received: list[ReceivedSlip]
     missing: list[int]
+    missing_text: str  # the missing tables as runs, "201–240, 305" (labels.table_ranges)
+    limit: int  # at most this many slips are listed
     players: int
     status: NotRequired[str]
     status_label: NotRequired[str]
@@ -56,7 +58,8 @@ class LiveState(TypedDict):
 def live_state(tournament: Tournament, rnd: Round | None) -> LiveState:
     """What the live panel shows: the round, the slips received (the first ones) and every table missing."""
     if rnd is None:
-        return {"round": None, "received": [], "missing": [], "players": tournament.registrations.count()}
+        return {"round": None, "received": [], "missing": [], "missing_text": "", "limit": slips.RECENT_SLIPS,
+                "players": tournament.registrations.count()}
     counted = slips.count(rnd)
     received: list[ReceivedSlip] = [{"table": s.registration.table_number, "name": s.registration.player.name, "text": s.text,
                  "at": timezone.localtime(s.received_at).strftime("%H:%M:%S"), "late": s.late,
@@ -64,6 +67,7 @@ def live_state(tournament: Tournament, rnd: Round | None) -> LiveState:
     left = rnd.seconds_left(timezone.now()) if rnd.status == Round.Status.OPEN else None
     return {"round": rnd.number, "status": rnd.status, "status_label": rnd.get_status_display(),
             "seconds_left": left, "received": received, "missing": counted.missing,
+            "missing_text": labels.table_ranges(counted.missing), "limit": slips.RECENT_SLIPS,
             "count": counted.received, "players": counted.registered, "solver": rnd.get_solver_status_display()}
 
 

@@ -1,4 +1,5 @@
-"""Standings: of the tournament, of one game, or per series, category or club."""
+"""Standings: of the tournament, of one game, or per series, category or club; searched by name, table or
+club (``?q=``, and as the arbiter types, by ``console.js``)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,18 @@ from django.views.decorators.http import require_GET
 
 from ..models import Game, Tournament
 from ..services import standings as standing_service
+from ..services.standings import Standing
 from ..web.access import arbiter_view
 from .games import game_of
 from .tournaments import context
+
+
+def matches(row: Standing, query: str) -> bool:
+    """A number is a table (that table only); words are looked for in the name and the club (any case)."""
+    if query.isdigit():
+        return row.registration.table_number == int(query)
+    needle = query.casefold()
+    return needle in row.player.name.casefold() or needle in row.player.club.casefold()
 
 
 @arbiter_view
@@ -30,6 +40,12 @@ def standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     else:
         group = ""
         tables = {"": standing_service.tournament_standings(tournament)}
+    query = " ".join(request.GET.get("q", "").split())[:100]
+    players = sum(len(rows) for rows in tables.values())
+    if query:
+        tables = {name: [r for r in rows if matches(r, query)] for name, rows in tables.items()}
+        tables = {name: rows for name, rows in tables.items() if rows} or {"": []}
     return render(request, "arbiter/standings.html", context(
-        tournament, "standings", tables=tables, group=group, games=games, game=game_obj,
+        tournament, "standings", tables=tables, group=group, games=games, game=game_obj, query=query,
+        players=players, shown=sum(len(rows) for rows in tables.values()),
         groups=[("series", _("Series")), ("category", _("Categories")), ("club", _("Clubs"))]))

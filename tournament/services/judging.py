@@ -13,8 +13,8 @@ from scoring.judge import SlipParts, judge_slip
 from scoring.judge import Verdict as Judged
 
 from ..errors import Code, ServiceError
-from ..models import Round, Slip, Solo, Verdict
-from . import audit, solving
+from ..models import Game, Round, Slip, Solo, Verdict
+from . import audit, games, solving
 
 VERDICT_FIELDS = ["slip", "awarded", "warning", "reason", "message", "explanation", "true_score", "move"]
 
@@ -95,7 +95,13 @@ def compute_solos(rnd: Round) -> None:
 
 def override_verdict(actor: audit.Actor, verdict: Verdict, *, awarded: int, warning: bool, why: str,
                      reason: str = "override") -> Verdict:
-    """The arbiter's decision on a verdict: kept through re-judging, its history and the reason recorded."""
+    """The arbiter's decision on a verdict: kept through re-judging, its history and the reason recorded.
+
+    Any round but a cancelled one, published rounds too: what follows from the verdict is recomputed
+    here or read afresh from it — the round's solos, the warning penalties of a finished game; the
+    totals and ranks (:mod:`.standings`), the PDFs (their cache key is a fingerprint of the verdicts) and
+    the screens (the audit row moves the screen version).
+    """
     if not why or not why.strip():
         raise ServiceError(Code.WHY_MISSING, "an override needs a reason")
     with transaction.atomic():
@@ -111,9 +117,13 @@ def override_verdict(actor: audit.Actor, verdict: Verdict, *, awarded: int, warn
         verdict.override_reason = why.strip()
         verdict.overridden_at = now
         verdict.save()
-        compute_solos(verdict.round)
-        audit.record(actor, "verdict.override", verdict, before=before,
-                     after={**verdict.snapshot(), "why": why.strip()}, tournament=verdict.round.game.tournament)
+        rnd = verdict.round
+        compute_solos(rnd)
+        if rnd.game.status == Game.Status.FINISHED and rnd.status == Round.Status.PUBLISHED:
+            games.apply_warning_penalties(rnd.game)  # the end-of-game penalties follow the warnings
+        where = {"round": rnd.number, "game": rnd.game.number, "table": verdict.registration.table_number}
+        audit.record(actor, "verdict.override", verdict, before={**before, **where},
+                     after={**verdict.snapshot(), **where, "why": why.strip()}, tournament=rnd.game.tournament)
     return verdict
 
 
