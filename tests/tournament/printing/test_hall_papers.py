@@ -5,12 +5,14 @@ tournament's time zone."""
 
 from __future__ import annotations
 
+import io
 import socket
 import subprocess
 from datetime import UTC, datetime
 from types import SimpleNamespace
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import translation
@@ -321,3 +323,21 @@ def test_every_registration_is_on_some_page(tournament, played, tmp_path):
     tables = list(Registration.objects.filter(tournament=tournament).order_by("table_number")
                   .values_list("player__name", flat=True))
     assert [next(n for n in tables if n in page) for page in pages] == tables
+
+
+def test_the_print_pdf_command_takes_the_new_choices(tournament, played, tmp_path):
+    out = tmp_path / "x.pdf"
+    call_command("print_pdf", "player-sheet", "--tournament", tournament.slug, "--player", "all", "--out", str(out),
+                 stdout=io.StringIO())
+    assert len(page_texts(out)) == 4
+    call_command("print_pdf", "player-sheet", "--tournament", tournament.slug, "--group-by", "club", "--group",
+                 "Kraków", "--out", str(out), stdout=io.StringIO())
+    assert "Łukasz Żółć" in text_of(out) and "Іван Ґудзь" not in text_of(out)
+    call_command("print_pdf", "arbitration", "--tournament", tournament.slug, "--game", "1", "--round", "1",
+                 "--flagged-only", "--out", str(out), stdout=io.StringIO())
+    assert "Jean Dupont" in text_of(out) and "Łukasz Żółć" not in text_of(out)
+    for base_url in ("http://192.168.1.10:8000/tablet/", "192.168.1.10"):
+        with pytest.raises(CommandError) as info:
+            call_command("print_pdf", "cards", "--tournament", tournament.slug, "--base-url", base_url,
+                         "--new-codes", "--out", str(out))
+        assert info.value.returncode == 2
