@@ -207,11 +207,14 @@ def test_a_tiles_value_is_inside_the_tile_beside_its_letter(tmp_path, letter):
 LONG_NAME = "Олександра-Вікторія Костянтинівна Шевченко-Квітка-Основ'яненко"
 
 
-def test_long_names_are_not_cut_on_slips_and_cards(alice, tournament, people, tmp_path):
-    services.players.register_player(alice, tournament, name=LONG_NAME, club="Полтава")
+def test_long_names_are_not_cut_on_slips_cards_and_standings(alice, tournament, people, tmp_path):
+    services.players.register_player(alice, tournament, name=LONG_NAME, club="Полтавський клуб ерудитів «Слово» імені "
+                                     "Івана Котляревського")
     slips = build(tournament, "slips", tmp_path)
     assert LONG_NAME in flat(slips) and "…" not in flat(slips)
     render(slips, tmp_path / "slips")
+    standings = flat(build(tournament, "standings", tmp_path))
+    assert LONG_NAME in standings and "…" not in standings
     cards = build(tournament, "cards", tmp_path)
     assert LONG_NAME in flat(cards)
     render(cards, tmp_path / "cards")
