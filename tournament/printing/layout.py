@@ -91,11 +91,11 @@ PRINT_TEXTS: dict[str, dict[str, str]] = {
     "game over": {"ru": "партия окончена", "uk": "партію закінчено", "pl": "partia zakończona",
                   "fr": "partie terminée"},
     "G%(n)s": {"ru": "П%(n)s", "uk": "П%(n)s", "pl": "P%(n)s", "fr": "P%(n)s"},
-    "letter ×3 for a tile of the square's colour": {
-        "ru": "буква ×3, если цвет фишки совпадает с цветом клетки",
-        "uk": "буква ×3, якщо колір плитки збігається з кольором клітинки",
-        "pl": "litera ×3, gdy kolor płytki zgadza się z kolorem pola",
-        "fr": "lettre ×3 pour une tuile de la couleur de la case"},
+    "letter ×3 for a tile of the square's colour: the figure is those tiles' value": {
+        "ru": "буква ×3 для фишки цвета клетки: число — стоимость таких фишек",
+        "uk": "літера ×3 для фішки кольору клітинки: число — вартість таких фішок",
+        "pl": "litera ×3 dla płytki w kolorze pola: liczba to wartość tych płytek",
+        "fr": "lettre ×3 pour un jeton de la couleur de la case : le chiffre est la valeur de ces jetons"},
     "blank (no value)": {"ru": "пустышка (0 очков)", "uk": "пуста плитка (0 балів)", "pl": "blank (0 punktów)",
                          "fr": "joker (0 point)"},
     "Game sheet": {"ru": "Протокол партии", "uk": "Протокол партії", "pl": "Protokół partii",

@@ -20,6 +20,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from scoring.board import Tile
+from scoring.rules import get_ruleset
 from tests.tournament.printing.conftest import PEOPLE
 from tests.tournament.printing.test_pdf import build, flat, page_texts, render, text_of, tool
 from tournament import services
@@ -29,7 +30,7 @@ from tournament.printing import build as pdf
 from tournament.printing import layout as pdf_layout
 from tournament.printing import spec as specs
 from tournament.printing.documents.arbitration import EXPLANATION_CHARS, _explanation
-from tournament.printing.documents.board import BoardDiagram, premium_text
+from tournament.printing.documents.board import BoardDiagram, colour_values, premium_text
 from tournament.services import reading
 
 pytestmark = [pytest.mark.django_db]
@@ -344,3 +345,13 @@ def test_the_print_pdf_command_takes_the_new_choices(tournament, played, tmp_pat
             call_command("print_pdf", "cards", "--tournament", tournament.slug, "--base-url", base_url,
                          "--new-codes", "--out", str(out))
         assert info.value.returncode == 2
+
+
+def test_a_literaki_colour_square_shows_the_value_of_its_tiles():
+    """In black and white a colour square is told by the figure printed on the tiles it triples."""
+    assert colour_values(get_ruleset("pl-literaki")) == {"Y": "1", "G": "2", "B": "3", "R": "5"}
+    info = reading.TournamentInfo(name="Puchar Łodzi", ruleset="pl-literaki", convention="duplicate", language="pl")
+    sheet = reading.GameSheet(1, Game.Status.FINISHED, Game.Status.FINISHED.label, [], "")
+    with translation.override("pl"):
+        tokens = text_of(documents.GameSheetDocument(info, sheet).build()).split()
+    assert tokens.count("5") > 1 + 1 and tokens.count("1") > 1 + 1  # the squares, beyond the column numbers

@@ -59,8 +59,17 @@ def _hatch(cv: Any, x: float, y: float, s: float, step: float) -> None:
         k += step
 
 
+def colour_values(ruleset: Any) -> dict[str, str]:
+    """Literaki: the value of the tiles of each colour square's colour ({"Y": "1", …}; one value a colour):
+    what the square shows, so that it is told in black and white by the figure printed on those tiles."""
+    values: dict[str, set[int]] = {}
+    for letter, colour in ruleset.letter_colours.items():
+        values.setdefault(colour[:1].upper(), set()).add(ruleset.value(letter))
+    return {code: "/".join(str(v) for v in sorted(vs)) for code, vs in values.items()}
+
+
 def draw_square(cv: Any, x: float, y: float, s: float, code: str, fonts: Fonts, *, literaki: bool = False,
-                centre: bool = False) -> None:
+                centre: bool = False, text: str | None = None) -> None:
     """An empty square: its colour, and what tells it in black and white — a word premium is a solid square
     with an inner frame and ×N in bold, a letter premium is hatched with the figure N on a plain patch."""
     fill = (LITERAKI_WORD_FILL if literaki and code in LITERAKI_WORD_FILL else PREMIUM_FILL).get(code, SQUARE_FILL)
@@ -80,7 +89,7 @@ def draw_square(cv: Any, x: float, y: float, s: float, code: str, fonts: Fonts, 
         cv.setStrokeColor(colors.white if dark else HATCH_INK)
         cv.setLineWidth(max(0.3, s * 0.025))
         _hatch(cv, x + 0.4, y + 0.4, s - 0.8, s * (0.16 if code == "TL" or code in LITERAKI_COLOURS else 0.28))
-    text = "\u2605" if centre else premium_text(code)
+    text = "\u2605" if centre else (text if text is not None else premium_text(code))
     if text:
         size = s * (0.6 if centre else 0.36)
         font = fonts.regular if centre else fonts.bold
@@ -113,6 +122,7 @@ class BoardDiagram(Flowable):
         self.cell = width / (SIZE + 1)
         self.width = self.height = self.cell * (SIZE + 1)
         self.highlight = set(highlight)
+        self.colour_values = colour_values(self.ruleset)
 
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
         return self.width, self.height
@@ -132,8 +142,9 @@ class BoardDiagram(Flowable):
                 x, y = s * (c + 1), top - s * (r + 2)
                 tile = self.board.tile(r, c)
                 if tile is None:
-                    draw_square(cv, x, y, s, layout.premium_code(r, c), f, literaki=bool(self.ruleset.letter_colours),
-                                centre=(r, c) == (SIZE // 2, SIZE // 2))
+                    code = layout.premium_code(r, c)
+                    draw_square(cv, x, y, s, code, f, literaki=bool(self.ruleset.letter_colours),
+                                centre=(r, c) == (SIZE // 2, SIZE // 2), text=self.colour_values.get(code))
                 else:  # a covered premium is spent
                     draw_square(cv, x, y, s, "", f)
                     self._tile(x, y, tile, (r, c) in self.highlight)
@@ -177,16 +188,16 @@ class BoardDiagram(Flowable):
 class PremiumSample(Flowable):
     """One square of the legend, drawn as on the board."""
 
-    def __init__(self, code: str, size: float, fonts: Fonts, literaki: bool):
+    def __init__(self, code: str, size: float, fonts: Fonts, literaki: bool, text: str | None = None):
         super().__init__()
-        self.code, self.size, self.fonts, self.literaki = code, size, fonts, literaki
+        self.code, self.size, self.fonts, self.literaki, self.text = code, size, fonts, literaki, text
         self.width = self.height = size
 
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
         return self.size, self.size
 
     def draw(self) -> None:
-        draw_square(self.canv, 0, 0, self.size, self.code, self.fonts, literaki=self.literaki)
+        draw_square(self.canv, 0, 0, self.size, self.code, self.fonts, literaki=self.literaki, text=self.text)
 
 
 def board_legend(ruleset_id: str, styles: dict[str, Any], fonts: Fonts | None = None, *, width: float = 0,
@@ -198,12 +209,13 @@ def board_legend(ruleset_id: str, styles: dict[str, Any], fonts: Fonts | None = 
     cell = cell or 6.5 * mm
     items: list[tuple[str, str]] = [("TW", _("triple word")), ("DW", _("double word"))]
     if literaki:
-        items.append(("Y", _("letter ×3 for a tile of the square's colour")))
+        items.append(("Y", _("letter ×3 for a tile of the square's colour: the figure is those tiles' value")))
     else:
         items += [("TL", _("triple letter")), ("DL", _("double letter"))]
     cells: list[Any] = []
     for code, text in items:
-        cells += [PremiumSample(code, cell, fonts, literaki), Paragraph(escape(text), styles["small"])]
+        sample = PremiumSample(code, cell, fonts, literaki, colour_values(ruleset).get(code) if literaki else None)
+        cells += [sample, Paragraph(escape(text), styles["small"])]
     blank = f'<font color="{BLANK_INK.hexval().replace("0x", "#")}"><b>A</b></font>&nbsp;' + escape(
         _("blank (no value)"))
     cells.append(Paragraph(blank, styles["small"]))
@@ -216,4 +228,4 @@ def board_legend(ruleset_id: str, styles: dict[str, Any], fonts: Fonts | None = 
     return table
 
 
-__all__ = ["BoardDiagram", "PremiumSample", "board_legend", "draw_square", "premium_text"]
+__all__ = ["BoardDiagram", "PremiumSample", "board_legend", "colour_values", "draw_square", "premium_text"]
