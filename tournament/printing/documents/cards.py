@@ -116,9 +116,9 @@ class SlipCard(CardFlowable):
         if self.name:  # smaller, then on two or three lines
             draw_lines(cv, self.name, f.bold, pad + label_w, h - pad - 12.8 * mm, inner - label_w, 8.6 * mm,
                        largest=11, smallest=6)
-        cv.setStrokeColor(LINE)
-        cv.setLineWidth(0.5)
-        cv.line(pad, h - pad - 13.7 * mm, w - pad, h - pad - 13.7 * mm)
+        cv.setStrokeColor(LINE if self.name else MUTED)  # no name printed: the line to write it on
+        cv.setLineWidth(0.5 if self.name else 0.7)
+        cv.line(pad if self.name else pad + label_w, h - pad - 13.7 * mm, w - pad, h - pad - 13.7 * mm)
         box = 6.5 * mm
         y = h - pad - 24.4 * mm
         x = pad
