@@ -19,6 +19,7 @@ from django.conf import settings
 from ..models import Tournament
 from ..services import reading
 from ..services.reading import Subjects
+from .layout import tr as _
 
 KINDS = ("standings", "game-sheet", "player-sheet", "arbitration", "slips", "cards")
 GROUPS = ("series", "category", "club")
@@ -116,7 +117,7 @@ def make_spec(tournament: Tournament, kind: str, *, game: Any = None, round: Any
     if flagged and kind != "arbitration":
         raise SpecError("flagged-only applies to the arbitration sheet only")
     if copies_n > MAX_COPIES:
-        raise SpecError(f"at most {MAX_COPIES} copies per table")
+        raise SpecError(_("At most %(n)s slips per table.") % {"n": MAX_COPIES})
     if copies_n > 1 and kind != "slips":
         raise SpecError("copies apply to the slips only")
     if kind in ("game-sheet", "arbitration") and game_n is None:
@@ -145,14 +146,16 @@ def _named(spec: Spec, tournament: Tournament | int) -> Subjects:
                              round=spec.round if spec.kind == "arbitration" else None, player=spec.player)
     slug = found.tournament.slug
     if spec.game is not None and spec.kind != "slips" and found.game is None:
-        raise SpecError(f"{slug} has no game {spec.game}")
+        raise SpecError(_("%(tournament)s has no game %(game)s.") % {"tournament": slug, "game": spec.game})
     if spec.round is not None and spec.kind == "arbitration" and found.round is None:
-        raise SpecError(f"game {spec.game} has no round {spec.round}")
+        raise SpecError(_("Game %(game)s has no round %(round)s.") % {"game": spec.game, "round": spec.round})
     if spec.player is not None and found.registration is None:
-        raise SpecError(f"player {spec.player} is not registered in {slug}")
+        raise SpecError(_("Player %(player)s is not registered in %(tournament)s.") % {
+            "player": spec.player, "tournament": slug})
     if spec.several_players and spec.group is not None and not reading.sheet_registrations(
             found.tournament, spec.group_by, spec.group):
-        raise SpecError(f"no player of {spec.group_by} {spec.group!r} in {slug}")
+        kind = {"club": _("Club"), "series": _("Series"), "category": _("Category")}.get(spec.group_by or "", "")
+        raise SpecError(_("%(kind)s “%(name)s”: no player.") % {"kind": kind, "name": spec.group})
     return found
 
 

@@ -162,14 +162,14 @@ def job_status(request: HttpRequest, tournament: Tournament, job: str) -> HttpRe
 def download(request: HttpRequest, tournament: Tournament, job: str) -> HttpResponseBase:
     record = _job_or_404(tournament, job, request.user)
     if record.get("state") != "done":
-        return HttpResponse("the document is not ready yet", status=409, content_type="text/plain")
+        return HttpResponse(_("The document is not ready yet."), status=409, content_type="text/plain")
     path = job_file(record)
     if path is None:
-        return HttpResponse("this file is no longer kept (the data it showed changed, or the cards expired): "
-                            "print the document again", status=410, content_type="text/plain")
+        return HttpResponse(_("This file is no longer kept (the data it showed changed, or the cards expired): "
+                              "print the document again."), status=410, content_type="text/plain")
     if record.get("kind") == "cards" and time.time() - path.stat().st_mtime > build.CARDS_TTL:
         path.unlink(missing_ok=True)
-        return HttpResponse("the access cards expired: print them again", status=410, content_type="text/plain")
+        return HttpResponse(_("The access cards expired: print them again."), status=410, content_type="text/plain")
     response = FileResponse(path.open("rb"), content_type="application/pdf",
                             as_attachment=request.GET.get("download") == "1",
                             filename=str(record.get("filename") or "document.pdf"))
