@@ -74,7 +74,11 @@ def download_name(spec: Spec, tournament: Tournament) -> str:
         bits.append(spec.group_by)
     if spec.player:
         bits.append(f"p{spec.player}")
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", "-".join(bits)) + ".pdf"
+    if spec.several_players:
+        bits.append(spec.group or "all")
+    if spec.flagged_only:
+        bits.append("flagged")
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", "-".join(bits)).strip("-") + ".pdf"
 
 
 def _remove_stale(spec: Spec, keep: Path) -> None:
@@ -121,10 +125,12 @@ def document_for(spec: Spec, resolved: Subjects, *, base_url: str | None = None
         return d.standings_document(r.tournament, game=r.game, group_by=spec.group_by), None
     if spec.kind == "game-sheet":
         return d.game_sheet_document(_named(r.game, spec)), None
+    if spec.several_players:
+        return d.player_sheets_document(r.tournament, group_by=spec.group_by, group=spec.group), None
     if spec.kind == "player-sheet":
         return d.player_sheet_document(_named(r.registration, spec)), None
     if spec.kind == "arbitration":
-        return d.arbitration_document(_named(r.round, spec)), None
+        return d.arbitration_document(_named(r.round, spec), flagged_only=spec.flagged_only), None
     if spec.kind == "slips":
         return d.slips_document(r.tournament, game=spec.game, round_number=spec.round, copies=spec.copies), None
     if not base_url or "://" not in base_url:

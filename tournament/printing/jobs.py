@@ -22,6 +22,7 @@ from django.core.cache import cache
 from ..models import Tournament
 from ..services import jobs, reading
 from . import build as pdf
+from .layout import tr as _
 from .spec import Spec, SpecError
 
 log = logging.getLogger(__name__)
@@ -92,7 +93,8 @@ def start_job(tournament: Tournament, user: Any, spec: Spec, *, base_url: str | 
     except Exception as exc:  # the broker is down: say so on the progress page
         log.exception("cannot send the PDF task")
         failed = update_job(job_id, state="failed", stage="failed",
-                            error=f"the task queue cannot be reached ({type(exc).__name__}); is the broker running?")
+                            error=_("The task queue cannot be reached (%(error)s): is the broker running?")
+                            % {"error": type(exc).__name__})
         return failed or job
     return get_job(job_id) or job
 

@@ -18,6 +18,7 @@ import functools
 import os
 import shutil
 import subprocess
+import zoneinfo
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -27,6 +28,7 @@ from typing import Any, BinaryIO
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import get_language, gettext
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
@@ -89,11 +91,11 @@ PRINT_TEXTS: dict[str, dict[str, str]] = {
     "game over": {"ru": "партия окончена", "uk": "партію закінчено", "pl": "partia zakończona",
                   "fr": "partie terminée"},
     "G%(n)s": {"ru": "П%(n)s", "uk": "П%(n)s", "pl": "P%(n)s", "fr": "P%(n)s"},
-    "letter ×3 for a tile of the square's colour": {
-        "ru": "буква ×3, если цвет фишки совпадает с цветом клетки",
-        "uk": "буква ×3, якщо колір плитки збігається з кольором клітинки",
-        "pl": "litera ×3, gdy kolor płytki zgadza się z kolorem pola",
-        "fr": "lettre ×3 pour une tuile de la couleur de la case"},
+    "letter ×3 for a tile of the square's colour: the figure is those tiles' value": {
+        "ru": "буква ×3 для фишки цвета клетки: число — стоимость таких фишек",
+        "uk": "літера ×3 для фішки кольору клітинки: число — вартість таких фішок",
+        "pl": "litera ×3 dla płytki w kolorze pola: liczba to wartość tych płytek",
+        "fr": "lettre ×3 pour un jeton de la couleur de la case : le chiffre est la valeur de ces jetons"},
     "blank (no value)": {"ru": "пустышка (0 очков)", "uk": "пуста плитка (0 балів)", "pl": "blank (0 punktów)",
                          "fr": "joker (0 point)"},
     "Game sheet": {"ru": "Протокол партии", "uk": "Протокол партії", "pl": "Protokół partii",
@@ -163,11 +165,16 @@ PRINT_TEXTS: dict[str, dict[str, str]] = {
               "potwierdzić.",
         "fr": "Imprimer les cartes donne de nouveaux codes : les codes donnés avant ne marchent plus. Cochez "
               "la case pour confirmer."},
-    "The tablets' address must start with http:// or https://.": {
-        "ru": "Адрес для планшетов должен начинаться с http:// или https://.",
-        "uk": "Адреса для планшетів має починатися з http:// або https://.",
-        "pl": "Adres dla tabletów musi zaczynać się od http:// lub https://.",
-        "fr": "L'adresse des tablettes doit commencer par http:// ou https://."},
+    "The tablets' address must look like http://192.168.1.10:8000: http:// or https://, the machine's name or "
+    "address, an optional port, nothing after it.": {
+        "ru": "Адрес для планшетов должен выглядеть как http://192.168.1.10:8000: http:// или https://, имя или "
+              "адрес компьютера, при необходимости порт, и ничего после.",
+        "uk": "Адреса для планшетів має виглядати як http://192.168.1.10:8000: http:// або https://, ім’я або "
+              "адреса комп’ютера, за потреби порт, і нічого після.",
+        "pl": "Adres dla tabletów musi wyglądać jak http://192.168.1.10:8000: http:// lub https://, nazwa lub "
+              "adres komputera, opcjonalnie port, nic więcej.",
+        "fr": "L'adresse des tablettes doit ressembler à http://192.168.1.10:8000 : http:// ou https://, le nom "
+              "ou l'adresse de la machine, un port si besoin, rien après."},
 }
 
 
@@ -298,6 +305,58 @@ def fit_text(text: str, font: str, size: float, width: float) -> str:
     return text[:lo].rstrip() + ell
 
 
+def fit_lines(text: str, font: str, width: float, height: float, *, largest: float = 9,
+              smallest: float = 5.5, leading: float = 1.12) -> tuple[float, list[str]]:
+    """``text`` in as few lines, as large as fits ``width`` × ``height`` points, nothing cut: one line from
+    ``largest`` down to ``smallest`` points, then two, three… lines (words broken only when one is wider
+    than the line). Returns (size, lines); the last resort is ``smallest`` points in as many lines as needed."""
+    text = " ".join((text or "").split())
+    lines_max = max(1, int(height // (smallest * leading)))
+    for count in range(1, lines_max + 1):
+        size = largest
+        while size >= smallest - 1e-6:
+            lines = wrap_text(text, font, size, width)
+            if len(lines) <= count and len(lines) * size * leading <= height + 0.01:
+                return size, lines
+            size -= 0.5
+    return smallest, wrap_text(text, font, smallest, width)
+
+
+def wrap_text(text: str, font: str, size: float, width: float) -> list[str]:
+    """``text`` broken into lines no wider than ``width`` points, at spaces (inside a word when it must)."""
+    lines: list[str] = []
+    for word in text.split():
+        trial = f"{lines[-1]} {word}" if lines else word
+        if lines and pdfmetrics.stringWidth(trial, font, size) <= width:
+            lines[-1] = trial
+            continue
+        while pdfmetrics.stringWidth(word, font, size) > width and len(word) > 1:
+            cut = 1
+            while cut < len(word) and pdfmetrics.stringWidth(word[:cut + 1], font, size) <= width:
+                cut += 1
+            lines.append(word[:cut])
+            word = word[cut:]
+        lines.append(word)
+    return lines or [""]
+
+
+#: The one format of a moment printed on the papers (Django's localized format of the document's language).
+DATETIME_FORMAT = "DATETIME_FORMAT"
+
+
+def local_datetime(tournament: Any, dt: datetime) -> str:
+    """A moment as the papers print it: in the tournament's time zone (``tournament.time_zone`` when it has
+    one, else ``settings.TIME_ZONE``), in :data:`DATETIME_FORMAT` of the active language."""
+    name = getattr(tournament, "time_zone", None) or settings.TIME_ZONE
+    try:
+        zone: Any = zoneinfo.ZoneInfo(str(name))
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        zone = timezone.get_default_timezone()
+    if timezone.is_naive(dt):
+        dt = timezone.make_aware(dt, timezone.get_default_timezone())
+    return date_format(dt.astimezone(zone), DATETIME_FORMAT)
+
+
 def escape(text: object) -> str:
     """Text for a reportlab Paragraph (its mini-markup)."""
     return str(text if text is not None else "").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
@@ -358,8 +417,11 @@ class Document:
     margin_bottom = 16 * mm
     author = "Duplicate tournament"
 
-    def __init__(self, *, heading: str = "", subtitle: str = "", generated_at: datetime | None = None):
+    def __init__(self, *, heading: str = "", subtitle: str = "", generated_at: datetime | None = None,
+                 zone_of: Any = None):
         self.fonts = register_fonts()
+        #: what :func:`local_datetime` takes the time zone of (the tournament)
+        self.zone_of = zone_of
         self.heading = heading
         self.subtitle = subtitle
         self.generated_at = generated_at or timezone.localtime()
@@ -419,7 +481,8 @@ class Document:
         return 1
 
     def draw_header(self, canvas: Canvas, page: int) -> None:
-        """Tournament (left) and document title (right) above a thin rule."""
+        """Tournament (left) and document title (right) above a thin rule; drawn once the page is laid out,
+        so that the title may name what the page holds (the player of a page among several players')."""
         w, h = self.page_size
         y = h - self.margin_top + 8 * mm
         canvas.saveState()
@@ -445,7 +508,7 @@ class Document:
         canvas.line(self.margin_left, y + 3.5 * mm, w - self.margin_right, y + 3.5 * mm)
         canvas.setFillColor(MUTED)
         canvas.setFont(self.fonts.regular, 8)
-        printed = _("Printed %(when)s") % {"when": self.generated_at.strftime("%Y-%m-%d %H:%M")}
+        printed = _("Printed %(when)s") % {"when": local_datetime(self.zone_of, self.generated_at)}
         canvas.drawString(self.margin_left, y, printed)
         canvas.setFont(self.fonts.bold, 8)
         canvas.drawRightString(w - self.margin_right, y, self.page_label(page, total))
@@ -506,7 +569,7 @@ class Document:
         frame = Frame(self.margin_left, self.margin_bottom, self.frame_width, self.frame_height, id="body",
                       leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
         doc.addPageTemplates([PageTemplate(id="page", frames=[frame],
-                                           onPage=lambda canv, d: self.draw_header(canv, d.page))])
+                                           onPageEnd=lambda canv, d: self.draw_header(canv, d.page))])
         doc.setProgressCallBack(on_progress)
 
         counted = {"pages": 0}

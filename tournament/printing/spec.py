@@ -2,6 +2,10 @@
 
 Kinds: ``standings``, ``game-sheet``, ``player-sheet``, ``arbitration``, ``slips``, ``cards``. The rows a
 spec names are read by :func:`tournament.services.reading.subjects`.
+
+The player sheet is of one player (``player``), of every player (``player="all"``) or of the players of one
+club, series or category (``group_by`` and ``group``, its name): several players in one PDF, a page each.
+The arbitration sheet may list only the verdicts to look at again (``flagged_only``).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from django.conf import settings
 from ..models import Tournament
 from ..services import reading
 from ..services.reading import Subjects
+from .layout import tr as _
 
 KINDS = ("standings", "game-sheet", "player-sheet", "arbitration", "slips", "cards")
 GROUPS = ("series", "category", "club")
@@ -37,6 +42,13 @@ class Spec:
     group_by: str | None = None
     copies: int = 1
     language: str = ""
+    all_players: bool = False  # player-sheet: every player (or, with group_by, those of ``group``)
+    group: str | None = None  # player-sheet: the club, series or category named by group_by
+    flagged_only: bool = False  # arbitration: only the verdicts to look at again
+
+    @property
+    def several_players(self) -> bool:
+        return self.kind == "player-sheet" and self.player is None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -62,39 +74,64 @@ def _int(value: Any, what: str) -> int | None:
     return n
 
 
+def _flag(value: Any) -> bool:
+    return value is True or str(value or "").strip().lower() in ("1", "true", "on", "yes")
+
+
+def _players(kind: str, player: Any, group_by: str | None, group: str | None) -> tuple[int | None, bool, str | None]:
+    """(player id, every player, group name) of a request: ``player`` is an id or "all"; ``group`` (a club,
+    series or category name, of the kind ``group_by``) chooses the player sheets of that group's players."""
+    everyone = kind == "player-sheet" and (str(player or "").strip().lower() == "all" or group is not None)
+    if group is not None and (kind != "player-sheet" or not group_by):
+        raise SpecError("a group (club, series or category) applies to the player sheets, with group-by")
+    if kind == "player-sheet" and group_by and group is None:
+        raise SpecError("the player sheets by group need the group's name")
+    player_id = None if everyone else _int(player, "the player")
+    if kind == "player-sheet" and player_id is None and not everyone:
+        raise SpecError("the player sheet needs a player (--player ID, or all)")
+    return player_id, everyone, " ".join(group.split()) if group is not None else None
+
+
 def make_spec(tournament: Tournament, kind: str, *, game: Any = None, round: Any = None, player: Any = None,
-              group_by: str | None = None, copies: Any = None, language: str | None = None) -> Spec:
-    """Checks a request against the tournament and returns its :class:`Spec` (or :class:`SpecError`)."""
+              group_by: str | None = None, copies: Any = None, language: str | None = None,
+              group: str | None = None, flagged_only: Any = False) -> Spec:
+    """Checks a request against the tournament and returns its :class:`Spec` (or :class:`SpecError`).
+
+    ``player``: a Player id, or ``"all"`` for the player sheets of every player (of the club, series or
+    category ``group`` when ``group_by`` names its kind). ``flagged_only``: the arbitration sheet lists only
+    the verdicts to look at again."""
     if kind not in KINDS:
         raise SpecError(f"unknown document {kind!r}: one of {', '.join(KINDS)}")
-    game_n, round_n, player_id = _int(game, "the game"), _int(round, "the round"), _int(player, "the player")
+    by = (group_by or "").strip() or None
+    game_n, round_n = _int(game, "the game"), _int(round, "the round")
+    player_id, everyone, group_name = _players(kind, player, by, group)
+    flagged = _flag(flagged_only)
     copies_n = _int(copies, "the number of copies") or 1
-    group = (group_by or "").strip() or None
     lang = (language or "").strip()
     if lang and lang not in dict(settings.LANGUAGES):
         raise SpecError(f"unknown language {lang!r}: one of {', '.join(dict(settings.LANGUAGES))}")
-    if group and group not in GROUPS:
-        raise SpecError(f"group by {group!r}: one of {', '.join(GROUPS)}")
-    if group and kind != "standings":
-        raise SpecError("group-by applies to the standings only")
+    if by and by not in GROUPS:
+        raise SpecError(f"group by {by!r}: one of {', '.join(GROUPS)}")
+    if by and kind not in ("standings", "player-sheet"):
+        raise SpecError("group-by applies to the standings and the player sheets only")
+    if flagged and kind != "arbitration":
+        raise SpecError("flagged-only applies to the arbitration sheet only")
     if copies_n > MAX_COPIES:
-        raise SpecError(f"at most {MAX_COPIES} copies per table")
+        raise SpecError(_("At most %(n)s slips per table.") % {"n": MAX_COPIES})
     if copies_n > 1 and kind != "slips":
         raise SpecError("copies apply to the slips only")
-    needs_game = kind in ("game-sheet", "arbitration")
-    if needs_game and game_n is None:
+    if kind in ("game-sheet", "arbitration") and game_n is None:
         raise SpecError(f"the {kind} needs a game number (--game N)")
     if kind == "arbitration" and round_n is None:
         raise SpecError("the arbitration sheet needs a round number (--round N)")
-    if kind == "player-sheet" and player_id is None:
-        raise SpecError("the player sheet needs a player (--player ID)")
     if kind not in ("game-sheet", "arbitration", "standings", "slips") and game_n is not None:
         raise SpecError(f"the {kind} does not take a game")
     if kind not in ("arbitration", "slips") and round_n is not None:
         raise SpecError(f"the {kind} does not take a round")
     if kind not in ("player-sheet", "cards") and player_id is not None:
         raise SpecError(f"the {kind} does not take a player")
-    spec = Spec(kind, tournament.pk, game_n, round_n, player_id, group, copies_n, lang)
+    spec = Spec(kind, tournament.pk, game_n, round_n, player_id, by, copies_n, lang, all_players=everyone,
+                group=group_name, flagged_only=flagged)
     _named(spec, tournament)
     return spec
 
@@ -109,11 +146,16 @@ def _named(spec: Spec, tournament: Tournament | int) -> Subjects:
                              round=spec.round if spec.kind == "arbitration" else None, player=spec.player)
     slug = found.tournament.slug
     if spec.game is not None and spec.kind != "slips" and found.game is None:
-        raise SpecError(f"{slug} has no game {spec.game}")
+        raise SpecError(_("%(tournament)s has no game %(game)s.") % {"tournament": slug, "game": spec.game})
     if spec.round is not None and spec.kind == "arbitration" and found.round is None:
-        raise SpecError(f"game {spec.game} has no round {spec.round}")
+        raise SpecError(_("Game %(game)s has no round %(round)s.") % {"game": spec.game, "round": spec.round})
     if spec.player is not None and found.registration is None:
-        raise SpecError(f"player {spec.player} is not registered in {slug}")
+        raise SpecError(_("Player %(player)s is not registered in %(tournament)s.") % {
+            "player": spec.player, "tournament": slug})
+    if spec.several_players and spec.group is not None and not reading.sheet_registrations(
+            found.tournament, spec.group_by, spec.group):
+        kind = {"club": _("Club"), "series": _("Series"), "category": _("Category")}.get(spec.group_by or "", "")
+        raise SpecError(_("%(kind)s “%(name)s”: no player.") % {"kind": kind, "name": spec.group})
     return found
 
 

@@ -4,9 +4,11 @@ Only the tournament's arbiters (and superusers) reach these pages; others get 40
 console. Included by tournament/urls.py as ``path("arbiter/pdf/", include("tournament.printing.urls"))``.
 
 ``POST t/<slug>/request/`` with ``kind`` (standings, game-sheet, player-sheet, arbitration, slips, cards)
-and ``game``, ``round``, ``player`` (a Player id), ``group_by``, ``copies``; cards also need
-``confirm=1`` (printing cards issues new access codes) and take ``base_url`` (the address the
-tablets open; this site's address by default) and ``log_out_tablets=1``. The answer is the job as
+and ``game``, ``round``, ``player`` (a Player id; for the player sheets also ``all``, ``club:<name>``,
+``series:<name>``, ``category:<name>``), ``group_by``, ``copies``, ``flagged_only=1`` (arbitration); cards
+also need ``confirm=1`` (printing cards issues new access codes) and take ``base_url`` (the address the
+tablets open, ``http(s)://host[:port]``; the machine's LAN address by default, see
+:mod:`tournament.printing.address`) and ``log_out_tablets=1``. The answer is the job as
 JSON (``Accept: application/json`` or ``format=json``) or a redirect to its progress page.
 """
 
@@ -14,7 +16,6 @@ from __future__ import annotations
 
 import time
 from typing import Any
-from urllib.parse import urlsplit
 
 from django.contrib import messages
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
@@ -27,6 +28,7 @@ from ..services import reading
 from ..web.access import arbiter_view
 from . import build
 from . import spec as specs
+from .address import AddressError, clean_address, suggested_address
 from .jobs import Job, get_job, job_file, start_job
 from .layout import tr as _
 
@@ -76,14 +78,18 @@ def job_json(tournament: Tournament, job: Job) -> dict[str, Any]:
     }
 
 
-def _base_url(request: HttpRequest, given: str) -> str | None:
-    given = (given or "").strip()
-    if not given:
-        return request.build_absolute_uri("/").rstrip("/")
-    parts = urlsplit(given)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        return None
-    return f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/')}"
+def _base_url(request: HttpRequest, given: str) -> str:
+    """The tablets' address of a cards request (:class:`AddressError` when it is not ``http(s)://host[:port]``);
+    none given: the machine's LAN address, as the form offers."""
+    return clean_address(given) if (given or "").strip() else suggested_address(request)
+
+
+def _player_choice(value: str) -> dict[str, Any]:
+    """The player sheets' choice of the form (a Player id, ``all``, ``club:<name>``…) as make_spec's arguments."""
+    kind, sep, name = (value or "").partition(":")
+    if sep and kind in reading.PLAYER_GROUPS:
+        return {"player": "all", "group_by": kind, "group": name}
+    return {"player": value}
 
 
 @arbiter_view
@@ -92,7 +98,7 @@ def index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     menu = reading.print_menu(tournament)
     return render(request, "pdf/index.html", {
         "tournament": tournament, "active": "print", "games": menu.games, "last_round": menu.last_round,
-        "registrations": menu.registrations, "base_url": request.build_absolute_uri("/").rstrip("/"),
+        "registrations": menu.registrations, "groups": menu.groups, "base_url": suggested_address(request),
         "max_copies": specs.MAX_COPIES,
     })
 
@@ -109,9 +115,11 @@ def _refuse(request: HttpRequest, tournament: Tournament, message: str, status: 
 def request_document(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     data = request.POST
     kind = data.get("kind", "")
+    players = _player_choice(data.get("player", "")) if kind == "player-sheet" else {"player": data.get("player")}
+    players.setdefault("group_by", data.get("group_by"))
     try:
         spec = specs.make_spec(tournament, kind, game=data.get("game"), round=data.get("round"),
-                             player=data.get("player"), group_by=data.get("group_by"), copies=data.get("copies"))
+                               copies=data.get("copies"), flagged_only=data.get("flagged_only"), **players)
     except specs.SpecError as exc:
         return _refuse(request, tournament, str(exc))
     base_url, log_out = None, False
@@ -119,9 +127,10 @@ def request_document(request: HttpRequest, tournament: Tournament) -> HttpRespon
         if data.get("confirm") != "1":
             return _refuse(request, tournament, _("Printing access cards issues new codes: the codes given "
                                                    "before stop working. Tick the box to confirm."))
-        base_url = _base_url(request, data.get("base_url", ""))
-        if base_url is None:
-            return _refuse(request, tournament, _("The tablets' address must start with http:// or https://."))
+        try:
+            base_url = _base_url(request, data.get("base_url", ""))
+        except AddressError as exc:
+            return _refuse(request, tournament, str(exc))
         log_out = data.get("log_out_tablets") == "1"
     job = start_job(tournament, request.user, spec, base_url=base_url, log_out_tablets=log_out)
     if wants_json(request):
@@ -153,14 +162,14 @@ def job_status(request: HttpRequest, tournament: Tournament, job: str) -> HttpRe
 def download(request: HttpRequest, tournament: Tournament, job: str) -> HttpResponseBase:
     record = _job_or_404(tournament, job, request.user)
     if record.get("state") != "done":
-        return HttpResponse("the document is not ready yet", status=409, content_type="text/plain")
+        return HttpResponse(_("The document is not ready yet."), status=409, content_type="text/plain")
     path = job_file(record)
     if path is None:
-        return HttpResponse("this file is no longer kept (the data it showed changed, or the cards expired): "
-                            "print the document again", status=410, content_type="text/plain")
+        return HttpResponse(_("This file is no longer kept (the data it showed changed, or the cards expired): "
+                              "print the document again."), status=410, content_type="text/plain")
     if record.get("kind") == "cards" and time.time() - path.stat().st_mtime > build.CARDS_TTL:
         path.unlink(missing_ok=True)
-        return HttpResponse("the access cards expired: print them again", status=410, content_type="text/plain")
+        return HttpResponse(_("The access cards expired: print them again."), status=410, content_type="text/plain")
     response = FileResponse(path.open("rb"), content_type="application/pdf",
                             as_attachment=request.GET.get("download") == "1",
                             filename=str(record.get("filename") or "document.pdf"))

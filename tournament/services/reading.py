@@ -37,7 +37,7 @@ from . import games as game_service
 from . import standings
 
 #: Bumped when the layout of the documents changes, so that cached files are built again.
-LAYOUT_VERSION = 1
+LAYOUT_VERSION = 2
 
 
 StrOrPromise = str | Promise
@@ -286,6 +286,20 @@ def _player_game(reg: Registration, played: standings.PlayerGameLine) -> PlayerG
     return PlayerGame(played.game.number, lines, penalties, played.line)
 
 
+#: What the player sheets of several players may be chosen by (a Player field).
+PLAYER_GROUPS = ("club", "series", "category")
+
+
+def sheet_registrations(tournament: Tournament, group_by: str | None = None, group: str | None = None
+                        ) -> list[Registration]:
+    """The registrations whose player sheets are printed together, in table order: every one, or those whose
+    player's ``group_by`` (club, series or category) is ``group`` ("" for none)."""
+    regs = tournament.registrations.select_related("player", "tournament").order_by("table_number")
+    if group_by in PLAYER_GROUPS:
+        regs = regs.filter(**{f"player__{group_by}": group or ""})
+    return list(regs)
+
+
 def player_sheet(registration: Registration) -> PlayerSheet:
     """One player's slips, verdicts and awarded scores against the tops, game by game, with the figures of
     the player's rows in the standings (:func:`tournament.services.standings.player_game_lines`)."""
@@ -303,11 +317,13 @@ def player_sheet(registration: Registration) -> PlayerSheet:
 @dataclass(frozen=True)
 class VerdictLine:
     reason: str
+    message: str
     warning: bool
     automatic: bool
     override_reason: str
     true_score: int | None
     awarded: int
+    explanation: dict[str, Any] | None = None  # the engine's explanation as data (labels.explain)
 
 
 @dataclass(frozen=True)
@@ -343,7 +359,8 @@ class ArbitrationSheet:
 def _verdict_line(v: Verdict | None) -> VerdictLine | None:
     if v is None:
         return None
-    return VerdictLine(v.reason, v.warning, v.automatic, v.override_reason, v.true_score, v.awarded)
+    return VerdictLine(v.reason, v.message, v.warning, v.automatic, v.override_reason, v.true_score, v.awarded,
+                       v.explanation)
 
 
 def arbitration_sheet(rnd: Round) -> ArbitrationSheet:
@@ -394,11 +411,13 @@ def card_registrations(tournament: Tournament, player: int | None = None) -> lis
 
 @dataclass(frozen=True)
 class PrintMenu:
-    """What the printing page offers: the games, the last live round of the last game, the players."""
+    """What the printing page offers: the games, the last live round of the last game, the players, and the
+    clubs, series and categories of the players ({field: sorted names}, "" for none left out)."""
 
     games: list[Game]
     last_round: int | None
     registrations: list[Registration]
+    groups: dict[str, list[str]]
 
 
 def print_menu(tournament: Tournament) -> PrintMenu:
@@ -406,7 +425,9 @@ def print_menu(tournament: Tournament) -> PrintMenu:
     last_round = (game_service.live_rounds(games[-1]).order_by("-number").values_list("number", flat=True)
                   .first()) if games else None
     regs = list(tournament.registrations.select_related("player").order_by("table_number"))
-    return PrintMenu(games, last_round, regs)
+    groups = {field: sorted({getattr(reg.player, field) for reg in regs} - {""}, key=str.casefold)
+              for field in PLAYER_GROUPS}
+    return PrintMenu(games, last_round, regs, groups)
 
 
 # -- the fingerprint -------------------------------------------------------------------------------------
@@ -464,6 +485,16 @@ def fingerprint(kind: str, params: str, tournament: Tournament, *, game: Game | 
         assert g is not None
         state = gamestate.fingerprint(g)
         parts += [g.pk, g.number, g.status, g.end_reason, state.board, state.rounds, _rounds_part(g.rounds.all())]
+    elif kind == "player-sheet" and registration is None:  # several players: what any of them shows
+        published = Round.objects.filter(game__in=games, status=Round.Status.PUBLISHED)
+        parts += [
+            _registrations_part(t), list(games.order_by("pk").values_list("pk", "number", "status")),
+            _rounds_part(published),
+            _agg(Verdict.objects.filter(round__in=published), "awarded", "updated_at"),
+            _agg(Slip.objects.filter(round__in=published)),
+            _agg(Solo.objects.filter(round__in=published), "points"),
+            list(Penalty.objects.filter(game__in=games).order_by("pk").values_list("pk", "kind", "points", "reason")),
+        ]
     elif kind == "player-sheet":
         reg = registration
         assert reg is not None
@@ -488,7 +519,7 @@ def fingerprint(kind: str, params: str, tournament: Tournament, *, game: Game | 
             _agg(Slip.objects.filter(round=rnd)), _agg(Slip.objects.filter(round=rnd, is_current=True)),
             _agg(Verdict.objects.filter(round=rnd), "awarded", "updated_at"),
             list(Verdict.objects.filter(round=rnd).order_by("pk").values_list(
-                "pk", "reason", "automatic", "slip_id", "true_score", "override_reason")),
+                "pk", "reason", "automatic", "slip_id", "true_score", "override_reason", "message")),
             _agg(Solo.objects.filter(round=rnd), "points"),
         ]
     elif kind == "slips":
@@ -499,8 +530,8 @@ def fingerprint(kind: str, params: str, tournament: Tournament, *, game: Game | 
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-__all__ = ["LAYOUT_VERSION", "ArbitrationLine", "ArbitrationSheet", "GameSheet", "PenaltyLine", "PlayerGame",
+__all__ = ["LAYOUT_VERSION", "PLAYER_GROUPS", "ArbitrationLine", "ArbitrationSheet", "GameSheet", "PenaltyLine", "PlayerGame",
            "PlayerRound", "PlayerSheet", "PrintMenu", "Seat", "SheetRound", "StandingsSheet", "Subjects",
            "TournamentInfo", "VerdictLine", "arbitration_sheet", "card_registrations", "fingerprint", "game_sheet",
-           "player_sheet", "print_menu", "requester", "seat_of", "seats", "standings_sheet", "subjects",
+           "player_sheet", "print_menu", "requester", "seat_of", "seats", "sheet_registrations", "standings_sheet", "subjects",
            "tournament_info"]

@@ -16,6 +16,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tournament.models import Tournament
 from tournament.printing import build as pdf
 from tournament.printing import spec as specs
+from tournament.printing.address import AddressError, clean_address
 from tournament.printing.layout import FontError
 
 
@@ -28,8 +29,14 @@ class Command(BaseCommand):
         parser.add_argument("--tournament", required=True, metavar="SLUG", help="the tournament's short name")
         parser.add_argument("--game", metavar="N", help="game number (game-sheet, arbitration; standings of a game)")
         parser.add_argument("--round", metavar="N", help="round number (arbitration; printed on slips)")
-        parser.add_argument("--player", metavar="ID", help="player id (player-sheet; cards of one player)")
-        parser.add_argument("--group-by", choices=specs.GROUPS, help="standings in sections by series, category or club")
+        parser.add_argument("--player", metavar="ID",
+                            help="player id (player-sheet; cards of one player); player-sheet: 'all' for every player")
+        parser.add_argument("--group-by", choices=specs.GROUPS,
+                            help="standings in sections by series, category or club; player-sheet: with --group")
+        parser.add_argument("--group", metavar="NAME",
+                            help="player-sheet: the sheets of the players of this club, series or category (--group-by)")
+        parser.add_argument("--flagged-only", action="store_true",
+                            help="arbitration: only the verdicts to look at again")
         parser.add_argument("--copies", metavar="N", help="slips per table (slips; default 1)")
         parser.add_argument("--language", metavar="LANG", help="language of the document (default: the tournament's)")
         parser.add_argument("--base-url", metavar="URL",
@@ -47,7 +54,8 @@ class Command(BaseCommand):
             raise CommandError(f"no tournament with the short name {opts['tournament']!r}", returncode=2)
         try:
             spec = specs.make_spec(t, kind, game=opts["game"], round=opts["round"], player=opts["player"],
-                                   group_by=opts["group_by"], copies=opts["copies"], language=opts["language"])
+                                   group_by=opts["group_by"], copies=opts["copies"], language=opts["language"],
+                                   group=opts["group"], flagged_only=opts["flagged_only"])
         except specs.SpecError as exc:
             raise CommandError(str(exc), returncode=2) from None
         base_url = self._base_url(kind, opts)
@@ -78,10 +86,12 @@ class Command(BaseCommand):
             if opts["base_url"] or opts["new_codes"] or opts["log_out_tablets"]:
                 raise CommandError("--base-url, --new-codes and --log-out-tablets apply to cards only", returncode=2)
             return None
-        base_url = (opts["base_url"] or "").strip()
-        if not base_url.startswith(("http://", "https://")):
-            raise CommandError("cards need --base-url, the address the tablets open (http://host:port); "
-                               "the QR code holds <base-url>/tablet/login/?code=CODE", returncode=2)
+        try:
+            base_url = clean_address(opts["base_url"] or "")
+        except AddressError:
+            raise CommandError("cards need --base-url, the address the tablets open (http(s)://host[:port], e.g. "
+                               "http://192.168.1.10:8000); the QR code holds <base-url>/tablet/login/?code=CODE",
+                               returncode=2) from None
         if not opts["new_codes"]:
             raise CommandError("printing cards issues new access codes and the previous codes stop working: "
                                "add --new-codes to confirm", returncode=2)

@@ -23,10 +23,15 @@ from .cards import (
 )
 from .common import SheetDocument
 from .game_sheet import GameSheetDocument, game_sheet_document
-from .player_sheet import PlayerSheetDocument, player_sheet_document
+from .player_sheet import (
+    PlayerSheetDocument,
+    PlayerSheetsDocument,
+    player_sheet_document,
+    player_sheets_document,
+)
 from .standings import StandingsDocument, standings_document
 
 __all__ = ["TABLET_LOGIN_PATH", "AccessCardsDocument", "ArbitrationDocument", "BoardDiagram", "GameSheetDocument",
-           "PlayerSheetDocument", "SheetDocument", "SlipsDocument", "StandingsDocument", "access_cards_document",
-           "arbitration_document", "board_legend", "game_sheet_document", "player_sheet_document", "slips_document",
+           "PlayerSheetDocument", "PlayerSheetsDocument", "SheetDocument", "SlipsDocument", "StandingsDocument", "access_cards_document",
+           "arbitration_document", "board_legend", "game_sheet_document", "player_sheet_document", "player_sheets_document", "slips_document",
            "standings_document", "tablet_login_url"]

@@ -1,7 +1,9 @@
-"""4. The arbitration sheet: every table's slip and verdict in a round; the ones to look at are flagged."""
+"""4. The arbitration sheet: every table's slip and verdict in a round, with the verdict's explanation; the ones to
+look at are flagged, and the sheet may list only those (``flagged_only``)."""
 
 from __future__ import annotations
 
+import textwrap
 from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.units import mm
@@ -9,7 +11,7 @@ from reportlab.platypus import LongTable, Paragraph, Spacer
 
 from ... import labels
 from ...services import reading
-from ...services.reading import ArbitrationLine, ArbitrationSheet, TournamentInfo
+from ...services.reading import ArbitrationLine, ArbitrationSheet, TournamentInfo, VerdictLine
 from ..layout import ACCENT, FLAG_BG, escape
 from ..layout import tr as _
 from .common import FLAG, SheetDocument, marks_markup, rack_markup, show_move, table_style
@@ -18,17 +20,43 @@ if TYPE_CHECKING:
     from ...models import Round
 
 
+#: The longest explanation printed in its column (longer ones are shortened at a word, with "…").
+EXPLANATION_CHARS = 160
+
+
+def _explanation(verdict_row: VerdictLine | None, info: TournamentInfo | None = None) -> str:
+    """The explanation of a verdict as the sheet prints it (plain text): the judge's explanation in the
+    document's language and the tournament's coordinates, shortened, or the reason's label when the verdict
+    has none. The one place that says what the column shows."""
+    if verdict_row is None:
+        return ""
+    text = verdict_row.message or ""
+    if info is not None and verdict_row.explanation:
+        text = labels.explain(verdict_row.explanation, labels.tournament_style(info), text)
+    message = " ".join(text.split())
+    if not message:
+        return labels.reason_label(verdict_row.reason)
+    return textwrap.shorten(message, EXPLANATION_CHARS, placeholder=" …")
+
+
 class ArbitrationDocument(SheetDocument):
-    def __init__(self, info: TournamentInfo, sheet: ArbitrationSheet, **kwargs: Any):
+    landscape = True  # room for the explanations
+
+    def __init__(self, info: TournamentInfo, sheet: ArbitrationSheet, *, flagged_only: bool = False,
+                 **kwargs: Any):
         self.sheet = sheet
+        self.flagged_only = flagged_only
+        #: the lines printed: every table's, or only those to look at again
+        self.lines = [line for line in sheet.lines if line.flagged or not flagged_only]
         super().__init__(info, **kwargs)
 
     def document_title(self) -> str:
-        return (_("Arbitration sheet") + " · " + _("Game %(n)s") % {"n": self.sheet.game} + " · "
-                + _("Round %(n)s") % {"n": self.sheet.number})
+        title = (_("Arbitration sheet") + " · " + _("Game %(n)s") % {"n": self.sheet.game} + " · "
+                 + _("Round %(n)s") % {"n": self.sheet.number})
+        return title + (" · " + _("flagged only") if self.flagged_only else "")
 
     def estimated_pages(self) -> int:
-        return 1 + len(self.sheet.lines) // 40
+        return 1 + len(self.lines) // 25
 
     def facts(self) -> list[str]:
         f, sheet = self.fonts, self.sheet
@@ -65,9 +93,10 @@ class ArbitrationDocument(SheetDocument):
             if line.solo:
                 marks.append(_("solo") + f" +{line.solo}")
             verdict = escape(labels.reason_label(v.reason)) + marks_markup(marks)
+        explanation = f'<font size="7.5">{escape(_explanation(v, self.tournament))}</font>'
         return [
             FLAG if line.flagged else "", str(line.table),
-            self.p(escape(line.name)), self.p(slip), str(line.source), self.p(verdict),
+            self.p(escape(line.name)), self.p(slip), str(line.source), self.p(verdict), self.p(explanation),
             "" if v is None or v.true_score is None else str(v.true_score),
             "" if v is None else str(v.awarded),
         ]
@@ -76,21 +105,22 @@ class ArbitrationDocument(SheetDocument):
         f = self.fonts
         story = self.title_block(None, self.facts())
         header = self.header_row([FLAG, _("Table"), _("Player"), _("Slip"), _("Source"), _("Verdict"),
-                                  _("True score"), _("Awarded")], right=[1, 6, 7], center=[0])
-        widths = [6 * mm, self.col(_("Table"), 10 * mm), 0, 37 * mm, self.col(_("Source"), 15 * mm), 37 * mm,
-                  self.col(_("True score"), 13 * mm), self.col(_("Awarded"), 14 * mm)]
-        widths[2] = self.frame_width - sum(widths)
+                                  _("Explanation"), _("True score"), _("Awarded")], right=[1, 7, 8], center=[0])
+        widths = [6 * mm, self.col(_("Table"), 10 * mm), 44 * mm, 37 * mm, self.col(_("Source"), 15 * mm), 37 * mm,
+                  0, self.col(_("True score"), 13 * mm), self.col(_("Awarded"), 14 * mm)]
+        widths[6] = self.frame_width - sum(widths)
         rows: list[list] = [header]
         extra = []
-        for i, line in enumerate(self.sheet.lines, start=1):
+        for i, line in enumerate(self.lines, start=1):
             rows.append(self.row(line))
             if line.flagged:
                 extra += [("BACKGROUND", (0, i), (-1, i), FLAG_BG), ("TEXTCOLOR", (0, i), (0, i), ACCENT)]
         if len(rows) == 1:
-            story.append(Paragraph(escape(_("No player yet.")), self.styles["body"]))
+            empty = _("Nothing to look at again.") if self.sheet.lines else _("No player yet.")
+            story.append(Paragraph(escape(empty), self.styles["body"]))
             return story
-        style = table_style(("ALIGN", (1, 0), (1, -1), "RIGHT"), ("ALIGN", (6, 0), (7, -1), "RIGHT"),
-                            ("FONT", (7, 1), (7, -1), f.bold, 8.5), ("ALIGN", (0, 0), (0, -1), "CENTER"),
+        style = table_style(("ALIGN", (1, 0), (1, -1), "RIGHT"), ("ALIGN", (7, 0), (8, -1), "RIGHT"),
+                            ("FONT", (8, 1), (8, -1), f.bold, 8.5), ("ALIGN", (0, 0), (0, -1), "CENTER"),
                             *extra, font=f.regular, bold=f.bold)
         story.append(LongTable(rows, colWidths=widths, repeatRows=1, style=style))
         story.append(Spacer(1, 3 * mm))
@@ -99,10 +129,11 @@ class ArbitrationDocument(SheetDocument):
         return story
 
 
-def arbitration_document(rnd: Round, **kwargs: Any) -> ArbitrationDocument:
-    """Every table's slip and verdict in a round (table order); the ones to look at are flagged."""
+def arbitration_document(rnd: Round, *, flagged_only: bool = False, **kwargs: Any) -> ArbitrationDocument:
+    """Every table's slip and verdict in a round (table order), or only the ones to look at again; the ones to
+    look at are flagged."""
     return ArbitrationDocument(reading.tournament_info(rnd.game.tournament), reading.arbitration_sheet(rnd),
-                               **kwargs)
+                               flagged_only=flagged_only, **kwargs)
 
 
 __all__ = ["ArbitrationDocument", "arbitration_document"]

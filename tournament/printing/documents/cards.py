@@ -23,7 +23,7 @@ from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 
 from ...services import reading
 from ...services.reading import Seat, TournamentInfo
-from ..layout import INK, LINE, MUTED, Fonts, escape, fit_text, text_width
+from ..layout import INK, LINE, MUTED, Fonts, escape, fit_lines, fit_text, text_width
 from ..layout import tr as _
 from .common import SheetDocument
 
@@ -45,6 +45,20 @@ def card_grid(cards: Sequence[Flowable], columns: int, width: float, height: flo
         ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
     ]))
+
+
+def draw_lines(cv: Any, text: str, font: str, x: float, bottom: float, width: float, height: float, *,
+               largest: float = 9, smallest: float = 5.5) -> None:
+    """``text`` in the box (x, bottom, width, height), as large as fits, on as few lines as it can, never cut
+    (:func:`~tournament.printing.layout.fit_lines`); centred in the box's height."""
+    size, lines = fit_lines(text, font, width, height, largest=largest, smallest=smallest)
+    leading = size * 1.12
+    block = leading * len(lines)
+    first = bottom + (height + block) / 2 - size * 0.9  # the first line's baseline
+    cv.setFillColor(INK)
+    cv.setFont(font, size)
+    for i, line in enumerate(lines):
+        cv.drawString(x, first - i * leading, line)
 
 
 class CardFlowable(Flowable):
@@ -89,41 +103,39 @@ class SlipCard(CardFlowable):
 
     def draw(self) -> None:
         cv, f, L = self.canv, self.fonts, self.labels
-        pad = 5 * mm
+        pad = 4.5 * mm
         w, h = self.width, self.height
         inner = w - 2 * pad
-        # the rows from the top: tournament, game/round/table/player, coordinates/score, word, hint
+        # the rows from the top: tournament, player (the whole width: a long name is never cut),
+        # game/round/table, coordinates/score, word, hint
         cv.setFillColor(INK)
-        cv.setFont(f.bold, 10)
-        cv.drawString(pad, h - pad - 3.5 * mm, fit_text(self.tournament, f.bold, 10, inner))
-        cv.setStrokeColor(LINE)
-        cv.setLineWidth(0.5)
-        cv.line(pad, h - pad - 5.5 * mm, w - pad, h - pad - 5.5 * mm)
+        cv.setFont(f.bold, 9)
+        cv.drawString(pad, h - pad - 3 * mm, fit_text(self.tournament, f.bold, 9, inner))
+        label_w = text_width(L["player"], f.regular, 7.5) + 2 * mm
+        self._label(pad, h - pad - 8.2 * mm, L["player"])
+        if self.name:  # smaller, then on two or three lines
+            draw_lines(cv, self.name, f.bold, pad + label_w, h - pad - 12.8 * mm, inner - label_w, 8.6 * mm,
+                       largest=11, smallest=6)
+        cv.setStrokeColor(LINE if self.name else MUTED)  # no name printed: the line to write it on
+        cv.setLineWidth(0.5 if self.name else 0.7)
+        cv.line(pad if self.name else pad + label_w, h - pad - 13.7 * mm, w - pad, h - pad - 13.7 * mm)
         box = 6.5 * mm
-        y = h - pad - 15.5 * mm
+        y = h - pad - 24.4 * mm
         x = pad
         for label, value, count in ((L["game"], self.game, 2), (L["round"], self.round_number, 2),
                                     (L["table"], self.table, 3)):
             self._label(x, y + box + 1.3 * mm, label)
             self._boxes(x, y, count, box, "" if value is None else str(value).rjust(count))
             x += count * box + 4 * mm
-        self._label(x, y + box + 1.3 * mm, L["player"])
-        if self.name:
-            cv.setFillColor(INK)
-            cv.setFont(f.bold, 9)
-            cv.drawString(x, y + 1.8 * mm, fit_text(self.name, f.bold, 9, w - pad - x))
-        else:
-            cv.setStrokeColor(MUTED)
-            cv.line(x, y + 0.5 * mm, w - pad, y + 0.5 * mm)
         box = 7.5 * mm
-        y -= 15 * mm
+        y -= 13 * mm
         self._label(pad, y + box + 1.3 * mm, L["coordinates"])
         self._boxes(pad, y, 3, box)
         score_x = w - pad - 3 * box
         self._label(score_x, y + box + 1.3 * mm, L["score"])
         self._boxes(score_x, y, 3, box)
         size = min(7 * mm, inner / self.WORD_BOXES)
-        y -= 8 * mm + size
+        y -= 6.5 * mm + size
         self._label(pad, y + size + 1.3 * mm, L["word"])
         self._boxes(pad, y, self.WORD_BOXES, size)
         # the hint, on two lines when needed
@@ -256,14 +268,9 @@ class AccessCard(CardFlowable):
         cv.setFillColor(MUTED)
         cv.setFont(f.regular, 7.5)
         cv.drawString(pad, y, fit_text(self.tournament, f.regular, 7.5, w - 2 * pad))
-        # name: as large as fits, down to 9 pt, then cut
-        size = 13.0
-        while size > 9 and text_width(self.name, f.bold, size) > text_w:
-            size -= 0.5
+        # name: as large as fits, then on two or three lines, never cut
         y -= 7 * mm
-        cv.setFillColor(INK)
-        cv.setFont(f.bold, size)
-        cv.drawString(pad, y, fit_text(self.name, f.bold, size, text_w))
+        draw_lines(cv, self.name, f.bold, pad, y - 1.4 * mm, text_w, 7.6 * mm, largest=13, smallest=6)
         y -= 9.5 * mm
         cv.setFont(f.regular, 7.5)
         cv.setFillColor(MUTED)

@@ -87,6 +87,7 @@ class SheetDocument(Document):
     """A document of one tournament (its name and dates in the header)."""
 
     def __init__(self, info: TournamentInfo, **kwargs: Any):
+        kwargs.setdefault("zone_of", info)  # dates in the tournament's time zone (layout.local_datetime)
         super().__init__(heading=info.name, subtitle=tournament_subtitle(info), **kwargs)
         self.tournament = info
 

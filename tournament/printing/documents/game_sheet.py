@@ -75,7 +75,7 @@ class GameSheetDocument(SheetDocument):
             Table([[diagram]], colWidths=[self.frame_width], style=[("ALIGN", (0, 0), (-1, -1), "CENTER"),
                                                                    ("LEFTPADDING", (0, 0), (-1, -1), 0)]),
             Spacer(1, 2 * mm),
-            board_legend(t.ruleset, self.styles),
+            board_legend(t.ruleset, self.styles, self.fonts, width=self.frame_width, cell=size / 16 * 0.85),
         ])
 
     def story(self) -> list:

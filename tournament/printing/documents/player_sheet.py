@@ -1,4 +1,5 @@
-"""3. The player sheet: one player's slips, verdicts, awarded scores against the tops, game by game.
+"""3. The player sheet: one player's slips, verdicts, awarded scores against the tops, game by game; the sheets
+of several players (every player, or a club's, a series', a category's) in one PDF, a new page for each.
 
 Every total (awarded, solos, warnings, penalties, game total, top total, deficit, percentage) is the
 player's line of the standings (:func:`tournament.services.reading.player_sheet`): nothing is added
@@ -10,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.units import mm
-from reportlab.platypus import LongTable, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, LongTable, PageBreak, Paragraph, Spacer, Table, TableStyle
 
 from ... import labels
 from ...services import reading
@@ -20,7 +21,7 @@ from ..layout import tr as _
 from .common import SheetDocument, marks_markup, percent, show_move, signed, table_style
 
 if TYPE_CHECKING:
-    from ...models import Registration
+    from ...models import Registration, Tournament
 
 
 class PlayerSheetDocument(SheetDocument):
@@ -35,7 +36,10 @@ class PlayerSheetDocument(SheetDocument):
         return max(1, sum(len(g.rounds) for g in self.sheet.games) // 35 + len(self.sheet.games))
 
     def story(self) -> list:
-        sheet = self.sheet
+        return self.sheet_story(self.sheet)
+
+    def sheet_story(self, sheet: PlayerSheet) -> list:
+        """One player's pages: the facts, each game's rounds and summary, the tournament's figures."""
         facts = [escape(_("Table %(n)s") % {"n": sheet.table})]
         facts += [escape(f"{label}: {value}") for label, value in
                   ((_("Club"), sheet.club), (_("Series"), sheet.series), (_("Category"), sheet.category),
@@ -53,7 +57,7 @@ class PlayerSheetDocument(SheetDocument):
             story.append(self.game_summary(pg))
         if len(sheet.games) > 1:
             story.append(Paragraph(escape(_("Tournament")), self.styles["h2"]))
-            story.append(self.tournament_table())
+            story.append(self.tournament_table(sheet))
         return story
 
     def round_row(self, r: PlayerRound) -> list:
@@ -121,15 +125,15 @@ class PlayerSheetDocument(SheetDocument):
             ("FONT", (0, total_row), (-1, total_row), f.bold, 9),
         ]))
 
-    def tournament_table(self) -> Table:
+    def tournament_table(self, sheet: PlayerSheet) -> Table:
         """Every game's total against its tops, and the tournament's (the tournament standings line)."""
         f = self.fonts
         rows = [self.header_row([_("Game"), _("Total"), _("Top total"), _("Deficit"), "%"], right=[1, 2, 3, 4])]
-        for pg in self.sheet.games:
+        for pg in sheet.games:
             line = pg.line
             rows.append([str(pg.number), str(line.total), str(line.top_total), minus(line.deficit),
                          percent(line.percentage)])
-        overall = self.sheet.overall
+        overall = sheet.overall
         rows.append([_("Total"), str(overall.total), str(overall.top_total), minus(overall.deficit),
                      percent(overall.percentage)])
         last = len(rows) - 1
@@ -140,10 +144,71 @@ class PlayerSheetDocument(SheetDocument):
                                        font=f.regular, bold=f.bold))
 
 
+class SheetStart(Flowable):
+    """Where a player's pages begin (nothing drawn): the page header names the player from there on."""
+
+    def __init__(self, name: str):
+        super().__init__()
+        self.name = name
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        return 0, 0
+
+    def draw(self) -> None:
+        pass
+
+
+class PlayerSheetsDocument(PlayerSheetDocument):
+    """The sheets of several players in one PDF, each from a new page; ``scope``: whose (e.g. "Club: Київ")."""
+
+    def __init__(self, info: TournamentInfo, sheets: list[PlayerSheet], *, scope: str = "", **kwargs: Any):
+        if not sheets:
+            raise ValueError("the player sheets need at least one player")
+        self.sheets = sheets
+        self.scope = scope
+        self.current = ""  # the player of the page being laid out (the header's)
+        super().__init__(info, sheets[0], **kwargs)
+
+    def document_title(self) -> str:
+        if self.current:
+            return _("Player sheet") + " · " + self.current
+        return " · ".join(p for p in (_("Player sheets"), self.scope) if p)
+
+    def estimated_pages(self) -> int:
+        return sum(max(1, sum(len(g.rounds) for g in s.games) // 35 + len(s.games)) for s in self.sheets)
+
+    def after_flowable(self, flowable: Flowable) -> None:
+        if isinstance(flowable, SheetStart):
+            self.current = flowable.name
+
+    def story(self) -> list:
+        story: list = []
+        for i, sheet in enumerate(self.sheets):
+            if i:
+                story.append(PageBreak())
+            story.append(SheetStart(sheet.name))
+            story += self.sheet_story(sheet)
+        return story
+
+
+def player_sheets_document(tournament: Tournament, *, group_by: str | None = None, group: str | None = None,
+                           **kwargs: Any) -> PlayerSheetsDocument:
+    """The player sheets of every player, or of the players of one club, series or category (``group_by``,
+    ``group``), in table order, in one PDF."""
+    regs = reading.sheet_registrations(tournament, group_by, group)
+    scope = ""
+    if group_by and group is not None:
+        kind = {"club": _("Club"), "series": _("Series"), "category": _("Category")}[group_by]
+        scope = f"{kind}: {group or _('(none)')}"
+    return PlayerSheetsDocument(reading.tournament_info(tournament), [reading.player_sheet(r) for r in regs],
+                                scope=scope, **kwargs)
+
+
 def player_sheet_document(registration: Registration, **kwargs: Any) -> PlayerSheetDocument:
     """One player's slips, verdicts, awarded scores against the tops; totals, warnings, penalties, solos."""
     return PlayerSheetDocument(reading.tournament_info(registration.tournament), reading.player_sheet(registration),
                                **kwargs)
 
 
-__all__ = ["PlayerSheetDocument", "player_sheet_document"]
+__all__ = ["PlayerSheetDocument", "PlayerSheetsDocument", "SheetStart", "player_sheet_document",
+           "player_sheets_document"]

@@ -11,7 +11,7 @@ from reportlab.platypus import LongTable, Paragraph, Spacer
 from ...services import reading
 from ...services.reading import StandingsSheet, TournamentInfo
 from ...services.standings import Standing
-from ..layout import escape, fit_text, minus
+from ..layout import escape, fit_text, minus, text_width
 from ..layout import tr as _
 from .common import SheetDocument, percent, table_style
 
@@ -84,13 +84,19 @@ class StandingsDocument(SheetDocument):
         fixed[2] = (fixed[2][0], rest * 0.42, "LEFT")
         return fixed
 
-    def line(self, row: Standing, widths: list[float], size: float) -> list[str]:
+    def whole(self, text: str, width: float, size: float) -> str | Paragraph:
+        """A name as printed in its column: on one line when it fits, else wrapped (never cut)."""
+        if text_width(text or "", self.fonts.regular, size) <= width:
+            return text or ""
+        return Paragraph(escape(text), self.styles["cell"])
+
+    def line(self, row: Standing, widths: list[float], size: float) -> list[str | Paragraph]:
         """A standings row as printed: rank, player, the game totals when shown, total, deficit, percentage."""
         f, player = self.fonts, row.player
-        line = [
+        line: list[str | Paragraph] = [
             str(row.rank),
-            fit_text(player.name, f.regular, size, widths[1] - 6),
-            fit_text(player.club, f.regular, size, widths[2] - 6),
+            self.whole(player.name, widths[1] - 6, size),
+            self.whole(player.club, widths[2] - 6, size),
             fit_text(player.series, f.regular, size, widths[3] - 6),
             fit_text(player.category, f.regular, size, widths[4] - 6),
         ]
