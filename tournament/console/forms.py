@@ -14,6 +14,10 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from lexicon.models import Lexicon
+from scoring.coords import Convention, CoordError, parse_coord
+from scoring.notation import NotationError, parse_word
+from scoring.rules import SIZE as BOARD_SIZE
+from scoring.rules import RuleSet, get_ruleset
 
 from ..models import Player, Registration, Tournament
 
@@ -239,18 +243,26 @@ class SlipForm(forms.Form):
     late = forms.BooleanField(label=_("handed in late"), required=False)
     key = forms.CharField(widget=forms.HiddenInput, max_length=60)
 
-    def __init__(self, *args: Any, tables: dict[int, int] | None = None, **kwargs: Any) -> None:
-        """``tables``: table number → registration id of the tournament's players."""
+    def __init__(self, *args: Any, tables: dict[int, int] | None = None, ruleset: str | None = None,
+                 convention: str = Convention.DUPLICATE, **kwargs: Any) -> None:
+        """``tables``: table number → registration id of the tournament's players; ``ruleset``: the
+        tournament's rule set (letters and row labels checked), ``convention``: its coordinates."""
         super().__init__(*args, **kwargs)
         self.tables = tables or {}
+        self.ruleset = get_ruleset(ruleset) if ruleset else None
+        self.convention = convention
+        self.highest = max(self.tables, default=1)
         attrs = {"autocomplete": "off", "spellcheck": "false"}
-        self.fields["table"].widget.attrs.update(attrs, autofocus=True, inputmode="numeric")
+        self.fields["table"].widget.attrs.update(attrs, autofocus=True, inputmode="numeric", max=self.highest)
         self.fields["word"].widget.attrs.update(attrs, autocapitalize="characters")
         self.fields["coordinates"].widget.attrs.update(attrs, autocapitalize="characters", size=5)
         self.fields["score"].widget.attrs.update(attrs, inputmode="numeric")
 
     def clean_table(self) -> int:
         table = self.cleaned_data["table"]
+        if table > self.highest:
+            raise forms.ValidationError(_("No player at table %(n)d: tables go from 1 to %(max)d.")
+                                        % {"n": table, "max": self.highest})
         if table not in self.tables:
             raise forms.ValidationError(_("No player at table %(n)d.") % {"n": table})
         return table
@@ -259,10 +271,45 @@ class SlipForm(forms.Form):
         word = "".join(self.cleaned_data["word"].split())
         if not word:
             raise forms.ValidationError(_("The word is missing."))
+        if self.ruleset is None:
+            return word
+        try:
+            tiles = parse_word(word, self.ruleset)
+        except NotationError:
+            bad = next((ch for ch in word if not _letter_ok(ch, self.ruleset)), word[0])
+            raise forms.ValidationError(_("«%(ch)s» is not a letter of this tournament's tiles.")
+                                        % {"ch": bad}) from None
+        if len(tiles) > BOARD_SIZE:
+            raise forms.ValidationError(_("A word has at most %(n)d letters (the width of the board); "
+                                          "this one has %(k)d.") % {"n": BOARD_SIZE, "k": len(tiles)})
         return word
 
     def clean_coordinates(self) -> str:
-        return "".join((self.cleaned_data.get("coordinates") or "").split()).upper()
+        text = "".join((self.cleaned_data.get("coordinates") or "").split()).upper()
+        if not text or self.ruleset is None:
+            return text
+        try:
+            parse_coord(text, cyrillic=self.ruleset.cyrillic, convention=self.convention)
+        except CoordError as exc:
+            rows = "A–O" + (" / А–П" if self.ruleset.cyrillic else "")
+            if exc.code == "off_board":
+                message = _("«%(text)s» is off the board: numbers go from 1 to %(n)d.")
+            elif exc.code == "unknown_row":
+                message = _("«%(text)s»: the letter must be one of %(rows)s.")
+            else:
+                message = _("«%(text)s» is not a coordinate: a row letter and a column number, "
+                            "H8 for a horizontal word, 8H for a vertical one.")
+            raise forms.ValidationError(message % {"text": text, "n": BOARD_SIZE, "rows": rows}) from None
+        return text
+
+
+def _letter_ok(ch: str, ruleset: RuleSet) -> bool:
+    """One character of a typed word reads as a letter of the rule set (the notation's rule)."""
+    try:
+        parse_word(ch, ruleset)
+    except NotationError:
+        return False
+    return True
 
 
 class OverrideForm(forms.Form):
