@@ -94,6 +94,22 @@ class PlayerForm(forms.Form):
     licence = forms.CharField(label=_("licence"), max_length=40, required=False)
     table_number = forms.IntegerField(label=_("table"), min_value=1, required=False)
 
+    def __init__(self, *args: Any, known_names: Iterable[str] = (), **kwargs: Any) -> None:
+        """``known_names``: the names of the players already registered in the tournament."""
+        super().__init__(*args, **kwargs)
+        self.known = {name_key(n) for n in known_names}
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if name_key(name) in self.known:
+            raise forms.ValidationError(_("%(name)s is already registered in this tournament.") % {"name": name})
+        return name
+
+
+def name_key(name: str) -> str:
+    """A player's name as compared for duplicates: case and spaces ignored."""
+    return " ".join(name.split()).casefold()
+
 
 # -- CSV import -----------------------------------------------------------------------------------
 
