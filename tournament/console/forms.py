@@ -10,7 +10,6 @@ from typing import Any
 
 from django import forms
 from django.db import models
-from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from lexicon.models import Lexicon
@@ -20,6 +19,7 @@ from scoring.rules import SIZE as BOARD_SIZE
 from scoring.rules import RuleSet, get_ruleset
 
 from ..models import Player, Registration, Tournament
+from ..services import tournaments
 
 SETUP_FIELDS = [
     "name", "slug", "starts_on", "ends_on", "venue", "ruleset", "lexicon", "seconds_per_move", "grace_seconds",
@@ -64,15 +64,20 @@ class TournamentForm(forms.ModelForm):  # unparameterised: ModelForm[...] fails 
                 self.fields[name].help_text = _("Locked: a game has been played.")
 
     def clean_slug(self) -> str:
-        slug = self.cleaned_data.get("slug") or slugify(self.cleaned_data.get("name") or "", allow_unicode=False)
-        if not slug:
-            slug = "tournament"
-        taken = Tournament.objects.filter(slug=slug)
-        if self.instance.pk:
-            taken = taken.exclude(pk=self.instance.pk)
-        if taken.exists():
-            raise forms.ValidationError(_("This short name is taken."))
-        return slug
+        """The short name typed, or one made from the name (transliterated; a suffix when another tournament
+        has it). A typed one that is taken is refused, a free one proposed in the field."""
+        typed = self.cleaned_data.get("slug")
+        if not typed:
+            name = self.cleaned_data.get("name") or ""
+            language = self.cleaned_data.get("language") or self.data.get("language") or ""
+            return tournaments.free_short_name(tournaments.short_name(name, str(language)) or "tournament",
+                                               self.instance.pk)
+        free = tournaments.free_short_name(typed, self.instance.pk)
+        if free != typed:
+            self.data = self.data.copy()  # the field shows the proposal under the message
+            self.data["slug"] = free
+            raise forms.ValidationError(_("This short name is taken: %(free)s is free.") % {"free": free})
+        return typed
 
     def clean(self) -> dict[str, Any]:
         super().clean()
