@@ -10,6 +10,7 @@ from typing import Any
 
 from django import forms
 from django.db import models
+from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from lexicon.models import Lexicon
@@ -74,8 +75,8 @@ class TournamentForm(forms.ModelForm):  # unparameterised: ModelForm[...] fails 
                                                self.instance.pk)
         free = tournaments.free_short_name(typed, self.instance.pk)
         if free != typed:
-            self.data = self.data.copy()  # the field shows the proposal under the message
-            self.data["slug"] = free
+            self.data = {**self.data.dict(), "slug": free} if isinstance(self.data, QueryDict) \
+                else {**self.data, "slug": free}  # the field shows the proposal under the message
             raise forms.ValidationError(_("This short name is taken: %(free)s is free.") % {"free": free})
         return typed
 

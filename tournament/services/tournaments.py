@@ -90,8 +90,8 @@ def short_name(name: str, language: str = "") -> str:
 
 def free_short_name(slug: str, exclude_pk: int | None = None) -> str:
     """``slug`` if no other tournament has it, else ``slug-2``, ``slug-3``…"""
-    taken = set(Tournament.objects.exclude(pk=exclude_pk).filter(slug__startswith=slug)
-                .values_list("slug", flat=True))
+    others = Tournament.objects.all() if exclude_pk is None else Tournament.objects.exclude(pk=exclude_pk)
+    taken = set(others.filter(slug__startswith=slug).values_list("slug", flat=True))
     n, candidate = 1, slug
     while candidate in taken:
         n += 1
