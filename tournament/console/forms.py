@@ -153,40 +153,43 @@ def parse_players_csv(text: str, known_names: set[str] | None = None) -> tuple[l
     rows: list[CsvLine] = []
     problems: list[CsvProblem] = []
     seen: dict[str, int] = {}
-    known = {n.casefold() for n in (known_names or set())}
+    known = {name_key(n) for n in (known_names or set())}
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip() or raw.lstrip().startswith("#"):
             continue
         cells = [c.strip() for c in next(csv.reader(io.StringIO(raw), delimiter=delimiter))]
         if number == 1 and cells and cells[0].casefold() in HEADER_WORDS:
             continue
-        if len(cells) > len(CSV_COLUMNS):
-            problems.append(CsvProblem(number, raw, str(_("too many columns (at most 5: name, club, category, "
-                                                           "series, licence)"))))
-            continue
-        cells += [""] * (len(CSV_COLUMNS) - len(cells))
-        values = dict(zip(CSV_COLUMNS, cells, strict=True))
-        if not values["name"]:
-            problems.append(CsvProblem(number, raw, str(_("the name is missing"))))
-            continue
-        if any("\x00" in v for v in values.values()):
-            problems.append(CsvProblem(number, raw.replace("\x00", "\ufffd"),
-                                       str(_("a null character (not text) in the line"))))
-            continue
-        too_long = [f for f in CSV_COLUMNS if len(values[f]) > limits[f]]
-        if too_long:
-            problems.append(CsvProblem(number, raw, str(_("too long: %(fields)s")) % {"fields": ", ".join(too_long)}))
-            continue
-        key = values["name"].casefold()
-        if key in seen:
-            problems.append(CsvProblem(number, raw, str(_("the same player as on line %(n)d")) % {"n": seen[key]}))
-            continue
-        if key in known:
-            problems.append(CsvProblem(number, raw, str(_("this player is already registered"))))
-            continue
-        seen[key] = number
-        rows.append(CsvLine(number, **values))
+        messages = _line_problems(cells, limits)
+        values = dict(zip(CSV_COLUMNS, cells + [""] * (len(CSV_COLUMNS) - len(cells)), strict=False))
+        key = name_key(values["name"])
+        if key and key in seen:
+            messages.append(str(_("the same player as on line %(n)d")) % {"n": seen[key]})
+        elif key and key in known:
+            messages.append(str(_("this player is already registered")))
+        elif key:
+            seen[key] = number
+        if messages:  # every problem of the line at once, every line of the file
+            problems.append(CsvProblem(number, raw.replace("\x00", "\ufffd"), "; ".join(messages)))
+        else:
+            rows.append(CsvLine(number, **values))
     return rows, problems
+
+
+def _line_problems(cells: list[str], limits: dict[str, int]) -> list[str]:
+    """What is wrong with one line's cells (the duplicates apart), every problem."""
+    messages = []
+    if len(cells) > len(CSV_COLUMNS):
+        messages.append(str(_("too many columns (at most 5: name, club, category, series, licence)")))
+    values = dict(zip(CSV_COLUMNS, cells, strict=False))
+    if not values.get("name"):
+        messages.append(str(_("the name is missing")))
+    if any("\x00" in v for v in cells):
+        messages.append(str(_("a null character (not text) in the line")))
+    too_long = [f for f in CSV_COLUMNS if len(values.get(f, "")) > limits[f]]
+    if too_long:
+        messages.append(str(_("too long: %(fields)s")) % {"fields": ", ".join(too_long)})
+    return messages
 
 
 def _max_length(name: str) -> int:
