@@ -93,10 +93,13 @@
     });
     var names = T.readJson("slip-tables") || {}, texts = byId("slip-texts"), out = byId("table-name");
     if (!table || !out || !texts) return;
+    var label = (table.labels[0] ? table.labels[0].textContent : "").replace(/:\s*$/, "");
+    label = label.charAt(0).toUpperCase() + label.slice(1);
     function showName() {
       var n = table.value.trim(), row = names[n];
       out.className = "table-name" + (n && !row ? " unknown" : "");
-      out.textContent = !n ? "" : row ? row[0] + (row[1] ? " · " + texts.dataset.has + " " + row[1] : "") : texts.dataset.none;
+      out.textContent = !n ? "" : label + " " + n + ": " +
+        (row ? row[0] + (row[1] ? " · " + texts.dataset.has + " " + row[1] : "") : texts.dataset.none);
     }
     table.addEventListener("input", showName);
     showName();

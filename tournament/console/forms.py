@@ -100,15 +100,18 @@ class PlayerForm(forms.Form):
     licence = forms.CharField(label=_("licence"), max_length=40, required=False)
     table_number = forms.IntegerField(label=_("table"), min_value=1, required=False)
 
-    def __init__(self, *args: Any, known_names: Iterable[str] = (), **kwargs: Any) -> None:
-        """``known_names``: the names of the players already registered in the tournament."""
+    def __init__(self, *args: Any, known: Iterable[tuple[str, int]] = (), **kwargs: Any) -> None:
+        """``known``: (name, table) of the players already registered in the tournament."""
         super().__init__(*args, **kwargs)
-        self.known = {name_key(n) for n in known_names}
+        self.known = {name_key(name): (name, table) for name, table in known}
+        self.fields["name"].widget.attrs.update(autofocus=True, autocomplete="off")
 
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())
         if name_key(name) in self.known:
-            raise forms.ValidationError(_("%(name)s is already registered in this tournament.") % {"name": name})
+            same, table = self.known[name_key(name)]
+            raise forms.ValidationError(_("%(name)s is already registered in this tournament, at table %(n)d.")
+                                        % {"name": same, "n": table})
         return name
 
 

@@ -28,7 +28,7 @@ def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     regs = tournament.registrations.select_related("player").order_by("table_number")
     posted = request.POST.get("form") if request.method == "POST" else None
     player_form = forms.PlayerForm(request.POST if posted == "player" else None,
-                                   known_names=regs.values_list("player__name", flat=True))
+                                   known=regs.values_list("player__name", "table_number"))
     tables_form = forms.TablesForm(request.POST if posted == "tables" else None, registrations=regs)
     if posted == "player" and player_form.is_valid():
         try:
