@@ -14,7 +14,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from lexicon.models import Lexicon
-from scoring.coords import Convention, CoordError, parse_coord
+from scoring.coords import Convention, CoordError, parse_coord, row_label
 from scoring.notation import NotationError, parse_word
 from scoring.rules import SIZE as BOARD_SIZE
 from scoring.rules import RuleSet, get_ruleset
@@ -326,8 +326,11 @@ class SlipForm(forms.Form):
                 message = _("«%(text)s»: the letter must be one of %(rows)s.")
             else:
                 message = _("«%(text)s» is not a coordinate: a row letter and a column number, "
-                            "H8 for a horizontal word, 8H for a vertical one.")
-            raise forms.ValidationError(message % {"text": text, "n": BOARD_SIZE, "rows": rows}) from None
+                            "%(h)s for a horizontal word, %(v)s for a vertical one.")
+            row = row_label(7, self.ruleset.cyrillic and self.convention != Convention.ENGLISH)
+            across, down = (f"8{row}", f"{row}8") if self.convention == Convention.ENGLISH else (f"{row}8", f"8{row}")
+            raise forms.ValidationError(message % {"text": text, "n": BOARD_SIZE, "rows": rows, "h": across,
+                                                   "v": down}) from None
         return text
 
 
