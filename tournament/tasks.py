@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from celery import Task, shared_task
-from celery.signals import worker_ready
+from celery.signals import after_setup_logger, worker_ready
 from django.core.cache import cache
 from django.db import DatabaseError, transaction
 from django.utils import timezone
@@ -98,7 +98,37 @@ def _sweep(now: datetime) -> dict[str, int]:
     for pk in [*pending.values_list("pk", flat=True), *running.values_list("pk", flat=True)]:
         solve_round.delay(pk)
         sent["solve"] += 1
+    if any(sent.values()):  # nothing logged on a tick that did nothing
+        log.info("recovery sweep: %s", ", ".join(f"{what} {n}" for what, n in sent.items() if n))
     return sent
+
+
+class QuietSweep(logging.Filter):
+    """Drops Celery's routine lines about the recovery sweep (beat sent it, the worker received it, it
+    succeeded): every few seconds, they would drown the log. The sweep logs itself when it acts."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, dict):  # the worker: "Task %(name)s[%(id)s] received / succeeded …"
+            return args.get("name") != sweep_rounds.name
+        if isinstance(args, tuple) and args:  # beat: "Sending due task %s (%s)", the entry and the task
+            return args[-1] != sweep_rounds.name
+        return True
+
+
+QUIET_LOGGERS = ("celery.app.trace", "celery.worker.strategy", "celery.beat")
+
+
+@after_setup_logger.connect
+def quiet_sweep(**_kwargs: Any) -> None:
+    """Installs :class:`QuietSweep` on the loggers of Celery's routine lines (once)."""
+    for name in QUIET_LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, QuietSweep) for f in logger.filters):
+            logger.addFilter(QuietSweep())
+
+
+quiet_sweep()
 
 
 @worker_ready.connect

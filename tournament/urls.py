@@ -5,12 +5,13 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from .web import home
+from .web import home, site
 
 urlpatterns = [
     path("", home.home, name="home"),
     path("arbiter/login/", auth_views.LoginView.as_view(), name="login"),
-    path("arbiter/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("arbiter/logout/", site.LogoutView.as_view(), name="logout"),
+    path("favicon.ico", site.favicon, name="favicon"),
     path("arbiter/lexicons/", include("lexicon.urls")),
     path("arbiter/pdf/", include("tournament.printing.urls")),
     path("arbiter/", include("tournament.console.urls")),

@@ -3,7 +3,8 @@
  *     top's tiles highlighted;
  *   the game page: the countdown of the open round on the server's clock, the live slip panel refreshed
  *     every 2 s while the round takes slips (the page reloads when the round's status changes);
- *   the paper slip page: the focus on the first field to fix, or the table number; one click saves once;
+ *   the paper slip page: the table's player shown as its number is typed, the focus on the replacement to
+ *     confirm, the first field to fix, or the table number; one click saves once;
  *   the standings page: the rows filtered as the arbiter types in the search box;
  *   language pickers (select[data-autosubmit]) and print buttons ([data-print]).
  * Texts come translated from the page (data attributes, JSON blocks).
@@ -79,13 +80,31 @@
     setTimeout(tick, LIVE_MS);
   }
 
-  /** Paper slips: focus on the first field to fix, else on the table number (Enter in any field saves). */
+  /** Paper slips: the player's name (and the slip that counts now) shown as the table number is typed;
+   * focus on the replacement to confirm, else on the first field to fix, else on the table number
+   * (Enter in any field saves); one press saves once. */
   function slipEntry() {
     var form = byId("slip-form");
     if (!form) return;
-    var table = byId("id_table"), first = form.querySelector("[aria-invalid=true]");
-    if (form.querySelector(".errorlist")) { if (first) first.focus(); } else if (table) table.focus();
-    form.addEventListener("submit", function () { form.querySelector("button[type=submit]").disabled = true; });
+    var table = byId("id_table"), first = form.querySelector("[aria-invalid=true]"), replace = byId("replace-button");
+    if (replace) replace.focus();
+    else if (form.querySelector(".errorlist")) { if (first) first.focus(); } else if (table) table.focus();
+    form.addEventListener("submit", function (e) {
+      if (form.dataset.sent) { e.preventDefault(); return; }
+      form.dataset.sent = "1";  // not disabling the button: its name and value (replace) must be sent
+    });
+    var names = T.readJson("slip-tables") || {}, texts = byId("slip-texts"), out = byId("table-name");
+    if (!table || !out || !texts) return;
+    var label = (table.labels[0] ? table.labels[0].textContent : "").replace(/:\s*$/, "");
+    label = label.charAt(0).toUpperCase() + label.slice(1);
+    function showName() {
+      var n = table.value.trim(), row = names[n];
+      out.className = "table-name" + (n && !row ? " unknown" : "");
+      out.textContent = !n ? "" : label + " " + n + ": " +
+        (row ? row[0] + (row[1] ? " · " + texts.dataset.has + " " + row[1] : "") : texts.dataset.none);
+    }
+    table.addEventListener("input", showName);
+    showName();
   }
 
   /** Standings: the rows filtered as the arbiter types (a number is a table, words a name or a club);

@@ -13,13 +13,18 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.db import models
-from django.utils.text import slugify
+from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from lexicon.models import Lexicon
+from scoring.coords import Convention, CoordError, parse_coord, row_label
+from scoring.notation import NotationError, parse_word
+from scoring.rules import SIZE as BOARD_SIZE
+from scoring.rules import RuleSet, get_ruleset
 
 from .. import labels
 from ..models import Player, Registration, Tournament
+from ..services import tournaments
 
 SETUP_FIELDS = [
     "name", "slug", "starts_on", "ends_on", "venue", "ruleset", "lexicon", "seconds_per_move", "grace_seconds",
@@ -84,15 +89,20 @@ class TournamentForm(forms.ModelForm):  # unparameterised: ModelForm[...] fails 
                 self.fields[name].help_text = _("Locked: a game has been played.")
 
     def clean_slug(self) -> str:
-        slug = self.cleaned_data.get("slug") or slugify(self.cleaned_data.get("name") or "", allow_unicode=False)
-        if not slug:
-            slug = "tournament"
-        taken = Tournament.objects.filter(slug=slug)
-        if self.instance.pk:
-            taken = taken.exclude(pk=self.instance.pk)
-        if taken.exists():
-            raise forms.ValidationError(_("This short name is taken."))
-        return slug
+        """The short name typed, or one made from the name (transliterated; a suffix when another tournament
+        has it). A typed one that is taken is refused, a free one proposed in the field."""
+        typed = self.cleaned_data.get("slug")
+        if not typed:
+            name = self.cleaned_data.get("name") or ""
+            language = self.cleaned_data.get("language") or self.data.get("language") or ""
+            return tournaments.free_short_name(tournaments.short_name(name, str(language)) or "tournament",
+                                               self.instance.pk)
+        free = tournaments.free_short_name(typed, self.instance.pk)
+        if free != typed:
+            self.data = {**self.data.dict(), "slug": free} if isinstance(self.data, QueryDict) \
+                else {**self.data, "slug": free}  # the field shows the proposal under the message
+            raise forms.ValidationError(_("This short name is taken: %(free)s is free.") % {"free": free})
+        return typed
 
     def clean_time_zone(self) -> str:
         zone = (self.cleaned_data.get("time_zone") or "").strip() or settings.TIME_ZONE
@@ -122,6 +132,25 @@ class PlayerForm(forms.Form):
     series = forms.CharField(label=_("series"), max_length=40, required=False)
     licence = forms.CharField(label=_("licence"), max_length=40, required=False)
     table_number = forms.IntegerField(label=_("table"), min_value=1, required=False)
+
+    def __init__(self, *args: Any, known: Iterable[tuple[str, int]] = (), **kwargs: Any) -> None:
+        """``known``: (name, table) of the players already registered in the tournament."""
+        super().__init__(*args, **kwargs)
+        self.known = {name_key(name): (name, table) for name, table in known}
+        self.fields["name"].widget.attrs.update(autofocus=True, autocomplete="off")
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if name_key(name) in self.known:
+            same, table = self.known[name_key(name)]
+            raise forms.ValidationError(_("%(name)s is already registered in this tournament, at table %(n)d.")
+                                        % {"name": same, "n": table})
+        return name
+
+
+def name_key(name: str) -> str:
+    """A player's name as compared for duplicates: case and spaces ignored."""
+    return " ".join(name.split()).casefold()
 
 
 # -- CSV import -----------------------------------------------------------------------------------
@@ -160,40 +189,43 @@ def parse_players_csv(text: str, known_names: set[str] | None = None) -> tuple[l
     rows: list[CsvLine] = []
     problems: list[CsvProblem] = []
     seen: dict[str, int] = {}
-    known = {n.casefold() for n in (known_names or set())}
+    known = {name_key(n) for n in (known_names or set())}
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip() or raw.lstrip().startswith("#"):
             continue
         cells = [c.strip() for c in next(csv.reader(io.StringIO(raw), delimiter=delimiter))]
         if number == 1 and cells and cells[0].casefold() in HEADER_WORDS:
             continue
-        if len(cells) > len(CSV_COLUMNS):
-            problems.append(CsvProblem(number, raw, str(_("too many columns (at most 5: name, club, category, "
-                                                           "series, licence)"))))
-            continue
-        cells += [""] * (len(CSV_COLUMNS) - len(cells))
-        values = dict(zip(CSV_COLUMNS, cells, strict=True))
-        if not values["name"]:
-            problems.append(CsvProblem(number, raw, str(_("the name is missing"))))
-            continue
-        if any("\x00" in v for v in values.values()):
-            problems.append(CsvProblem(number, raw.replace("\x00", "\ufffd"),
-                                       str(_("a null character (not text) in the line"))))
-            continue
-        too_long = [f for f in CSV_COLUMNS if len(values[f]) > limits[f]]
-        if too_long:
-            problems.append(CsvProblem(number, raw, str(_("too long: %(fields)s")) % {"fields": ", ".join(too_long)}))
-            continue
-        key = values["name"].casefold()
-        if key in seen:
-            problems.append(CsvProblem(number, raw, str(_("the same player as on line %(n)d")) % {"n": seen[key]}))
-            continue
-        if key in known:
-            problems.append(CsvProblem(number, raw, str(_("this player is already registered"))))
-            continue
-        seen[key] = number
-        rows.append(CsvLine(number, **values))
+        messages = _line_problems(cells, limits)
+        values = dict(zip(CSV_COLUMNS, cells + [""] * (len(CSV_COLUMNS) - len(cells)), strict=False))
+        key = name_key(values["name"])
+        if key and key in seen:
+            messages.append(str(_("the same player as on line %(n)d")) % {"n": seen[key]})
+        elif key and key in known:
+            messages.append(str(_("this player is already registered")))
+        elif key:
+            seen[key] = number
+        if messages:  # every problem of the line at once, every line of the file
+            problems.append(CsvProblem(number, raw.replace("\x00", "\ufffd"), "; ".join(messages)))
+        else:
+            rows.append(CsvLine(number, **values))
     return rows, problems
+
+
+def _line_problems(cells: list[str], limits: dict[str, int]) -> list[str]:
+    """What is wrong with one line's cells (the duplicates apart), every problem."""
+    messages = []
+    if len(cells) > len(CSV_COLUMNS):
+        messages.append(str(_("too many columns (at most 5: name, club, category, series, licence)")))
+    values = dict(zip(CSV_COLUMNS, cells, strict=False))
+    if not values.get("name"):
+        messages.append(str(_("the name is missing")))
+    if any("\x00" in v for v in cells):
+        messages.append(str(_("a null character (not text) in the line")))
+    too_long = [f for f in CSV_COLUMNS if len(values.get(f, "")) > limits[f]]
+    if too_long:
+        messages.append(str(_("too long: %(fields)s")) % {"fields": ", ".join(too_long)})
+    return messages
 
 
 def _max_length(name: str) -> int:
@@ -272,18 +304,26 @@ class SlipForm(forms.Form):
     late = forms.BooleanField(label=_("handed in late"), required=False)
     key = forms.CharField(widget=forms.HiddenInput, max_length=60)
 
-    def __init__(self, *args: Any, tables: dict[int, int] | None = None, **kwargs: Any) -> None:
-        """``tables``: table number → registration id of the tournament's players."""
+    def __init__(self, *args: Any, tables: dict[int, int] | None = None, ruleset: str | None = None,
+                 convention: str = Convention.DUPLICATE, **kwargs: Any) -> None:
+        """``tables``: table number → registration id of the tournament's players; ``ruleset``: the
+        tournament's rule set (letters and row labels checked), ``convention``: its coordinates."""
         super().__init__(*args, **kwargs)
         self.tables = tables or {}
+        self.ruleset = get_ruleset(ruleset) if ruleset else None
+        self.convention = convention
+        self.highest = max(self.tables, default=1)
         attrs = {"autocomplete": "off", "spellcheck": "false"}
-        self.fields["table"].widget.attrs.update(attrs, autofocus=True, inputmode="numeric")
+        self.fields["table"].widget.attrs.update(attrs, autofocus=True, inputmode="numeric", max=self.highest)
         self.fields["word"].widget.attrs.update(attrs, autocapitalize="characters")
         self.fields["coordinates"].widget.attrs.update(attrs, autocapitalize="characters", size=5)
         self.fields["score"].widget.attrs.update(attrs, inputmode="numeric")
 
     def clean_table(self) -> int:
         table = self.cleaned_data["table"]
+        if table > self.highest:
+            raise forms.ValidationError(_("No player at table %(n)d: tables go from 1 to %(max)d.")
+                                        % {"n": table, "max": self.highest})
         if table not in self.tables:
             raise forms.ValidationError(_("No player at table %(n)d.") % {"n": table})
         return table
@@ -292,10 +332,48 @@ class SlipForm(forms.Form):
         word = "".join(self.cleaned_data["word"].split())
         if not word:
             raise forms.ValidationError(_("The word is missing."))
+        if self.ruleset is None:
+            return word
+        try:
+            tiles = parse_word(word, self.ruleset)
+        except NotationError:
+            bad = next((ch for ch in word if not _letter_ok(ch, self.ruleset)), word[0])
+            raise forms.ValidationError(_("«%(ch)s» is not a letter of this tournament's tiles.")
+                                        % {"ch": bad}) from None
+        if len(tiles) > BOARD_SIZE:
+            raise forms.ValidationError(_("A word has at most %(n)d letters (the width of the board); "
+                                          "this one has %(k)d.") % {"n": BOARD_SIZE, "k": len(tiles)})
         return word
 
     def clean_coordinates(self) -> str:
-        return "".join((self.cleaned_data.get("coordinates") or "").split()).upper()
+        text = "".join((self.cleaned_data.get("coordinates") or "").split()).upper()
+        if not text or self.ruleset is None:
+            return text
+        try:
+            parse_coord(text, cyrillic=self.ruleset.cyrillic, convention=self.convention)
+        except CoordError as exc:
+            rows = "A–O" + (" / А–П" if self.ruleset.cyrillic else "")
+            if exc.code == "off_board":
+                message = _("«%(text)s» is off the board: numbers go from 1 to %(n)d.")
+            elif exc.code == "unknown_row":
+                message = _("«%(text)s»: the letter must be one of %(rows)s.")
+            else:
+                message = _("«%(text)s» is not a coordinate: a row letter and a column number, "
+                            "%(h)s for a horizontal word, %(v)s for a vertical one.")
+            row = row_label(7, self.ruleset.cyrillic and self.convention != Convention.ENGLISH)
+            across, down = (f"8{row}", f"{row}8") if self.convention == Convention.ENGLISH else (f"{row}8", f"8{row}")
+            raise forms.ValidationError(message % {"text": text, "n": BOARD_SIZE, "rows": rows, "h": across,
+                                                   "v": down}) from None
+        return text
+
+
+def _letter_ok(ch: str, ruleset: RuleSet) -> bool:
+    """One character of a typed word reads as a letter of the rule set (the notation's rule)."""
+    try:
+        parse_word(ch, ruleset)
+    except NotationError:
+        return False
+    return True
 
 
 class OverrideForm(forms.Form):

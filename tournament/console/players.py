@@ -16,32 +16,45 @@ from ..web.access import arbiter_view, flash_error
 from . import forms
 from .tournaments import context
 
+#: The session key of the access codes just made, shown once on the next page.
+NEW_CODES = "new_access_codes"
+
 
 @arbiter_view
 @require_http_methods(["GET", "POST"])
 def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The players and their tables; a player registered or tables saved → back to this page (POST/redirect/GET),
+    the new player's access code shown once on it."""
     regs = tournament.registrations.select_related("player").order_by("table_number")
-    player_form = forms.PlayerForm(request.POST if request.POST.get("form") == "player" else None)
-    tables_form = forms.TablesForm(request.POST if request.POST.get("form") == "tables" else None,
-                                   registrations=regs)
-    new_codes: list[tuple[Registration, str]] = []
-    if request.method == "POST" and request.POST.get("form") == "player" and player_form.is_valid():
+    posted = request.POST.get("form") if request.method == "POST" else None
+    player_form = forms.PlayerForm(request.POST if posted == "player" else None,
+                                   known=regs.values_list("player__name", "table_number"))
+    tables_form = forms.TablesForm(request.POST if posted == "tables" else None, registrations=regs)
+    if posted == "player" and player_form.is_valid():
         try:
             reg, code = player_service.register_player(request.user, tournament, **player_form.cleaned_data)
         except ServiceError as exc:
             flash_error(request, exc)
         else:
-            messages.success(request, _("Player registered at table %(n)d.") % {"n": reg.table_number})
-            new_codes = [(reg, code)]
-            player_form = forms.PlayerForm()
-    elif request.method == "POST" and request.POST.get("form") == "tables" and tables_form.is_valid():
+            messages.success(request, _("%(name)s registered at table %(n)d.")
+                             % {"name": reg.player.name, "n": reg.table_number})
+            request.session[NEW_CODES] = [[reg.pk, code]]
+            return redirect("arbiter:players", slug=tournament.slug)
+    elif posted == "tables" and tables_form.is_valid():
         moved = player_service.assign_tables(request.user, tournament, {
             reg: tables_form.cleaned_data[f"table_{reg.pk}"] for reg in tables_form.registrations})
         messages.success(request, _("Tables saved (%(n)d changed).") % {"n": moved})
         return redirect("arbiter:players", slug=tournament.slug)
     return render(request, "arbiter/players.html", context(
-        tournament, "players", player_form=player_form, tables_form=tables_form, new_codes=new_codes,
-        registrations=regs))
+        tournament, "players", player_form=player_form, tables_form=tables_form,
+        new_codes=new_codes(request, tournament), registrations=regs))
+
+
+def new_codes(request: HttpRequest, tournament: Tournament) -> list[tuple[Registration, str]]:
+    """The access codes of the players just registered, taken out of the session: shown once."""
+    saved = dict(request.session.pop(NEW_CODES, []) or [])
+    regs = tournament.registrations.select_related("player").filter(pk__in=list(saved)).order_by("table_number")
+    return [(reg, saved[reg.pk]) for reg in regs]
 
 
 @arbiter_view

@@ -8,7 +8,6 @@ token (also stored hashed). Printing cards issues new codes: :func:`new_access_c
 
 from __future__ import annotations
 
-import base64
 import secrets
 from collections.abc import Iterable
 from typing import Any
@@ -19,10 +18,32 @@ from ..errors import Code, ServiceError
 from ..models import Player, Registration, Tournament, secret_hash
 from . import audit
 
+#: The letters of an access code: no look-alikes (no 0/O, 1/I/L): 31 signs, 10 of them ≈ 49.5 random bits.
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 10
+#: Read as nothing: what a player may type between the signs of a code.
+CODE_SEPARATORS = str.maketrans("", "", " -_.\t\u00a0\u2010\u2011\u2012\u2013\u2014")
+
 
 def access_code() -> str:
-    """10 base32 characters = 50 random bits (no 0/1/8/9 confusion: RFC 4648 alphabet)."""
-    return base64.b32encode(secrets.token_bytes(10)).decode()[:10]
+    """10 signs of :data:`CODE_ALPHABET` (≈ 49.5 random bits), none that reads as another."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def code_readings(typed: str) -> list[str]:
+    """What a typed access code may be, first the code as typed (case, spaces and dashes ignored).
+
+    New codes have no 0, O, 1, I or L; codes made before (RFC 4648 base32: A–Z, 2–7) have O, I and L but
+    no 0 or 1: a 0 typed for an O, a 1 for an I or an L, still finds them.
+    """
+    code = typed.translate(CODE_SEPARATORS).upper()
+    readings = [code]
+    if "0" in code or "1" in code:
+        for one in ("I", "L"):
+            folded = code.replace("0", "O").replace("1", one)
+            if folded not in readings:
+                readings.append(folded)
+    return readings
 
 
 def register_player(actor: audit.Actor, tournament: Tournament, *, name: str, club: str = "", category: str = "",
@@ -74,14 +95,17 @@ def registration_at(tournament: Tournament, table: int) -> Registration | None:
 
 
 def login(code: str) -> tuple[Registration, str]:
-    """A tablet logs in with an access code: (registration, new token). ``bad_code`` when no player has it."""
-    code = code.strip()
+    """A tablet logs in with an access code: (registration, new token). ``bad_code`` when no player has it.
+
+    The code is read tolerantly (:func:`code_readings`: case, spaces, dashes, look-alikes)."""
+    readings = code_readings(code)[:3] if code.strip() else []
+    hashes = {secret_hash(r): r for r in readings if r}
     reg = (Registration.objects.select_related("tournament", "player")
-           .filter(access_code_hash=secret_hash(code)).order_by("pk").first()) if code else None
+           .filter(access_code_hash__in=list(hashes)).order_by("pk").first()) if hashes else None
     if reg is None:
         secrets.compare_digest(secret_hash(code), "0" * 64)  # the same work as a real comparison
         raise ServiceError(Code.BAD_CODE, "the access code is wrong")
-    return reg, issue_tablet_token(reg, code)
+    return reg, issue_tablet_token(reg, hashes[reg.access_code_hash])
 
 
 def issue_tablet_token(registration: Registration, code: str) -> str:
@@ -133,6 +157,6 @@ def issue_access_codes(actor: audit.Actor, registrations: Iterable[Registration]
     return entries
 
 
-__all__ = ["access_code", "assign_tables", "issue_access_codes", "issue_tablet_token", "login",
-           "new_access_codes", "register_player", "registration_at", "registration_for_token",
-           "save_access_codes"]
+__all__ = ["CODE_ALPHABET", "access_code", "assign_tables", "code_readings", "issue_access_codes",
+           "issue_tablet_token", "login", "new_access_codes", "register_player", "registration_at",
+           "registration_for_token", "save_access_codes"]

@@ -28,13 +28,16 @@ RECENT_SLIPS = 200
 
 def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinates: str = "",
                 score: int | None = None, idempotency_key: str | None = None, source: str = Slip.Source.TABLET,
-                actor: audit.Actor = None, received_at: datetime | None = None, checked: bool = False) -> Slip:
+                actor: audit.Actor = None, received_at: datetime | None = None, checked: bool = False,
+                marked_late: bool = False) -> Slip:
     """Stores a slip version. A retry with the same idempotency key returns the same slip.
 
     Until the deadline a new slip replaces the previous one (every version is kept).
     A slip after the deadline is kept, marked late, and does not replace an on-time one.
     Paper slips may be typed by the arbiter after closing, with the time they were handed in.
     ``checked``: the caller has just looked the idempotency key up and found no slip.
+    ``marked_late``: the arbiter ticked a paper slip as handed in late: it is late whatever the clock says
+    (an open round, a round closed early).
 
     The round row is share-locked (PostgreSQL ``FOR SHARE``) and the player's row locked: slips of
     many players are stored side by side, one player's versions one after another, while the close
@@ -57,7 +60,7 @@ def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinate
     try:
         with transaction.atomic():
             slip = _store(rnd, registration, key, word=word, coordinates=coordinates, score=score, source=source,
-                          actor=actor, received_at=received_at)
+                          actor=actor, received_at=received_at, marked_late=marked_late)
     except IntegrityError:
         existing = Slip.objects.filter(idempotency_key=key).order_by("pk").first()
         if existing is None:
@@ -67,7 +70,7 @@ def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinate
 
 
 def _store(rnd: Round, registration: Registration, key: str, *, word: str, coordinates: str, score: int | None,
-           source: str, actor: audit.Actor, received_at: datetime | None) -> Slip:
+           source: str, actor: audit.Actor, received_at: datetime | None, marked_late: bool = False) -> Slip:
     status, deadline = _share_lock_round(rnd.pk)
     paper = source in (Slip.Source.PAPER, Slip.Source.ARBITER)
     # after closing, tablet slips are still kept (as late); paper slips carry their hand-in time
@@ -75,7 +78,7 @@ def _store(rnd: Round, registration: Registration, key: str, *, word: str, coord
         raise ServiceError(Code.ROUND_NOT_OPEN, f"round {rnd.number} is {status}: slips are not taken")
     now = received_at if (paper and received_at) else timezone.now()
     # a tablet slip that comes after the close (even a close forced before the deadline) is late
-    late = (deadline is not None and now > deadline) or (status == Round.Status.CLOSED and not paper)
+    late = (deadline is not None and now > deadline) or (status == Round.Status.CLOSED and not paper) or marked_late
     # one player's slips one at a time (versions), other players' side by side
     # (no ordering: Registration's default one joins the tournament, whose row would be locked too)
     list(Registration.objects.select_for_update(no_key=True).filter(pk=registration.pk).order_by()

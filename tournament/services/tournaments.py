@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.db import transaction
+from django.utils.text import slugify
 
 from lexicon.models import Lexicon
 
@@ -49,4 +51,55 @@ def update_tournament(actor: audit.Actor, tournament: Tournament, changes: dict[
     return tournament
 
 
-__all__ = ["create_tournament", "update_tournament"]
+# -- short names (slugs) ------------------------------------------------------------------------------------
+
+#: Letters read the same way in Ukrainian and Russian (the national romanisations, simplified).
+_COMMON = dict(zip("абвдезклмнопрстуфь", ["a", "b", "v", "d", "e", "z", "k", "l", "m", "n", "o", "p", "r", "s",
+                                          "t", "u", "f", ""], strict=True)) | {
+    "ж": "zh", "х": "kh", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "shch", "’": "", "'": "", "ʼ": ""}
+UKRAINIAN = _COMMON | {"г": "h", "ґ": "g", "и": "y", "і": "i", "ї": "i", "й": "i", "є": "ie", "ю": "iu", "я": "ia"}
+#: Ukrainian letters written otherwise at the start of a word.
+UKRAINIAN_FIRST = {"ї": "yi", "й": "y", "є": "ye", "ю": "yu", "я": "ya"}
+RUSSIAN = _COMMON | {"г": "g", "и": "i", "й": "y", "ы": "y", "э": "e", "ё": "yo", "ю": "yu", "я": "ya", "ъ": "",
+                     "і": "i", "ї": "yi", "є": "ye", "ґ": "g"}
+#: Letters that NFKD does not take apart (Polish, German, Scandinavian, French ligatures).
+OTHER = {"ł": "l", "ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "đ": "d", "ð": "d", "þ": "th", "ı": "i"}
+UKRAINIAN_ONLY, RUSSIAN_ONLY = set("іїєґ"), set("ыэёъ")
+
+
+def transliterate(text: str, language: str = "") -> str:
+    """Cyrillic (Ukrainian or Russian: told by their own letters, else by ``language``) and other letters
+    to Latin ones, the case kept on the first letter: "Кубок Полтави" → "Kubok Poltavy"."""
+    lower = set(text.lower())
+    ukrainian = bool(lower & UKRAINIAN_ONLY) or (language == "uk" and not lower & RUSSIAN_ONLY)
+    table = UKRAINIAN if ukrainian else RUSSIAN
+    out = []
+    for i, ch in enumerate(text):
+        low = ch.lower()
+        first = i == 0 or not text[i - 1].isalpha()
+        latin = (UKRAINIAN_FIRST.get(low) if ukrainian and first else None) or table.get(low, OTHER.get(low))
+        if latin is None:
+            out.append(ch)
+        else:
+            out.append(latin.capitalize() if ch != low and latin else latin)
+    return "".join(out)
+
+
+def short_name(name: str, language: str = "") -> str:
+    """The short name (slug) made from a tournament's name: Latin letters, digits and dashes."""
+    slug = slugify(transliterate(name, language), allow_unicode=False)
+    return re.sub(r"-{2,}", "-", slug)[:70].strip("-")
+
+
+def free_short_name(slug: str, exclude_pk: int | None = None) -> str:
+    """``slug`` if no other tournament has it, else ``slug-2``, ``slug-3``…"""
+    others = Tournament.objects.all() if exclude_pk is None else Tournament.objects.exclude(pk=exclude_pk)
+    taken = set(others.filter(slug__startswith=slug).values_list("slug", flat=True))
+    n, candidate = 1, slug
+    while candidate in taken:
+        n += 1
+        candidate = f"{slug}-{n}"
+    return candidate
+
+
+__all__ = ["create_tournament", "free_short_name", "short_name", "transliterate", "update_tournament"]

@@ -364,3 +364,29 @@ def test_csv_import_refuses_a_null_character(client, alice, tournament):
     assert response.status_code == 200
     assert [p.line for p in response.context["problems"]] == [2]
     assert counts() == before
+
+
+@pytest.mark.django_db
+def test_csv_import_reports_every_error_of_the_file_at_once(client, alice, tournament):
+    """Columns, names, lengths and duplicates of every line in one report, not one kind after the other."""
+    services.players.register_player(alice, tournament, name="Known Player")
+    client.force_login(alice)
+    client.cookies["django_language"] = "en"
+    before = counts()
+    text = "\n".join([
+        "Good One;Club",
+        "Too;Many;Columns;In;This;Line",  # 2: columns
+        "good  one;Other",  # 3: the same player as line 1 (case and spaces)
+        ";Club only",  # 4: no name
+        "known player",  # 5: already registered
+        f"{'X' * 300};Club;A;B;C;D",  # 6: too long and too many columns
+        "Good One;Again;A;B;C;D",  # 7: too many columns and a duplicate
+    ])
+    response = client.post(f"/arbiter/t/{tournament.slug}/players/import/", {"text": text})
+    problems = {p.line: p.message for p in response.context["problems"]}
+    assert sorted(problems) == [2, 3, 4, 5, 6, 7]
+    assert "the same player as on line 1" in problems[3]
+    assert "too many columns" in problems[6] and "too long: name" in problems[6]
+    assert "too many columns" in problems[7] and "the same player as on line 1" in problems[7]
+    assert "already registered" in problems[5]
+    assert counts() == before
