@@ -163,7 +163,8 @@ def _round_action(request: HttpRequest, action: str, rnd: Round) -> None:
                              % {"n": result.number, "rack": result.rack})
     elif action == "publish" and result is not None:
         messages.success(request, _("Round %(n)d is published: %(move)s, %(score)s.")
-                         % {"n": n, "move": result.chosen_move, "score": result.chosen_score})
+                         % {"n": n, "move": labels.tournament_style(rnd.game.tournament).move(result.chosen_move),
+                            "score": result.chosen_score})
     else:
         done = {"open": _("Round %(n)d is open."), "close": _("Round %(n)d is closed."),
                 "judge": _("Round %(n)d is judged: review the verdicts."),

@@ -168,5 +168,7 @@ def choose_top(request: HttpRequest, tournament: Tournament, number: int) -> Htt
     except ServiceError as exc:
         flash_error(request, exc)
     else:
-        messages.success(request, _("Top chosen: %(move)s.") % {"move": form.cleaned_data["move"]})
+        rnd.refresh_from_db(fields=["chosen_move"])
+        shown = labels.tournament_style(tournament).move(rnd.chosen_move or form.cleaned_data["move"])
+        messages.success(request, _("Top chosen: %(move)s.") % {"move": shown})
     return redirect("arbiter:review", slug=tournament.slug, number=g.number)
