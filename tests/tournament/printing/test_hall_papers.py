@@ -76,9 +76,10 @@ def test_a_round_with_nothing_to_look_at_says_so(tournament):
 
 def test_the_explanation_column_shows_the_verdicts_message_shortened(tournament, played, tmp_path):
     long = "ACT is at H6 for 10 points " + "and the word is checked again " * 12 + "THE-TAIL"
-    Verdict.objects.filter(registration__table_number=3, round__number=1).update(message=long)
-    Verdict.objects.filter(registration__table_number=2, round__number=1).update(message="CATS scores 12, as announced")
-    Verdict.objects.filter(registration__table_number=1, round__number=1).update(message="")
+    Verdict.objects.filter(registration__table_number=3, round__number=1).update(message=long, explanation=None)
+    Verdict.objects.filter(registration__table_number=2, round__number=1).update(message="CATS scores 12, as announced",
+                                                                                  explanation=None)
+    Verdict.objects.filter(registration__table_number=1, round__number=1).update(message="", explanation=None)
     text = flat(build(tournament, "arbitration", tmp_path, game=1, round=1))
     assert "Explanation" in text or "Пояснение" in text  # the column (its header is translated by the lead)
     assert "Łukasz Żółć CATS 12 планшет 1-й ход: лучшее место CATS scores 12, as announced 12 12" in text

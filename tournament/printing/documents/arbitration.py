@@ -14,7 +14,7 @@ from ...services import reading
 from ...services.reading import ArbitrationLine, ArbitrationSheet, TournamentInfo, VerdictLine
 from ..layout import ACCENT, FLAG_BG, escape
 from ..layout import tr as _
-from .common import FLAG, SheetDocument, marks_markup, rack_markup, show_move, table_style
+from .common import FLAG, SheetDocument, marks_markup, move_markup, rack_markup, table_style
 
 if TYPE_CHECKING:
     from ...models import Round
@@ -62,10 +62,10 @@ class ArbitrationDocument(SheetDocument):
         f, sheet = self.fonts, self.sheet
         received = sum(1 for line in sheet.lines if line.slip)
         flagged = sum(1 for line in sheet.lines if line.flagged)
-        top = show_move(sheet.top_move, self.tournament) if sheet.top_move else ""
+        top = move_markup(sheet.top_move, self.tournament, f) if sheet.top_move else ""
         return [
             escape(_("Rack")) + ": " + rack_markup(sheet.kept, sheet.drawn, f),
-            escape(_("Top")) + (f': <font name="{f.mono}">{escape(top)}</font> {sheet.top_score}' if top else ": —"),
+            escape(_("Top")) + (f": {top} {sheet.top_score}" if top else ": —"),
             escape(str(sheet.status_label)),
             escape(_("%(n)s of %(total)s slips received.") % {"n": received, "total": len(sheet.lines)}),
             f'<font color="#b5651d">{FLAG}</font> ' + escape(_("To look at: %(n)s") % {"n": flagged}),

@@ -12,7 +12,7 @@ from ...services.reading import GameSheet, SheetRound, TournamentInfo
 from ..layout import escape
 from ..layout import tr as _
 from .board import BoardDiagram, board_legend
-from .common import SheetDocument, coord_style, rack_markup, show_move, table_style
+from .common import SheetDocument, coord_style, move_markup, rack_markup, table_style
 
 if TYPE_CHECKING:
     from ...models import Game
@@ -43,7 +43,7 @@ class GameSheetDocument(SheetDocument):
     def top_cell(self, r: SheetRound) -> Paragraph:
         if r.score is None:
             return Paragraph(f'<font color="#6b7582">{escape(_("not played yet"))}</font>', self.styles["cell"])
-        return Paragraph(f'<font name="{self.fonts.mono}">{escape(show_move(r.move, self.tournament))}</font>',
+        return Paragraph(move_markup(r.move, self.tournament, self.fonts),
                          self.styles["cell"])
 
     def rounds_table(self) -> list:

@@ -18,7 +18,7 @@ from ...services import reading
 from ...services.reading import PlayerGame, PlayerRound, PlayerSheet, TournamentInfo
 from ..layout import FLAG_BG, HEAD_BG, MUTED, escape, minus
 from ..layout import tr as _
-from .common import SheetDocument, marks_markup, percent, show_move, signed, table_style
+from .common import SheetDocument, marks_markup, move_markup, percent, signed, table_style
 
 if TYPE_CHECKING:
     from ...models import Registration, Tournament
@@ -75,7 +75,7 @@ class PlayerSheetDocument(SheetDocument):
         if r.late:
             slip += f' <font size="7" color="#b5651d">{escape(_("late"))}</font>'
         return [str(r.number), self.p(slip), self.p(verdict), str(r.awarded),
-                self.p(f'<font name="{f.mono}">{escape(show_move(r.top_move, self.tournament))}</font>'),
+                self.p(move_markup(r.top_move, self.tournament, f)),
                 str(r.top), minus(r.awarded - r.top)]
 
     def rounds_table(self, pg: PlayerGame) -> LongTable:
