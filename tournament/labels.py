@@ -25,7 +25,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.coords import LATIN_ROWS, Convention, CoordError, format_coord, parse_coord, row_label
+from scoring.coords import LATIN_ROWS, Convention, Coord, CoordError, format_coord, parse_coord, row_label
 from scoring.judge import PLAIN_REASONS, Reason
 from scoring.messages import TEXTS, Message, Renderer, render
 from scoring.rules import SIZE, RulesError, get_ruleset
@@ -186,6 +186,30 @@ class CoordStyle:
         except CoordError:
             return str(text)
         return f"{format_coord(coord, convention=self.convention, cyrillic=self.cyrillic)} {word}".strip()
+
+    def example(self) -> str:
+        """Coordinates to show as an example: across and down from the 4th row, 8th column ("D8 / 8D", "Г8 / 8Г":
+        a row without a look-alike among the digits)."""
+        across, down = Coord(3, 7, False), Coord(3, 7, True)
+        return " / ".join(format_coord(c, convention=self.convention, cyrillic=self.cyrillic) for c in (across, down))
+
+    def coordinate(self, written: str) -> str:
+        """Coordinates as a player wrote them (either script) in this style: a Latin H6 in a hall of Cyrillic rows
+        is shown З6 — never left as H6, which an arbiter would read as the Cyrillic Н (row 13). Unreadable
+        coordinates are shown as written."""
+        text = (written or "").strip()
+        if not text:
+            return ""
+        try:
+            coord = parse_coord(text, cyrillic=True, convention=self.convention)
+        except CoordError:
+            return text
+        return format_coord(coord, convention=self.convention, cyrillic=self.cyrillic)
+
+    def slip(self, coordinates: str, word: str, score: int | None) -> str:
+        """A slip as the hall reads it: its coordinates in this style, the word and the score as written."""
+        parts = [self.coordinate(coordinates), word, "" if score is None else str(score)]
+        return " ".join(p for p in parts if p)
 
     def move_parts(self, text: str) -> tuple[str, str, str]:
         """A stored move as (before the letter, the letter, after the letter): the letter of a coordinate is

@@ -68,8 +68,8 @@ class Tournament(models.Model):
 
     convention = models.CharField(
         _("coordinates"), max_length=10, default=Convention.DUPLICATE,
-        choices=[(Convention.DUPLICATE.value, _("duplicate: H8 across, 8H down")),
-                 (Convention.ENGLISH.value, _("English: 8H across, H8 down"))],
+        choices=[(Convention.DUPLICATE.value, _("duplicate: rows are letters, columns numbers")),
+                 (Convention.ENGLISH.value, _("English: columns are letters, rows numbers"))],
     )
     #: The letters of the rows wherever a person reads a coordinate (both are read on input).
     coordinate_script = models.CharField(_("row letters"), max_length=8, choices=Script.choices, default=Script.LATIN)

@@ -61,7 +61,9 @@ def live_state(tournament: Tournament, rnd: Round | None) -> LiveState:
         return {"round": None, "received": [], "missing": [], "missing_text": "", "limit": slips.RECENT_SLIPS,
                 "players": tournament.registrations.count()}
     counted = slips.count(rnd)
-    received: list[ReceivedSlip] = [{"table": s.registration.table_number, "name": s.registration.player.name, "text": s.text,
+    style = labels.tournament_style(tournament)
+    received: list[ReceivedSlip] = [{"table": s.registration.table_number, "name": s.registration.player.name,
+                 "text": style.slip(s.coordinates, s.word, s.announced_score),
                  "at": timezone.localtime(s.received_at).strftime("%H:%M:%S"), "late": s.late,
                  "source": s.get_source_display(), "version": s.version} for s in slips.recent(rnd)]
     left = rnd.seconds_left(timezone.now()) if rnd.status == Round.Status.OPEN else None

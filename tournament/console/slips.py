@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from .. import labels
 from ..errors import ServiceError
 from ..models import Registration, Round, Slip, Tournament
 from ..services import rounds, slips
@@ -80,11 +81,12 @@ def save(request: HttpRequest, rnd: Round, reg: Registration, data: dict[str, An
     except ServiceError as exc:
         flash_error(request, exc)
         return False
+    text = labels.tournament_style(slip.round.game.tournament).slip(slip.coordinates, slip.word, slip.announced_score)
     if slip.late:
         messages.warning(request, _("Table %(n)d: %(text)s saved as late (it does not count).")
-                         % {"n": data["table"], "text": slip.text})
+                         % {"n": data["table"], "text": text})
     else:
-        messages.success(request, _("Table %(n)d: %(text)s saved.") % {"n": data["table"], "text": slip.text})
+        messages.success(request, _("Table %(n)d: %(text)s saved.") % {"n": data["table"], "text": text})
     return True
 
 
@@ -92,10 +94,11 @@ def table_data(tournament: Tournament, rnd: Round | None) -> dict[str, list[str]
     """Table number → [player's name, text of the slip that counts now (or "")], for the page's script."""
     data = {str(n): [name, ""] for n, name in
             tournament.registrations.values_list("table_number", "player__name")}
+    style = labels.tournament_style(tournament)
     if rnd is not None:
         for slip in Slip.objects.filter(round=rnd, is_current=True).select_related("registration").only(
                 "registration__table_number", "word", "coordinates", "announced_score"):
             row = data.get(str(slip.registration.table_number))
             if row is not None:
-                row[1] = slip.text
+                row[1] = style.slip(slip.coordinates, slip.word, slip.announced_score)
     return data

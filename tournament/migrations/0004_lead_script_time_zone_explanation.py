@@ -34,8 +34,8 @@ class Migration(migrations.Migration):
         ),
         migrations.AlterField(
             model_name="tournament", name="convention",
-            field=models.CharField(choices=[("duplicate", "duplicate: H8 across, 8H down"),
-                                            ("english", "English: 8H across, H8 down")],
+            field=models.CharField(choices=[("duplicate", "duplicate: rows are letters, columns numbers"),
+                                            ("english", "English: columns are letters, rows numbers")],
                                    default="duplicate", max_length=10, verbose_name="coordinates"),
         ),
         migrations.AddField(model_name="verdict", name="explanation", field=models.JSONField(blank=True, null=True)),

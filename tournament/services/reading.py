@@ -272,12 +272,14 @@ def _player_game(reg: Registration, played: standings.PlayerGameLine) -> PlayerG
                 .select_related("slip")}
     versions = _versions(Slip.objects.filter(round__in=rounds, registration=reg), "round_id")
     solos = {s.round_id: s.points for s in Solo.objects.filter(round__in=rounds, registration=reg)}
+    style = labels.tournament_style(reg.tournament)
     lines = []
     for rnd, awarded in zip(rounds, played.line.per_round, strict=True):
         v = verdicts.get(rnd.pk)
         slip = _shown_slip(v, versions.get(rnd.pk, []))
         lines.append(PlayerRound(
-            number=rnd.number, slip=slip.text if slip else "", late=bool(slip and slip.late),
+            number=rnd.number, slip=style.slip(slip.coordinates, slip.word, slip.announced_score) if slip else "",
+            late=bool(slip and slip.late),
             reason=v.reason if v else Reason.NO_SLIP, warning=bool(v and v.warning),
             overridden=bool(v and not v.automatic), awarded=awarded, top_move=rnd.chosen_move,
             top=rnd.chosen_score or 0, solo=solos.get(rnd.pk, 0)))
@@ -370,12 +372,14 @@ def arbitration_sheet(rnd: Round) -> ArbitrationSheet:
     versions = _versions(Slip.objects.filter(round=rnd), "registration_id")
     solos = {s.registration_id: s.points for s in Solo.objects.filter(round=rnd)}
     sources = dict(Slip.Source.choices)
+    style = labels.tournament_style(rnd.game.tournament)
     lines = []
     for reg in regs:
         v, mine = verdicts.get(reg.pk), versions.get(reg.pk, [])
         slip = _shown_slip(v, mine)
         lines.append(ArbitrationLine(
-            table=reg.table_number, name=reg.player.name, slip=slip.text if slip else "", versions=len(mine),
+            table=reg.table_number, name=reg.player.name,
+            slip=style.slip(slip.coordinates, slip.word, slip.announced_score) if slip else "", versions=len(mine),
             source=sources.get(slip.source, slip.source) if slip else "", late=bool(slip and slip.late),
             verdict=_verdict_line(v), solo=solos.get(reg.pk, 0)))
     return ArbitrationSheet(game=rnd.game.number, number=rnd.number, status_label=Round.Status(rnd.status).label,

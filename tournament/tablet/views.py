@@ -70,6 +70,7 @@ def app(request: HttpRequest) -> HttpResponse:
         "board": labels.board_config(t),
     }
     context = {"tournament": t, "registration": reg, "config": config, "languages": languages(),
+               "coords_example": labels.tournament_style(t).example(),
                "lang_cookie": _chosen(request, store)}
     response = render_in(request, lang, "tablet/app.html", context, tablet_strings)
     return _store_language(response, store)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from typing import Protocol
+
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
@@ -9,6 +12,19 @@ from django.utils.safestring import SafeString
 from .. import labels
 
 register = template.Library()
+
+
+COORDINATE_LETTER_FIRST = re.compile(r"^[^\W\d_]\d{1,2}$")
+COORDINATE_LETTER_LAST = re.compile(r"^\d{1,2}[^\W\d_]$")
+
+
+class SlipLike(Protocol):
+    coordinates: str
+    word: str
+    announced_score: int | None
+
+    @property
+    def text(self) -> str: ...
 
 
 @register.filter
@@ -21,6 +37,26 @@ def move_labels(move: str, tournament: labels.CoordSettings | None) -> str | Saf
     if not letter:
         return before
     return format_html('{}<span class="coord-letter">{}</span>{}', before, letter, after)
+
+
+@register.filter
+def slip_text(slip: SlipLike | None, tournament: labels.CoordSettings | None) -> str | SafeString:
+    """A slip as the hall reads it (its coordinates in the tournament's script, the letter marked)."""
+    if slip is None:
+        return ""
+    if tournament is None:
+        return slip.text
+    style = labels.tournament_style(tournament)
+    return _marked(style, style.slip(slip.coordinates, slip.word, slip.announced_score))
+
+
+def _marked(style: labels.CoordStyle, text: str) -> str | SafeString:
+    coord, sep, rest = text.partition(" ")
+    if COORDINATE_LETTER_FIRST.match(coord):
+        return format_html('<span class="coord-letter">{}</span>{}{}{}', coord[0], coord[1:], sep, rest)
+    if COORDINATE_LETTER_LAST.match(coord):
+        return format_html('{}<span class="coord-letter">{}</span>{}{}', coord[:-1], coord[-1], sep, rest)
+    return text
 
 
 @register.filter
