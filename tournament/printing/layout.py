@@ -29,7 +29,7 @@ from typing import Any, BinaryIO
 from django.conf import settings
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.pagesizes import A4, landscape
@@ -73,117 +73,9 @@ FLAG_BG = colors.HexColor("#fff1d6")
 ACCENT = colors.HexColor("#1f5fa8")
 
 
-#: The documents' own texts in the tournament languages, used until the message catalogues
-#: (locale/*/django.po) translate them: gettext's answer wins as soon as it has one.
-PRINT_TEXTS: dict[str, dict[str, str]] = {
-    "Printed %(when)s": {"ru": "Напечатано %(when)s", "uk": "Надруковано %(when)s", "pl": "Wydrukowano %(when)s",
-                         "fr": "Imprimé le %(when)s"},
-    "Page %(page)s of %(pages)s": {"ru": "Страница %(page)s из %(pages)s", "uk": "Сторінка %(page)s з %(pages)s",
-                                   "pl": "Strona %(page)s z %(pages)s", "fr": "Page %(page)s sur %(pages)s"},
-    "Games: %(n)s": {"ru": "Партий: %(n)s", "uk": "Партій: %(n)s", "pl": "Partie: %(n)s", "fr": "Parties : %(n)s"},
-    "Rounds: %(n)s": {"ru": "Ходов: %(n)s", "uk": "Ходів: %(n)s", "pl": "Rundy: %(n)s", "fr": "Coups : %(n)s"},
-    "Players: %(n)s": {"ru": "Игроков: %(n)s", "uk": "Гравців: %(n)s", "pl": "Gracze: %(n)s",
-                       "fr": "Joueurs : %(n)s"},
-    "by series": {"ru": "по сериям", "uk": "за серіями", "pl": "według serii", "fr": "par série"},
-    "by category": {"ru": "по категориям", "uk": "за категоріями", "pl": "według kategorii",
-                    "fr": "par catégorie"},
-    "by club": {"ru": "по клубам", "uk": "за клубами", "pl": "według klubów", "fr": "par club"},
-    "game over": {"ru": "партия окончена", "uk": "партію закінчено", "pl": "partia zakończona",
-                  "fr": "partie terminée"},
-    "G%(n)s": {"ru": "П%(n)s", "uk": "П%(n)s", "pl": "P%(n)s", "fr": "P%(n)s"},
-    "letter ×3 for a tile of the square's colour: the figure is those tiles' value": {
-        "ru": "буква ×3 для фишки цвета клетки: число — стоимость таких фишек",
-        "uk": "літера ×3 для фішки кольору клітинки: число — вартість таких фішок",
-        "pl": "litera ×3 dla płytki w kolorze pola: liczba to wartość tych płytek",
-        "fr": "lettre ×3 pour un jeton de la couleur de la case : le chiffre est la valeur de ces jetons"},
-    "blank (no value)": {"ru": "пустышка (0 очков)", "uk": "пуста плитка (0 балів)", "pl": "blank (0 punktów)",
-                         "fr": "joker (0 point)"},
-    "Game sheet": {"ru": "Протокол партии", "uk": "Протокол партії", "pl": "Protokół partii",
-                   "fr": "Feuille de partie"},
-    "Bag": {"ru": "Мешочек", "uk": "Мішок", "pl": "Worek", "fr": "Sac"},
-    "not played yet": {"ru": "ещё не сыгран", "uk": "ще не зіграно", "pl": "jeszcze nie rozegrana",
-                       "fr": "pas encore joué"},
-    "Rack: tiles kept from the previous round + new tiles (bold); a blank is ?; in a move a blank is a "
-    "lower-case letter.": {
-        "ru": "Подставка: фишки, оставшиеся с прошлого хода + новые (жирным); пустышка — ?; в ходе пустышка "
-              "записана строчной буквой.",
-        "uk": "Підставка: плитки, що залишилися з попереднього ходу + нові (жирним); пуста плитка — ?; у ході "
-              "пуста плитка записана малою літерою.",
-        "pl": "Stojak: płytki pozostałe z poprzedniej rundy + nowe (pogrubione); blank to ?; w ruchu blank "
-              "jest zapisany małą literą.",
-        "fr": "Tirage : lettres restées du coup précédent + nouvelles lettres (en gras) ; un joker est ? ; "
-              "dans un coup, un joker est écrit en minuscule."},
-    "Final board": {"ru": "Итоговая доска", "uk": "Підсумкова дошка", "pl": "Plansza końcowa",
-                    "fr": "Grille finale"},
-    "Board after round %(n)s": {"ru": "Доска после хода %(n)s", "uk": "Дошка після ходу %(n)s",
-                                "pl": "Plansza po rundzie %(n)s", "fr": "Grille après le coup %(n)s"},
-    "redraw ×%(n)s": {"ru": "перетяжка ×%(n)s", "uk": "повторне витягування ×%(n)s",
-                      "pl": "ponowne losowanie ×%(n)s", "fr": "rejet ×%(n)s"},
-    "Player sheet": {"ru": "Лист игрока", "uk": "Аркуш гравця", "pl": "Karta gracza", "fr": "Feuille du joueur"},
-    "Table %(n)s": {"ru": "Стол %(n)s", "uk": "Стіл %(n)s", "pl": "Stół %(n)s", "fr": "Table %(n)s"},
-    "Diff.": {"ru": "Разница", "uk": "Різниця", "pl": "Różnica", "fr": "Écart"},
-    "Awarded": {"ru": "Начислено", "uk": "Нараховано", "pl": "Przyznano", "fr": "Accordé"},
-    "(%(free)s free)": {"ru": "(%(free)s без штрафа)", "uk": "(%(free)s без штрафу)", "pl": "(%(free)s bez kary)",
-                        "fr": "(%(free)s sans pénalité)"},
-    "Penalty": {"ru": "Штраф", "uk": "Штраф", "pl": "Kara", "fr": "Pénalité"},
-    "Game total": {"ru": "Итого за партию", "uk": "Разом за партію", "pl": "Suma partii",
-                   "fr": "Total de la partie"},
-    "Arbitration sheet": {"ru": "Лист арбитра", "uk": "Аркуш судді", "pl": "Arkusz sędziego",
-                          "fr": "Feuille d'arbitrage"},
-    "True score": {"ru": "Верный счёт", "uk": "Правильні бали", "pl": "Właściwy wynik", "fr": "Score réel"},
-    "Versions: %(n)s": {"ru": "Версий: %(n)s", "uk": "Версій: %(n)s", "pl": "Wersje: %(n)s",
-                        "fr": "Versions : %(n)s"},
-    "not judged yet": {"ru": "ещё не отсужен", "uk": "ще не розглянуто", "pl": "jeszcze nie oceniono",
-                       "fr": "pas encore jugé"},
-    "To look at: %(n)s": {"ru": "Требуют внимания: %(n)s", "uk": "Потребують уваги: %(n)s",
-                          "pl": "Do sprawdzenia: %(n)s", "fr": "À vérifier : %(n)s"},
-    "%(flag)s: no verdict yet, a warning, an arbiter's decision, or a verdict other than “right”.": {
-        "ru": "%(flag)s: решения ещё нет, предупреждение, решение арбитра или решение, отличное от «верно».",
-        "uk": "%(flag)s: рішення ще немає, попередження, рішення судді або рішення, відмінне від «правильно».",
-        "pl": "%(flag)s: brak decyzji, ostrzeżenie, decyzja sędziego lub decyzja inna niż „poprawnie”.",
-        "fr": "%(flag)s : pas encore de verdict, un avertissement, une décision de l'arbitre ou un verdict "
-              "autre que « juste »."},
-    "Slips": {"ru": "Бланки", "uk": "Бланки", "pl": "Blankiety", "fr": "Bulletins"},
-    "Round": {"ru": "Ход", "uk": "Хід", "pl": "Runda", "fr": "Coup"},
-    "Score": {"ru": "Очки", "uk": "Бали", "pl": "Punkty", "fr": "Points"},
-    "Word": {"ru": "Слово", "uk": "Слово", "pl": "Słowo", "fr": "Mot"},
-    "Write the whole word, the letters already on the board too; a blank in lower case.": {
-        "ru": "Пишите слово целиком, вместе с буквами, уже стоящими на доске; пустышку — строчной буквой.",
-        "uk": "Пишіть слово повністю, разом із літерами, що вже є на дошці; пусту плитку — малою літерою.",
-        "pl": "Wpisz całe słowo, także litery już leżące na planszy; blank małą literą.",
-        "fr": "Écrivez le mot entier, lettres déjà posées sur la grille comprises ; un joker en minuscule."},
-    "Access cards": {"ru": "Карточки доступа", "uk": "Картки доступу", "pl": "Karty dostępu",
-                     "fr": "Cartes d'accès"},
-    "Scan to log in": {"ru": "Отсканируйте для входа", "uk": "Скануйте, щоб увійти",
-                       "pl": "Zeskanuj, aby się zalogować", "fr": "Scannez pour vous connecter"},
-    "Printing access cards issues new codes: the codes given before stop working. Tick the box to confirm.": {
-        "ru": "Печать карточек выдаёт новые коды: прежние коды перестают действовать. Отметьте флажок, "
-              "чтобы подтвердить.",
-        "uk": "Друк карток видає нові коди: попередні коди перестають діяти. Позначте прапорець, щоб "
-              "підтвердити.",
-        "pl": "Drukowanie kart wydaje nowe kody: dotychczasowe kody przestają działać. Zaznacz pole, aby "
-              "potwierdzić.",
-        "fr": "Imprimer les cartes donne de nouveaux codes : les codes donnés avant ne marchent plus. Cochez "
-              "la case pour confirmer."},
-    "The tablets' address must look like http://192.168.1.10:8000: http:// or https://, the machine's name or "
-    "address, an optional port, nothing after it.": {
-        "ru": "Адрес для планшетов должен выглядеть как http://192.168.1.10:8000: http:// или https://, имя или "
-              "адрес компьютера, при необходимости порт, и ничего после.",
-        "uk": "Адреса для планшетів має виглядати як http://192.168.1.10:8000: http:// або https://, ім’я або "
-              "адреса комп’ютера, за потреби порт, і нічого після.",
-        "pl": "Adres dla tabletów musi wyglądać jak http://192.168.1.10:8000: http:// lub https://, nazwa lub "
-              "adres komputera, opcjonalnie port, nic więcej.",
-        "fr": "L'adresse des tablettes doit ressembler à http://192.168.1.10:8000 : http:// ou https://, le nom "
-              "ou l'adresse de la machine, un port si besoin, rien après."},
-}
-
-
 def tr(message: str) -> str:
-    """gettext, or the document's own translation (:data:`PRINT_TEXTS`) while the catalogue lacks it."""
-    text = gettext(message)
-    if text == message:
-        text = PRINT_TEXTS.get(message, {}).get((get_language() or "en")[:2], message)
-    return text
+    """gettext (the documents' texts are in the catalogue like every other text)."""
+    return gettext(message)
 
 
 _ = tr  # so that makemessages finds the texts

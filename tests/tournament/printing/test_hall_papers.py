@@ -360,8 +360,6 @@ def test_a_literaki_colour_square_shows_the_value_of_its_tiles():
 
 def test_a_request_the_form_can_make_is_refused_in_the_pages_language(client, alice, tournament, played, eager,
                                                                        monkeypatch):
-    monkeypatch.setitem(pdf_layout.PRINT_TEXTS, "Game %(game)s has no round %(round)s.",
-                        {"ru": "В партии %(game)s нет хода %(round)s."})  # until the catalogue has it
     client.force_login(alice)
     refused = post(client, tournament.slug, kind="arbitration", game="1", round="9")
     assert refused.status_code == 400 and refused.json()["error"] == "В партии 1 нет хода 9."

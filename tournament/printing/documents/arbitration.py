@@ -83,7 +83,8 @@ class ArbitrationDocument(SheetDocument):
         if notes:
             slip += f'<br/><font size="7" color="#b5651d">{escape(", ".join(notes))}</font>'
         if v is None:
-            verdict = f'<font color="#6b7582">{escape(_("not judged yet"))}</font>'
+            not_judged = _("not judged yet")
+            verdict = f'<font color="#6b7582">{escape(not_judged)}</font>'
         else:
             marks = []
             if v.warning:

@@ -42,7 +42,8 @@ class GameSheetDocument(SheetDocument):
 
     def top_cell(self, r: SheetRound) -> Paragraph:
         if r.score is None:
-            return Paragraph(f'<font color="#6b7582">{escape(_("not played yet"))}</font>', self.styles["cell"])
+            not_played = _("not played yet")
+            return Paragraph(f'<font color="#6b7582">{escape(not_played)}</font>', self.styles["cell"])
         return Paragraph(move_markup(r.move, self.tournament, self.fonts),
                          self.styles["cell"])
 
