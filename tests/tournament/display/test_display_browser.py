@@ -4,6 +4,7 @@ game) within the real-time limit, with the countdown on the server's clock; scre
 from __future__ import annotations
 
 import time
+from types import SimpleNamespace
 
 import pytest
 from django.utils import timezone
@@ -100,8 +101,9 @@ def test_display_screenshot(chromium, live_server, hall):  # noqa: F811
     assert page.js_errors == []
 
 
-#: (rule set, convention, reader's language) of the board configs the shared scripts are checked with.
-STYLES = [("ru", "duplicate", "ru"), ("ru", "duplicate", "pl"), ("en", "english", "en"), ("en", "duplicate", "fr")]
+#: (rule set, convention, row letters) of the board configs the shared scripts are checked with.
+STYLES = [("ru", "duplicate", "cyrillic"), ("ru", "duplicate", "latin"), ("en", "english", "latin"),
+          ("en", "duplicate", "latin")]
 
 
 def test_shared_scripts_apply_the_servers_coordinate_style(chromium, live_server, hall):  # noqa: F811
@@ -110,7 +112,8 @@ def test_shared_scripts_apply_the_servers_coordinate_style(chromium, live_server
     page = new_page(chromium, live_server)
     page.goto(f"{page.base}/display/{hall.t.slug}/")
     page.wait_for_selector("#display[data-phase=none]")
-    configs = [labels.board_config(*style) for style in STYLES]
+    configs = [labels.board_config(SimpleNamespace(ruleset=r, convention=c, coordinate_script=script))
+               for r, c, script in STYLES]
     moves = ["H8 WORD", "8H WORD", "A1 AB", "O15 AB", "1O AB", "K12 XY"]
     typed = ["H8", "8h", "З8", "8З", "A15", "P1", "A16", "H", "88"]
     out = page.evaluate("""([configs, moves, typed]) => configs.map((b) => ({
@@ -120,7 +123,7 @@ def test_shared_scripts_apply_the_servers_coordinate_style(chromium, live_server
         starts: [[7, 3, false], [7, 3, true]].map(([r, c, v]) => Duplicate.coords.text(b, r, c, v)),
     }))""", [configs, moves, typed])
     for (ruleset, convention, language), config, got in zip(STYLES, configs, out, strict=True):
-        style = labels.coord_style(ruleset, convention, language)
+        style = labels.script_style(convention, language)
         assert got["moves"] == [style.move(m) for m in moves], (ruleset, convention, language)
         expected = []
         for text in typed:

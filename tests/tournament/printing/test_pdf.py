@@ -205,7 +205,7 @@ def test_player_sheet(tournament, people, played, tmp_path):
 
 
 def test_arbitration_sheet_flags_what_needs_a_look(tournament, played, tmp_path, alice):
-    Verdict.objects.update(message="")  # without the judge's message, the explanation is the reason's label
+    Verdict.objects.update(message="", explanation=None)  # without the judge's explanation: the reason's label
     out = build(tournament, "arbitration", tmp_path, game=1, round=1)
     text = flat(out)
     assert order(text, *(n for n, *_ in PEOPLE)) == [n for n, *_ in PEOPLE]  # table order

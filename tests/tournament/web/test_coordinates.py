@@ -57,6 +57,7 @@ def test_the_tournament_decides_the_rows_not_the_reader():
 
 
 def test_engine_messages_take_the_tournaments_rows():
+    translation.activate("en")
     style = labels.tournament_style(Settings("cyrillic"))
     m = msg("place_wrong", word="ФАГА", announced=26, move=Written(Coord(3, 10, True), "ФАГА"), awarded=21)
     assert labels.explain(m, style) == "the place is wrong; ФАГА for 26 is playable at 11Г ФАГА: announced − 5 = 21"
