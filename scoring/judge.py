@@ -61,8 +61,8 @@ from enum import StrEnum
 from typing import Any, TypedDict
 
 from .board import Board, Tile
-from .coords import Convention, Coord, CoordError, format_coord, parse_coord
-from .messages import Message, Param, Written, msg
+from .coords import Convention, Coord, CoordError, parse_coord
+from .messages import Message, Param, Place, Written, msg
 from .moves import Move, SolveFn
 from .notation import MoveText, NotationError, format_move, parse_move, parse_rack, parse_word, word_text
 from .placement import IllegalMove, Placement, check_rack, evaluate, locate
@@ -523,8 +523,7 @@ def _judge_at_place(
             continue
         reading = _choose(readings, announced)
         if reading.score == announced:
-            written = parsed.coord_text or format_coord(coord)
-            explanation = msg(reason, written=written, move=_written(reading.play), announced=announced)
+            explanation = msg(reason, written=Place(coord), move=_written(reading.play), announced=announced)
             return Verdict(announced, True, reason, explanation, announced, name(reading))
     return stated_fault
 

@@ -135,21 +135,26 @@ class Renderer:
     cyrillic: bool = False
     quote: Callable[[str], str] = "«{}»".format
     join: Callable[[tuple[str, ...]], str] = ", ".join
+    #: Applied to every text that comes from a parameter (e.g. HTML escaping) …
+    text: Callable[[str], str] = str
+    #: … and to every written square or coordinate (e.g. marking its letter apart from the digits).
+    coordinate: Callable[[str], str] = str
 
     def value(self, value: Param) -> str:
         if isinstance(value, Square):
-            return square_name(value.row, value.col, self.convention, self.cyrillic)
+            return self.coordinate(square_name(value.row, value.col, self.convention, self.cyrillic))
         if isinstance(value, Place):
-            return format_coord(value.coord, convention=self.convention, cyrillic=self.cyrillic)
+            return self.coordinate(format_coord(value.coord, convention=self.convention, cyrillic=self.cyrillic))
         if isinstance(value, Written):
             if value.coord is None:
-                return value.word
-            return f"{format_coord(value.coord, convention=self.convention, cyrillic=self.cyrillic)} {value.word}"
+                return self.text(value.word)
+            place = format_coord(value.coord, convention=self.convention, cyrillic=self.cyrillic)
+            return f"{self.coordinate(place)} {self.text(value.word)}"
         if isinstance(value, Message):
             return render(value, self)
         if isinstance(value, tuple):
-            return self.join(tuple(self.quote(v) for v in value))
-        return str(value)
+            return self.join(tuple(self.quote(self.text(v)) for v in value))
+        return self.text(str(value))
 
 
 def placeholders(template: str) -> set[str]:

@@ -17,7 +17,7 @@ to words or decides how a coordinate is shown.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol, TypedDict
 
@@ -275,10 +275,22 @@ def default_script(ruleset_id: str, language: str) -> str:
 # -- what the engine says --------------------------------------------------------------------------------------
 
 
-def renderer(style: CoordStyle) -> Renderer:
-    """Engine messages in the active language, positions in ``style``."""
+def renderer(style: CoordStyle, *, text: Callable[[str], str] = str,
+             coordinate: Callable[[str], str] = str) -> Renderer:
+    """Engine messages in the active language, positions in ``style``; ``text`` and ``coordinate`` shape the
+    parameters (e.g. escape them and mark the letter of a coordinate, for a page or a paper)."""
     return Renderer(template=_engine_template, convention=style.convention, cyrillic=style.cyrillic,
-                    quote=_quote, join=_join)
+                    quote=_quote, join=_join, text=text, coordinate=coordinate)
+
+
+def split_coordinate(written: str) -> tuple[str, str, str] | None:
+    """A written coordinate as (before its letter, the letter, after it): ``З8`` → ("", "З", "8"); None when
+    ``written`` is not a coordinate."""
+    if len(written) in (2, 3) and not written[0].isdigit() and written[1:].isdigit():
+        return "", written[0], written[1:]
+    if len(written) in (2, 3) and written[:-1].isdigit() and not written[-1].isdigit():
+        return written[:-1], written[-1], ""
+    return None
 
 
 def _engine_template(code: str) -> str:
@@ -294,9 +306,11 @@ def _join(items: tuple[str, ...]) -> str:
     return ", ".join(items)
 
 
-def explain(message: Message | Mapping[str, object] | None, style: CoordStyle, fallback: str = "") -> str:
+def explain(message: Message | Mapping[str, object] | None, style: CoordStyle, fallback: str = "", *,
+            text: Callable[[str], str] = str, coordinate: Callable[[str], str] = str) -> str:
     """An engine message (or its stored JSON) in the active language, coordinates in ``style``; ``fallback``
-    (e.g. a verdict's stored English text) when there is none or it can't be read."""
+    (e.g. a verdict's stored English text) when there is none or it can't be read. ``text`` and ``coordinate``:
+    see :func:`renderer`."""
     if message is None:
         return fallback
     if not isinstance(message, Message):
@@ -304,7 +318,7 @@ def explain(message: Message | Mapping[str, object] | None, style: CoordStyle, f
             message = Message.from_json(message)
         except (KeyError, TypeError, ValueError):
             return fallback
-    return render(message, renderer(style))
+    return render(message, renderer(style, text=text, coordinate=coordinate))
 
 
 class ExplainedVerdict(Protocol):
@@ -377,7 +391,7 @@ def board_config(tournament: BoardSettings) -> BoardConfig:
 
 
 __all__ = ["CYRILLIC", "CYRILLIC_READERS", "LATIN", "REDRAW_REASONS", "BoardSettings", "default_script", "end_reason_texts",
-           "end_text", "engine_error", "explain", "redraw_reason_texts", "renderer", "script_style", "verdict_explanation",
+           "end_text", "engine_error", "explain", "redraw_reason_texts", "renderer", "script_style", "split_coordinate", "verdict_explanation",
            "END_REASONS", "PLACEMENT", "PREMIUM_CLASS", "PREMIUM_TEXT", "REASONS", "BoardConfig",
            "CoordSettings", "CoordStyle",
            "board_config", "end_reason_label", "flagged", "placement_texts", "points_forms", "reason_label",

@@ -55,7 +55,7 @@
       var tr = body.appendChild(el("tr", s.late ? "late" : ""));
       cell(tr, s.table, "num");
       cell(tr, s.name);
-      cell(tr, s.text, "mono slip-text");
+      D.coords.fill(cell(tr, "", "mono slip-text"), s.text);  // the letter of the coordinate marked (З8, not 38)
       var at = cell(tr, s.at);
       if (s.late) at.appendChild(el("span", "warn", " " + box.dataset.late));
       cell(tr, s.source + (s.version > 1 ? " · v" + s.version : ""), "small");

@@ -45,7 +45,10 @@
   /** Puts a slip in the form (a stored word: blanks in lower case). */
   SlipForm.prototype.fill = function (word, coordinates, score) {
     byId("slip-word").value = written(tilesOf(word || ""));
-    byId("slip-coords").value = coordinates || "";
+    // in the tournament's rows (a Latin L3 kept from another keyboard is shown М3: the same square)
+    var where = coordinates ? D.coords.parse(this.options.config, coordinates) : null;
+    byId("slip-coords").value = where ? D.coords.text(this.options.config, where.row, where.col, where.vertical)
+                                      : (coordinates || "");
     byId("slip-score").value = score == null ? "" : String(score);
     this.renderBlanks();
   };

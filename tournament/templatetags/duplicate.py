@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import re
 from typing import Protocol
 
 from django import template
-from django.utils.html import format_html
-from django.utils.safestring import SafeString
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 
 from .. import labels
 
 register = template.Library()
-
-
-COORDINATE_LETTER_FIRST = re.compile(r"^[^\W\d_]\d{1,2}$")
-COORDINATE_LETTER_LAST = re.compile(r"^\d{1,2}[^\W\d_]$")
 
 
 class SlipLike(Protocol):
@@ -47,16 +42,23 @@ def slip_text(slip: SlipLike | None, tournament: labels.CoordSettings | None) ->
     if tournament is None:
         return slip.text
     style = labels.tournament_style(tournament)
-    return _marked(style, style.slip(slip.coordinates, slip.word, slip.announced_score))
+    return _marked(style.slip(slip.coordinates, slip.word, slip.announced_score))
 
 
-def _marked(style: labels.CoordStyle, text: str) -> str | SafeString:
+@register.filter
+def coord_marked(text: str) -> str | SafeString:
+    """A written slip or move ("З8 WORD 24", already in the tournament's rows) with the letter of its
+    coordinates marked."""
+    return _marked(text or "")
+
+
+def _marked(text: str) -> str | SafeString:
     coord, sep, rest = text.partition(" ")
-    if COORDINATE_LETTER_FIRST.match(coord):
-        return format_html('<span class="coord-letter">{}</span>{}{}{}', coord[0], coord[1:], sep, rest)
-    if COORDINATE_LETTER_LAST.match(coord):
-        return format_html('{}<span class="coord-letter">{}</span>{}{}', coord[:-1], coord[-1], sep, rest)
-    return text
+    parts = labels.split_coordinate(coord)
+    if parts is None:
+        return text
+    before, letter, after = parts
+    return format_html('{}<span class="coord-letter">{}</span>{}{}{}', before, letter, after, sep, rest)
 
 
 @register.filter
@@ -66,6 +68,13 @@ def reason_label(reason: str) -> str:
 
 
 @register.filter
-def explanation(verdict: labels.ExplainedVerdict, tournament: labels.CoordSettings) -> str:
-    """Why a verdict is what it is, in the page's language and the tournament's coordinates."""
+def explanation(verdict: labels.ExplainedVerdict, tournament: labels.CoordSettings) -> str | SafeString:
+    """Why a verdict is what it is, in the page's language and the tournament's coordinates (their letters
+    marked)."""
+    if verdict.automatic and verdict.explanation:
+        style = labels.tournament_style(tournament)
+        html = labels.explain(verdict.explanation, style, "", text=lambda t: str(conditional_escape(t)),
+                              coordinate=lambda c: str(_marked(c)))
+        if html:
+            return mark_safe(html)  # noqa: S308 - the template is the catalogue's, every parameter escaped
     return labels.verdict_explanation(verdict, tournament)

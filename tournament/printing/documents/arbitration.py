@@ -12,9 +12,18 @@ from reportlab.platypus import LongTable, Paragraph, Spacer
 from ... import labels
 from ...services import reading
 from ...services.reading import ArbitrationLine, ArbitrationSheet, TournamentInfo, VerdictLine
-from ..layout import ACCENT, FLAG_BG, escape
+from ..layout import ACCENT, FLAG_BG, Fonts, escape
 from ..layout import tr as _
-from .common import FLAG, SheetDocument, marks_markup, move_markup, rack_markup, table_style
+from .common import (
+    FLAG,
+    SheetDocument,
+    coordinate_markup,
+    marks_markup,
+    move_markup,
+    rack_markup,
+    table_style,
+    written_markup,
+)
 
 if TYPE_CHECKING:
     from ...models import Round
@@ -24,19 +33,27 @@ if TYPE_CHECKING:
 EXPLANATION_CHARS = 160
 
 
-def _explanation(verdict_row: VerdictLine | None, info: TournamentInfo | None = None) -> str:
-    """The explanation of a verdict as the sheet prints it (plain text): the judge's explanation in the
-    document's language and the tournament's coordinates, shortened, or the reason's label when the verdict
-    has none. The one place that says what the column shows."""
+def _explanation(verdict_row: VerdictLine | None, info: TournamentInfo | None = None,
+                 fonts: Fonts | None = None) -> str:
+    """The explanation of a verdict as the sheet prints it (paragraph markup): the judge's explanation in the
+    document's language and the tournament's coordinates (their letters underlined when ``fonts`` are given),
+    shortened when long, or the reason's label when the verdict has none. The one place that says what the
+    column shows."""
     if verdict_row is None:
         return ""
     text = verdict_row.message or ""
-    if info is not None and verdict_row.explanation:
-        text = labels.explain(verdict_row.explanation, labels.tournament_style(info), text)
+    style = labels.tournament_style(info) if info is not None else None
+    if style is not None and verdict_row.explanation:
+        text = labels.explain(verdict_row.explanation, style, text)
     message = " ".join(text.split())
     if not message:
-        return labels.reason_label(verdict_row.reason)
-    return textwrap.shorten(message, EXPLANATION_CHARS, placeholder=" …")
+        return escape(labels.reason_label(verdict_row.reason))
+    if len(message) > EXPLANATION_CHARS:
+        return escape(textwrap.shorten(message, EXPLANATION_CHARS, placeholder=" …"))
+    if style is not None and fonts is not None and verdict_row.explanation:
+        return labels.explain(verdict_row.explanation, style, escape(message), text=escape,
+                              coordinate=lambda c: coordinate_markup(c, fonts))
+    return escape(message)
 
 
 class ArbitrationDocument(SheetDocument):
@@ -73,7 +90,7 @@ class ArbitrationDocument(SheetDocument):
 
     def row(self, line: ArbitrationLine) -> list:
         f, v = self.fonts, line.verdict
-        slip = f'<font name="{f.mono}">{escape(line.slip)}</font>' if line.slip else \
+        slip = written_markup(line.slip, f) if line.slip else \
             '<font color="#6b7582">—</font>'
         notes = []
         if line.versions > 1:
@@ -94,7 +111,7 @@ class ArbitrationDocument(SheetDocument):
             if line.solo:
                 marks.append(_("solo") + f" +{line.solo}")
             verdict = escape(labels.reason_label(v.reason)) + marks_markup(marks)
-        explanation = f'<font size="7.5">{escape(_explanation(v, self.tournament))}</font>'
+        explanation = f'<font size="7.5">{_explanation(v, self.tournament, f)}</font>'
         return [
             FLAG if line.flagged else "", str(line.table),
             self.p(escape(line.name)), self.p(slip), str(line.source), self.p(verdict), self.p(explanation),

@@ -29,11 +29,33 @@ def show_move(text: str, info: TournamentInfo) -> str:
 def move_markup(text: str, info: TournamentInfo, fonts: Fonts) -> str:
     """A stored move as paragraph markup, in the tournament's coordinates, the letter of the coordinate
     underlined in the sans face so that a row З is never read as the digit 3 on paper (as on the screens)."""
-    before, letter, after = coord_style(info).move_parts(text)
-    if not letter:
-        return f'<font name="{fonts.mono}">{escape(before)}</font>'
-    return (f'<font name="{fonts.mono}">{escape(before)}</font><u><font name="{fonts.bold}">{escape(letter)}</font></u>'
-            f'<font name="{fonts.mono}">{escape(after)}</font>')
+    return written_markup(coord_style(info).move(text), fonts)
+
+
+def written_markup(text: str, fonts: Fonts) -> str:
+    """A move or slip already written in the tournament's rows ("З8 WORD 24") as markup, its coordinate's letter
+    underlined."""
+    coord, sep, rest = text.partition(" ")
+    parts = labels.split_coordinate(coord)
+    if parts is None:
+        return f'<font name="{fonts.mono}">{escape(text)}</font>'
+    before, letter, after = parts
+    return (f'<font name="{fonts.mono}">{escape(before)}</font>{letter_markup(letter, fonts)}'
+            f'<font name="{fonts.mono}">{escape(after + sep + rest)}</font>')
+
+
+def letter_markup(letter: str, fonts: Fonts) -> str:
+    """The letter of a coordinate on paper: underlined, in the sans face (З never read as 3)."""
+    return f'<u><font name="{fonts.bold}">{escape(letter)}</font></u>'
+
+
+def coordinate_markup(written: str, fonts: Fonts) -> str:
+    """A coordinate inside a text (an explanation) with its letter underlined."""
+    parts = labels.split_coordinate(written)
+    if parts is None:
+        return escape(written)
+    before, letter, after = parts
+    return escape(before) + letter_markup(letter, fonts) + escape(after)
 
 
 def tournament_dates(info: TournamentInfo) -> str:
@@ -117,5 +139,5 @@ class SheetDocument(Document):
                 for i, label in enumerate(labels)]
 
 
-__all__ = ["FLAG", "SheetDocument", "coord_style", "marks_markup", "move_markup", "percent", "rack_markup", "show_move", "signed",
+__all__ = ["FLAG", "SheetDocument", "coord_style", "marks_markup", "move_markup", "written_markup", "coordinate_markup", "letter_markup", "percent", "rack_markup", "show_move", "signed",
            "table_style", "tournament_dates", "tournament_subtitle"]

@@ -18,7 +18,7 @@ from ...services import reading
 from ...services.reading import PlayerGame, PlayerRound, PlayerSheet, TournamentInfo
 from ..layout import FLAG_BG, HEAD_BG, MUTED, escape, minus
 from ..layout import tr as _
-from .common import SheetDocument, marks_markup, move_markup, percent, signed, table_style
+from .common import SheetDocument, marks_markup, move_markup, percent, signed, table_style, written_markup
 
 if TYPE_CHECKING:
     from ...models import Registration, Tournament
@@ -70,7 +70,7 @@ class PlayerSheetDocument(SheetDocument):
         if r.solo:
             marks.append(_("solo") + f" +{r.solo}")
         verdict = escape(labels.reason_label(r.reason)) + marks_markup(marks)
-        slip = f'<font name="{f.mono}">{escape(r.slip)}</font>' if r.slip else \
+        slip = written_markup(r.slip, f) if r.slip else \
             f'<font color="#6b7582">{escape(_("no slip"))}</font>'
         if r.late:
             slip += f' <font size="7" color="#b5651d">{escape(_("late"))}</font>'
