@@ -104,7 +104,7 @@ def demo_tournament(user: User, words: Lexicon) -> tuple[Tournament, list[tuple[
     t = tournaments.create_tournament(
         user, name="Кубок Москвы по скрэбблу-дубликату (демо)", slug=DEMO_SLUG, ruleset="ru", lexicon=words,
         arbiters=[user], starts_on=today, ends_on=today + timedelta(days=1), venue="Москва, Дом шахмат",
-        language=Tournament.Language.RU)
+        language=Tournament.Language.RU, time_zone="Europe/Moscow")
     rng = random.Random(7)
     names: set[str] = set()
     while len(names) < 30:
