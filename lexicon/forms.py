@@ -9,6 +9,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db.models import QuerySet
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from scoring.rules import RULESET_NAMES, ruleset_ids
 
@@ -23,7 +24,8 @@ MAX_CHECK_WORDS = 200
 class LexiconChoiceField(forms.ModelChoiceField):  # unparameterised: ModelChoiceField[...] fails at runtime
     def label_from_instance(self, obj: Lexicon) -> str:
         count = f"{obj.word_count:,}".replace(",", "\u202f")
-        return f"{obj.label} — {obj.ruleset}, {count} {_('words')}"
+        words = ngettext("%(n)s word", "%(n)s words", obj.word_count) % {"n": count}
+        return f"{obj.label} — {obj.ruleset}, {words}"
 
 
 def ready_lexicons() -> QuerySet[Lexicon]:
