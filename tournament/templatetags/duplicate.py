@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import date, datetime
+
 from django import template
+from django.template.defaultfilters import date as date_filter
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
@@ -33,3 +36,15 @@ def reason_label(reason: str) -> str:
 def explanation(verdict: labels.ExplainedVerdict, tournament: labels.CoordSettings) -> str:
     """Why a verdict is what it is, in the page's language and the tournament's coordinates."""
     return labels.verdict_explanation(verdict, tournament)
+
+
+@register.filter
+def day(value: date | None) -> str:
+    """A day as every page shows it (:data:`labels.DATE_FORMAT`, localized); empty for none."""
+    return date_filter(value, labels.DATE_FORMAT) if value else ""
+
+
+@register.filter(expects_localtime=True)
+def moment(value: datetime | None) -> str:
+    """A moment as every page shows it: in the page's time zone (the tournament's), :data:`labels.DATETIME_FORMAT`."""
+    return date_filter(value, labels.DATETIME_FORMAT) if value else ""
