@@ -13,7 +13,7 @@ from django.utils.translation import ngettext
 
 from scoring.rules import RULESET_NAMES, ruleset_ids
 
-from . import sources
+from . import sources, texts
 from .models import Lexicon
 from .services import NAME_RE, split_words
 
@@ -58,7 +58,8 @@ class CheckForm(forms.Form):
 
 def installed_source_choices() -> list[tuple[str, str | Promise]]:
     choices: list[tuple[str, str | Promise]] = [("", _("— none: use the uploaded file —"))]
-    for key, (rs, text) in sources.PACKAGE_SOURCES.items():
+    for key, (rs, _text) in sources.PACKAGE_SOURCES.items():
+        text = texts.package_source_text(key)
         choices.append((f"package:{key}", f"{key} [{rs}] — {text}; {sources.describe_package_source(key)}"))
     for entry in sources.debian_wordlists():
         choices.append((f"debian:{entry.key}", f"{entry.key} [{entry.ruleset}] — {entry.describe()}"))

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from .graph import MAX_WORD_LENGTH, MIN_WORD_LENGTH
 from .skips import REASONS
+from .sources import PACKAGE_SOURCES
 
 
 def reason_label(reason: str) -> str:
@@ -45,6 +46,16 @@ NOTES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
 ]
 
 
+def package_source_text(key: str) -> str:
+    """What an installed package source holds (``sources.PACKAGE_SOURCES``), in the active language."""
+    texts = {
+        "ru": _("all word forms of OpenCorpora (pymorphy3-dicts-ru), no proper nouns or abbreviations"),
+        "ru-nouns": _("common nouns, nominative singular + plural-only nouns (Эрудит convention)"),
+        "uk": _("all word forms of VESUM (pymorphy3-dicts-uk), no proper nouns or abbreviations"),
+    }
+    return texts.get(key) or PACKAGE_SOURCES[key][1]
+
+
 def note_text(note: str) -> str:
     """A note of a build report in the active language (as written when it matches no known note)."""
     for pattern, text in NOTES:
@@ -54,4 +65,4 @@ def note_text(note: str) -> str:
     return note
 
 
-__all__ = ["note_text", "reason_label"]
+__all__ = ["note_text", "package_source_text", "reason_label"]

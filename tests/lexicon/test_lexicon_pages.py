@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from lexicon import services, sources
 from lexicon.models import Lexicon, forget_graphs
+from scoring.rules import RULESET_NAMES
 from tests.paths import ROOT
 from tests.tools.pagetext import english_sentences, visible_text
 
@@ -263,7 +264,10 @@ def test_lexicon_pages_are_console_pages_in_the_tournaments_language(client, ali
         assert 'id="lang-select"' in html and f'action="{reverse("arbiter:language")}"' in html, url  # language switch
         assert f'href="{reverse("arbiter:tournament", args=[slug])}"' in html, url  # the way back
         assert f'href="{reverse("arbiter:audit", args=[slug])}"' in html, url  # the tournament's menu
-        assert english_sentences(html, allowed=(club.source,)) == [], (url, english_sentences(html, (club.source,)))
+        data = tuple(Lexicon.objects.values_list("source", flat=True)) + tuple(
+            f"{name} {ruleset}" for name, ruleset in Lexicon.objects.values_list("name", "ruleset")) + tuple(
+            f"{r} — {RULESET_NAMES[r]}" for r in RULESET_NAMES) + ("ru, ru-nouns, en-bench",)  # data, examples
+        assert english_sentences(html, allowed=data) == [], (url, english_sentences(html, data))
 
 
 def test_a_lexicon_page_without_a_tournament_leads_back_to_the_tournaments(client, arbiter, en_lexicon):

@@ -19,6 +19,6 @@ def visible_text(page: str) -> str:
 def english_sentences(page: str, allowed: tuple[str, ...] = ()) -> list[str]:
     """Runs of three or more English words in the visible text (minus the ``allowed`` data)."""
     text = visible_text(page)
-    for data in allowed:
+    for data in sorted(allowed, key=len, reverse=True):
         text = text.replace(data, " ")
     return [m.group(0) for m in ENGLISH_RUN.finditer(text)]

@@ -110,12 +110,15 @@ class Presenter:
 
     def field(self, action: str, key: str) -> str:
         """A field's label: the table's, a tournament setting's name, else the key (a player's name)."""
-        if action.startswith("tournament."):  # a setting: its own name ("name" of the tournament, not a person's)
+        setting = action.startswith("tournament.")  # the tournament's "name" is not a person's
+        if key in labels.AUDIT_FIELDS and not (setting and key == "name"):
+            return str(labels.AUDIT_FIELDS[key])
+        if setting:
             try:
                 return str(getattr(Tournament._meta.get_field(key), "verbose_name", key))
             except FieldDoesNotExist:
-                pass
-        return str(labels.AUDIT_FIELDS.get(key, key))
+                return key
+        return key
 
     def value(self, action: str, key: str, value: Any) -> str:
         if action == "tournament.update" and key not in self.values:
