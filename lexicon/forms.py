@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db.models import QuerySet
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext_lazy
 
 from scoring.rules import RULESET_NAMES, ruleset_ids
 
@@ -79,7 +79,7 @@ def installed_ruleset(choice: str) -> str | None:
 
 class UploadForm(forms.Form):
     name = forms.CharField(
-        label=_("Name"), max_length=64,
+        label=pgettext_lazy("lexicon", "Name"), max_length=64,
         help_text=_("e.g. ru, ru-nouns, en-bench. A name already used gets a new version; tournaments keep theirs."),
     )
     ruleset = forms.ChoiceField(label=_("Rule set"), choices=[(r, f"{r} — {RULESET_NAMES[r]}") for r in ruleset_ids()])

@@ -27,6 +27,8 @@ class ArbiterPage:
     lexicon_id: int | None = None
     #: the language of the page when the reader chose none (the tournament's), or None
     language: str | None = None
+    #: the time zone of the times shown (the tournament's: the hall's), or None (the site's)
+    time_zone: str | None = None
 
 
 def arbiter_page(request: HttpRequest) -> ArbiterPage:

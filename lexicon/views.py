@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import zoneinfo
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
@@ -17,7 +18,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -49,11 +50,17 @@ def staff_required(
 
 
 def _console(request: HttpRequest) -> ArbiterPage:
-    """The console around the page: the tournament the arbiter comes from; its language unless one was chosen."""
+    """The console around the page: the tournament the arbiter comes from; its language unless one was chosen,
+    its time zone (deactivated after the request by ``TournamentTimeZone``)."""
     page = arbiter_page(request)
     if page.language:
         translation.activate(page.language)
         request.LANGUAGE_CODE = page.language
+    if page.time_zone:
+        try:
+            timezone.activate(zoneinfo.ZoneInfo(page.time_zone))
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            pass  # an unknown zone: the site's
     return page
 
 

@@ -12,6 +12,7 @@ ENGLISH_RUN = re.compile(r"\b[A-Za-z][a-z]+(?:[ ,:;’'-]+[a-z]{2,}){2,}\b")
 def visible_text(page: str) -> str:
     """The text a person sees: no scripts, styles, tags; entities decoded; spaces collapsed."""
     page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S | re.I)
+    page = re.sub(r"</?span\b[^>]*>", "", page)  # inline: no space (<span>З</span>4)
     page = re.sub(r"<[^>]+>", " ", page)
     return re.sub(r"\s+", " ", html_lib.unescape(page)).strip()
 

@@ -18,6 +18,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.formats import date_format
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -70,7 +71,7 @@ class Presenter:
         self.style = labels.tournament_style(tournament)
         self.zone = zone_of(tournament.time_zone)
         self.values: dict[str, Callable[[Any], str]] = {
-            "move": lambda v: self.style.move(v) if v else "—",
+            "move": self.move,
             "reason": labels.reason_label,
             "deadline": self.moment,
             "at": self.moment,
@@ -81,6 +82,15 @@ class Presenter:
             "source": _choice(Slip.Source.choices),
             "cancelled": lambda v: ", ".join(str(n) for n in v) or "—",
         }
+
+    def move(self, value: Any) -> str:
+        """A stored move in the tournament's coordinates, its row letter marked (never read as a digit)."""
+        if not value:
+            return "—"
+        before, letter, after = self.style.move_parts(str(value))
+        if not letter:
+            return before
+        return format_html('{}<span class="coord-letter">{}</span>{}', before, letter, after)
 
     def moment(self, value: Any) -> str:
         """A stored moment (ISO text) in the tournament's zone and the pages' date-time format."""

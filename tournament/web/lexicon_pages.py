@@ -2,7 +2,7 @@
 
 ``?tournament=<slug>`` on the links of a tournament's pages, else the tournament last opened in this session;
 only a tournament the user arbitrates. Its lexicon is the word check's default, its language the page's
-unless the reader chose one (the language switch's cookie).
+unless the reader chose one (the language switch's cookie), its time zone the one of the times shown.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def arbiter_page(request: HttpRequest) -> ArbiterPage:
     remember_tournament(request, tournament)
     chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) in dict(settings.LANGUAGES)
     return ArbiterPage(tournament=tournament, lexicon_id=tournament.lexicon_id,
-                       language=None if chosen else tournament.language)
+                       language=None if chosen else tournament.language, time_zone=tournament.time_zone)
 
 
 __all__ = ["arbiter_page"]

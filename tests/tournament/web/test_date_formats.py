@@ -32,7 +32,7 @@ def dated(alice, tournament):
                                                        language="uk", time_zone="Europe/Kyiv")
     tournament.refresh_from_db()
     services.players.register_player(alice, tournament, name="A")
-    tournament.lexicon.built_at = timezone.now()
+    tournament.lexicon.built_at = datetime(2026, 3, 7, 12, 0, tzinfo=UTC)
     tournament.lexicon.save()
     return tournament
 
@@ -62,6 +62,14 @@ def test_every_page_shows_dates_in_one_format(client, alice, dated):
     audit = client.get(reverse("arbiter:audit", args=[slug])).content.decode()
     whens = re.findall(r'<td class="small when">([^<]*)</td>', audit)
     assert whens and all(shape(w) == shape(moment) for w in whens)
+
+
+def test_lexicon_pages_show_times_in_the_zone_of_the_tournament_the_arbiter_comes_from(client, alice, dated):
+    client.force_login(alice)
+    url = reverse("lexicon:detail", args=[dated.lexicon_id])
+    with translation.override("uk"):
+        kyiv = date_format(datetime(2026, 3, 7, 14, 0), labels.DATETIME_FORMAT)  # 12:00 UTC in Kyiv
+    assert kyiv in visible_text(client.get(url + f"?tournament={dated.slug}").content.decode())
 
 
 def test_the_filters_use_the_tournaments_zone():
