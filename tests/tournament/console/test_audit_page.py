@@ -124,3 +124,27 @@ def test_times_are_in_the_tournaments_zone_and_one_format(client, alice, tournam
     shape = re.sub(r"\d", "9", sample)
     assert all(re.sub(r"\d", "9", w) == shape for w in when), (when, sample)
 
+
+
+def test_every_kind_of_change_reads_without_brackets_or_quotes(client, alice, tournament, logged, eager):
+    """Cancel a round, draw again, finish the game with a penalty, move tables, change settings: still
+    "field: value" lines only."""
+    game = logged.game
+    with eager(execute=True):
+        rnd2 = services.rounds.draw_round(alice, game)
+    services.rounds.cancel_round(alice, rnd2, why="rack seen")
+    regs = list(tournament.registrations.order_by("table_number"))
+    services.players.assign_tables(alice, tournament, {regs[0]: 7})
+    services.games.add_penalty(alice, game, regs[1], points=10, reason="phone")
+    services.games.finish_game(alice, game, why="time")
+    services.tournaments.update_tournament(alice, tournament, {"convention": "english", "assisted_mode": True})
+    client.force_login(alice)
+    html = audit_html(client, tournament)
+    text = table_text(html)
+    for mark in "{}[]'\"":
+        assert mark not in text, (mark, text)
+    codes = set(re.findall(r'<tr data-action="([a-z_.]+)">', html))
+    assert {"round.cancel", "tables.assign", "penalty.add", "game.finish", "tournament.update"} <= codes
+    with translation.override("uk"):
+        english = str(tournament._meta.get_field("convention").choices[1][1])
+    assert english in text  # a setting by its choice's label, not its code
