@@ -85,6 +85,7 @@ class UploadForm(forms.Form):
     ruleset = forms.ChoiceField(label=_("Rule set"), choices=[(r, f"{r} — {RULESET_NAMES[r]}") for r in ruleset_ids()])
     file = forms.FileField(
         label=_("Word list"), required=False,
+        widget=forms.ClearableFileInput(attrs={"data-choose": _("Choose a file…"), "data-none": _("No file chosen")}),
         help_text=_("UTF-8 text, one word per line."),
     )
     installed = forms.ChoiceField(

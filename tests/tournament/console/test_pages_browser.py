@@ -79,6 +79,11 @@ def test_lexicon_pages_and_audit_log_in_ukrainian(chromium, live_server, alice, 
     assert english_sentences(lexicons, allowed=("en-club en", "en-club")) == []
     look(page, f"/arbiter/lexicons/{ukrainian.lexicon_id}/", "lexicon-detail-uk-laptop")
     look(page, "/arbiter/lexicons/upload/", "lexicon-upload-uk-laptop")
+    # the file field speaks the page's language, not the browser's ("Choose File")
+    assert page.locator("label.file-choose").inner_text() == "Вибрати файл…"
+    page.set_input_files("#id_file", files=[{"name": "слова.txt", "mimeType": "text/plain", "buffer": b"cat\n"}])
+    assert page.locator(".file-name").inner_text() == "слова.txt"
+    page.screenshot(path=str(SHOTS / "lexicon-upload-file-uk-laptop.png"))
     # the way back
     page.click("nav.subnav a.back")
     page.wait_for_load_state("networkidle")
