@@ -9,10 +9,11 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db.models import QuerySet
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext, pgettext_lazy
 
 from scoring.rules import RULESET_NAMES, ruleset_ids
 
-from . import sources
+from . import sources, texts
 from .models import Lexicon
 from .services import NAME_RE, split_words
 
@@ -23,7 +24,8 @@ MAX_CHECK_WORDS = 200
 class LexiconChoiceField(forms.ModelChoiceField):  # unparameterised: ModelChoiceField[...] fails at runtime
     def label_from_instance(self, obj: Lexicon) -> str:
         count = f"{obj.word_count:,}".replace(",", "\u202f")
-        return f"{obj.label} — {obj.ruleset}, {count} {_('words')}"
+        words = ngettext("%(n)s word", "%(n)s words", obj.word_count) % {"n": count}
+        return f"{obj.label} — {obj.ruleset}, {words}"
 
 
 def ready_lexicons() -> QuerySet[Lexicon]:
@@ -56,7 +58,8 @@ class CheckForm(forms.Form):
 
 def installed_source_choices() -> list[tuple[str, str | Promise]]:
     choices: list[tuple[str, str | Promise]] = [("", _("— none: use the uploaded file —"))]
-    for key, (rs, text) in sources.PACKAGE_SOURCES.items():
+    for key, (rs, _text) in sources.PACKAGE_SOURCES.items():
+        text = texts.package_source_text(key)
         choices.append((f"package:{key}", f"{key} [{rs}] — {text}; {sources.describe_package_source(key)}"))
     for entry in sources.debian_wordlists():
         choices.append((f"debian:{entry.key}", f"{entry.key} [{entry.ruleset}] — {entry.describe()}"))
@@ -76,12 +79,13 @@ def installed_ruleset(choice: str) -> str | None:
 
 class UploadForm(forms.Form):
     name = forms.CharField(
-        label=_("Name"), max_length=64,
+        label=pgettext_lazy("lexicon", "Name"), max_length=64,
         help_text=_("e.g. ru, ru-nouns, en-bench. A name already used gets a new version; tournaments keep theirs."),
     )
     ruleset = forms.ChoiceField(label=_("Rule set"), choices=[(r, f"{r} — {RULESET_NAMES[r]}") for r in ruleset_ids()])
     file = forms.FileField(
         label=_("Word list"), required=False,
+        widget=forms.ClearableFileInput(attrs={"data-choose": _("Choose a file…"), "data-none": _("No file chosen")}),
         help_text=_("UTF-8 text, one word per line."),
     )
     installed = forms.ChoiceField(

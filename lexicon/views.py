@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import zoneinfo
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
@@ -17,12 +18,14 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from . import services, sources
+from . import services, sources, texts
 from .forms import CheckForm, UploadForm, ready_lexicons
 from .models import BuildOptions, Lexicon, LexiconError, lexicon_dir
+from .pages import ArbiterPage, arbiter_page
 from .tasks import build_uploaded_lexicon
 
 log = logging.getLogger(__name__)
@@ -46,11 +49,45 @@ def staff_required(
     return wrapper
 
 
+def _console(request: HttpRequest) -> ArbiterPage:
+    """The console around the page: the tournament the arbiter comes from; its language unless one was chosen,
+    its time zone (deactivated after the request by ``TournamentTimeZone``)."""
+    page = arbiter_page(request)
+    if page.language:
+        translation.activate(page.language)
+        request.LANGUAGE_CODE = page.language
+    if page.time_zone:
+        try:
+            timezone.activate(zoneinfo.ZoneInfo(page.time_zone))
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            pass  # an unknown zone: the site's
+    return page
+
+
+def _render(request: HttpRequest, page: ArbiterPage, template: str, context: dict[str, Any]) -> HttpResponse:
+    """A lexicon page in the console's frame (its menu: the tournament's tabs when there is one)."""
+    return render(request, template, {"tournament": page.tournament, **context})
+
+
+def _default_lexicon(request: HttpRequest, page: ArbiterPage) -> tuple[Lexicon | None, str]:
+    """The word check's list when none is posted, and why: ``asked`` (``?lexicon=``), ``tournament``
+    (the lexicon of the tournament the arbiter comes from) or ``first`` (no tournament: the first ready)."""
+    ready = ready_lexicons()
+    wanted = request.GET.get("lexicon", "")
+    if wanted.isdigit() and (row := ready.filter(pk=int(wanted)).first()) is not None:
+        return row, "asked"
+    if page.lexicon_id is not None and (row := ready.filter(pk=page.lexicon_id).first()) is not None:
+        return row, "tournament"
+    return ready.first(), "first"
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def check(request: HttpRequest) -> HttpResponse:
+    page = _console(request)
     results: list[tuple[str, bool]] | None = None
     error = None
+    chosen, why = _default_lexicon(request, page)
     if request.method == "POST":
         form = CheckForm(request.POST)
         if form.is_valid():
@@ -58,17 +95,11 @@ def check(request: HttpRequest) -> HttpResponse:
             try:
                 results = services.check_words(lexicon, form.cleaned_data["words"])
             except LexiconError as exc:
-                error = str(exc)
+                error = _("The words could not be checked: %(err)s") % {"err": exc}
+            why = "tournament" if page.lexicon_id == lexicon.pk else "asked"
+            chosen = lexicon
     else:
-        initial: dict[str, object] = {}
-        wanted = request.GET.get("lexicon")
-        if wanted and wanted.isdigit():
-            initial["lexicon"] = wanted
-        else:
-            first = ready_lexicons().first()
-            if first is not None:
-                initial["lexicon"] = first.pk
-        form = CheckForm(initial=initial)
+        form = CheckForm(initial={"lexicon": chosen.pk} if chosen is not None else {})
     checked = results or []
     context = {
         "form": form,
@@ -77,23 +108,28 @@ def check(request: HttpRequest) -> HttpResponse:
         "invalid_count": sum(1 for _w, ok in checked if not ok),
         "error": error,
         "has_lexicons": ready_lexicons().exists(),
+        "chosen": chosen,
+        "chosen_why": why,
         "active": "check",
     }
-    return render(request, "lexicon/check.html", context)
+    return _render(request, page, "lexicon/check.html", context)
 
 
 @login_required
 @require_GET
 def lexicon_list(request: HttpRequest) -> HttpResponse:
+    page = _console(request)
     rows = Lexicon.objects.order_by("name", "-version", "-created_at")
     if not request.GET.get("all"):
         rows = rows.exclude(status=Lexicon.Status.FAILED)
-    return render(request, "lexicon/list.html", {"lexicons": rows, "active": "list", "show_all": bool(request.GET.get("all"))})
+    return _render(request, page, "lexicon/list.html",
+                   {"lexicons": rows, "active": "lexicons", "show_all": bool(request.GET.get("all"))})
 
 
 @staff_required
 @require_http_methods(["GET", "POST"])
 def upload(request: HttpRequest) -> HttpResponse:
+    page = _console(request)
     if request.method == "POST":
         form = UploadForm(request.POST, request.FILES)
         if form.is_valid():
@@ -103,7 +139,7 @@ def upload(request: HttpRequest) -> HttpResponse:
                 return redirect("lexicon:detail", pk=row.pk)
     else:
         form = UploadForm()
-    return render(request, "lexicon/upload.html", {"form": form, "active": "upload"})
+    return _render(request, page, "lexicon/upload.html", {"form": form, "active": "upload"})
 
 
 def _create_pending(request: HttpRequest, user: User, data: dict[str, Any]) -> Lexicon | None:
@@ -164,6 +200,7 @@ def _enqueue(pk: int) -> None:
 @login_required
 @require_GET
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
+    page = _console(request)
     row = get_object_or_404(Lexicon, pk=pk)
     report = row.report or {}
     skipped = report.get("skipped") or {}
@@ -172,19 +209,21 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         "report": report,
         "figures": report.get("figures") or {},
         "skipped": skipped,
-        "reasons": list((skipped.get("by_reason") or {}).items()),
+        "reasons": [(reason, {**info, "label": texts.reason_label(reason)})
+                    for reason, info in (skipped.get("by_reason") or {}).items()],
         "foreign_letters": list((skipped.get("foreign_letters") or {}).items())[:30],
-        "notes": skipped.get("notes") or [],
+        "notes": [texts.note_text(note) for note in skipped.get("notes") or []],
         "in_progress": row.status in (Lexicon.Status.PENDING, Lexicon.Status.BUILDING),
         "status_url": reverse("lexicon:status", args=[row.pk]),
-        "active": "list",
+        "active": "lexicons",
     }
-    return render(request, "lexicon/detail.html", context)
+    return _render(request, page, "lexicon/detail.html", context)
 
 
 @login_required
 @require_GET
 def status(request: HttpRequest, pk: int) -> JsonResponse:
+    _console(request)  # the status label in the page's language
     row = get_object_or_404(Lexicon, pk=pk)
     return JsonResponse(
         {

@@ -150,6 +150,72 @@ def flagged(reason: str, warning: bool, automatic: bool = True) -> bool:
     return warning or reason not in PLAIN_REASONS or not automatic
 
 
+#: The audit log (``services.audit.record``): each action's label, the filter tabs (the part before the
+#: dot) and the fields of its before/after. An action missing here shows as its code.
+AUDIT_ACTIONS: dict[str, Promise] = {
+    "tournament.create": _("tournament created"),
+    "tournament.update": _("tournament settings changed"),
+    "player.register": _("player registered"),
+    "player.new_code": _("new access code"),
+    "tables.assign": _("tables assigned"),
+    "game.create": _("game created"),
+    "game.finish": _("game finished"),
+    "penalty.add": _("penalty added"),
+    "round.rack_rejected": _("rack refused"),
+    "round.draw": _("rack drawn"),
+    "round.open": _("round opened"),
+    "round.close": _("round closed"),
+    "round.judge": _("slips judged"),
+    "round.review": _("review started"),
+    "round.choose_top": _("top chosen"),
+    "round.publish": _("round published"),
+    "round.no_move": _("no legal move: rack returned"),
+    "round.cancel": _("round cancelled"),
+    "slip.submit": _("slip handed in"),
+    "verdict.override": _("verdict overridden"),
+}
+AUDIT_GROUPS: dict[str, Promise] = {
+    "tournament": _("Tournament"), "player": _("Players"), "tables": _("Tables"), "game": _("Games"),
+    "penalty": _("Penalties"), "round": _("Rounds"), "slip": _("Slips"), "verdict": _("Verdicts"),
+}
+AUDIT_FIELDS: dict[str, Promise] = {
+    "name": _("name"), "table": _("table"), "printed": _("printed"), "tablets_logged_out": _("tablets logged out"),
+    "typed": _("typed rack"), "log": _("draws"), "rack": _("rack"), "deadline": _("deadline"),
+    "forced": _("closed early"), "move": _("move"), "score": _("score"), "over": _("game over"),
+    "status": _("status"), "returned_to_bag": _("rack back in the bag"), "game_over": _("game over"),
+    "rounds": _("rounds"), "game_status": _("game status"), "why": _("why"), "cancelled": _("rounds cancelled"),
+    "new_seed": _("new bag"), "ruleset": _("rule set"), "lexicon": _("lexicon"), "number": _("number"),
+    "seed": _("bag"), "prepared": _("prepared racks"), "warning_penalties": _("warning penalties"),
+    "points": _("points"), "reason": _("reason"), "text": _("slip"), "version": _("version"), "late": _("late"),
+    "source": _("source"), "verdicts": _("verdicts"), "awarded": _("points awarded"), "warning": _("warning"),
+    "true_score": _("true score"), "automatic": _("automatic"), "round": _("round"), "game": _("game"),
+}
+AUDIT_OBJECTS: dict[str, Promise] = {
+    "Tournament": _("tournament"), "Registration": _("player"), "Game": _("game"), "Round": _("round"),
+    "Slip": _("slip"), "Verdict": _("verdict"), "Penalty": _("penalty"),
+}
+#: What a draw of the log was (``scoring.draw.DrawEvent.kind``).
+DRAW_KINDS: dict[str, Promise] = {
+    "draw": _("drawn"), "redraw": _("drawn again"), "typed": _("typed"), "prepared": _("prepared"),
+    "no_move": _("back in the bag"),
+}
+
+
+def audit_action(code: str) -> str:
+    """The label of an audited action (its code when it has none)."""
+    return str(AUDIT_ACTIONS.get(code, code))
+
+
+def audit_group(code: str) -> str:
+    """The label of a filter tab of the audit log (the part of the action codes before the dot)."""
+    return str(AUDIT_GROUPS.get(code, code))
+
+
+#: The one date format and the one date-time format of every page and paper (Django's, localized).
+DATE_FORMAT = "SHORT_DATE_FORMAT"
+DATETIME_FORMAT = "SHORT_DATETIME_FORMAT"
+
+
 def table_ranges(tables: Iterable[int]) -> str:
     """Table numbers as runs: ``[1, 2, 3, 5, 7, 8]`` → ``"1–3, 5, 7–8"`` (sorted, each table once), the one
     way a page shows a list of tables (the missing slips of a round in a hall of 1,000)."""
@@ -396,3 +462,5 @@ __all__ = ["CYRILLIC", "CYRILLIC_READERS", "LATIN", "REDRAW_REASONS", "BoardSett
            "CoordSettings", "CoordStyle",
            "board_config", "end_reason_label", "flagged", "placement_texts", "points_forms", "reason_label",
            "reason_text", "reason_texts", "table_ranges", "tournament_style"]
+__all__ += ["AUDIT_ACTIONS", "AUDIT_FIELDS", "AUDIT_GROUPS", "AUDIT_OBJECTS", "DATETIME_FORMAT", "DATE_FORMAT", "DRAW_KINDS",
+            "audit_action", "audit_group"]

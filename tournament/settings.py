@@ -167,6 +167,8 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # -- lexicons -------------------------------------------------------------------
 LEXICON_DIR = Path(os.environ.get("LEXICON_DIR", VAR_DIR / "lexicons")).resolve()
 LEXICON_DIR.mkdir(parents=True, exist_ok=True)
+#: The console around the lexicon pages (the tournament the arbiter comes from): see lexicon/pages.py.
+LEXICON_ARBITER_PAGE = "tournament.web.lexicon_pages.arbiter_page"
 
 # -- i18n -----------------------------------------------------------------------
 LANGUAGE_CODE = os.environ.get("DJANGO_LANGUAGE_CODE", "ru")

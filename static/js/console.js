@@ -6,7 +6,9 @@
  *   the paper slip page: the table's player shown as its number is typed, the focus on the replacement to
  *     confirm, the first field to fix, or the table number; one click saves once;
  *   the standings page: the rows filtered as the arbiter types in the search box;
- *   language pickers (select[data-autosubmit]) and print buttons ([data-print]).
+ *   language pickers (select[data-autosubmit]) and print buttons ([data-print]);
+ *   file fields (input[type=file][data-choose]): the browser's own button speaks its language, not the
+ *     page's: a button and the chosen file's name in the page's words instead.
  * Texts come translated from the page (data attributes, JSON blocks).
  */
 (function () {
@@ -139,8 +141,23 @@
     });
   }
 
+  function fileInputs() {
+    document.querySelectorAll("input[type=file][data-choose]").forEach(function (input) {
+      var none = input.getAttribute("data-none") || "";
+      var button = el("label", "button secondary file-choose", input.getAttribute("data-choose"));
+      var name = el("span", "file-name muted small", none);
+      button.htmlFor = input.id;
+      input.classList.add("file-hidden");
+      input.after(button, name);
+      input.addEventListener("change", function () {
+        name.textContent = input.files && input.files.length ? input.files[0].name : none;
+      });
+    });
+  }
+
   T.autosubmit();
   printButtons();
+  fileInputs();
   boardPage();
   roundClock();
   livePanel();

@@ -7,17 +7,18 @@ from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.urls import include, path, reverse
+from django.urls import reverse
 
 from lexicon import services, sources
 from lexicon.models import Lexicon, forget_graphs
+from scoring.rules import RULESET_NAMES
 from tests.paths import ROOT
+from tests.tools.pagetext import english_sentences, visible_text
 
 FIXTURES = ROOT / "fixtures" / "lexicons"
 
-# The pages as tournament/urls.py mounts them.
-urlpatterns = [path("arbiter/lexicons/", include("lexicon.urls"))]
-pytestmark = [pytest.mark.urls(__name__), pytest.mark.django_db]
+# The pages as tournament/urls.py mounts them: inside the arbiter console (its menu, logout, language switch).
+pytestmark = [pytest.mark.django_db]
 
 
 @pytest.fixture(autouse=True)
@@ -224,3 +225,96 @@ def test_upload_page_offers_and_builds_an_installed_debian_list(
     assert row.options["kind"] == "debian"
     assert services.check_words(row, ["été", "cœur", "qzxw"]) == [("ETE", True), ("COEUR", True), ("QZXW", False)]
     assert sources.debian_list("fr").path == Path("/usr/share/dict/french")
+
+
+# -- inside the arbiter console: its menu, its language, the tournament's lexicon ------------------------------
+
+
+@pytest.fixture
+def uk_tournament(alice, lexdir):
+    """A Ukrainian tournament (alice arbitrates it, staff) whose lexicon is not the first of the list."""
+    from tournament import services as tournament_services
+
+    alice.is_staff = True
+    alice.save()
+    services.import_wordlist("aa-first", "en", FIXTURES / "judge-en.txt")
+    club = services.import_wordlist("zz-club", "en", FIXTURES / "en.txt", skip_capitalised=True)
+    return tournament_services.tournaments.create_tournament(
+        alice, name="Кубок Полтави", slug="kubok-poltavy", ruleset="en", lexicon=club, arbiters=[alice], language="uk")
+
+
+def selected_lexicon(page: str) -> str:
+    found = re.search(r'<option value="(\d+)" selected>([^<]*)</option>', page)
+    assert found, "no lexicon selected"
+    return found.group(2)
+
+
+@pytest.mark.parametrize("language,logout", [("uk", "Вийти"), ("ru", "Выйти")])  # Cyrillic: no English run hides
+def test_lexicon_pages_are_console_pages_in_the_tournaments_language(client, alice, uk_tournament, language, logout):
+    uk_tournament.language = language
+    uk_tournament.save()
+    client.force_login(alice)
+    slug = uk_tournament.slug
+    club = uk_tournament.lexicon
+    pages = [reverse("lexicon:check") + f"?tournament={slug}", reverse("lexicon:list"),
+             reverse("lexicon:upload"), reverse("lexicon:detail", args=[club.pk])]
+    for url in pages:
+        response = client.get(url)
+        html = response.content.decode()
+        assert response.status_code == 200, url
+        assert f'<html lang="{language}">' in html, url
+        assert f'action="{reverse("logout")}"' in html and logout in html, url  # logout
+        assert 'id="lang-select"' in html and f'action="{reverse("arbiter:language")}"' in html, url  # language switch
+        assert f'href="{reverse("arbiter:tournament", args=[slug])}"' in html, url  # the way back
+        assert f'href="{reverse("arbiter:audit", args=[slug])}"' in html, url  # the tournament's menu
+        data = tuple(Lexicon.objects.values_list("source", flat=True)) + tuple(
+            f"{name} {ruleset}" for name, ruleset in Lexicon.objects.values_list("name", "ruleset")) + tuple(
+            f"{r} — {RULESET_NAMES[r]}" for r in RULESET_NAMES) + ("ru, ru-nouns, en-bench",)  # data, examples
+        assert english_sentences(html, allowed=data) == [], (url, english_sentences(html, data))
+
+
+def test_a_lexicon_page_without_a_tournament_leads_back_to_the_tournaments(client, arbiter, en_lexicon):
+    client.force_login(arbiter)
+    html = client.get(reverse("lexicon:check"), HTTP_ACCEPT_LANGUAGE="uk").content.decode()
+    assert f'href="{reverse("arbiter:tournaments")}"' in html and f'action="{reverse("logout")}"' in html
+    assert 'id="lang-select"' in html
+    assert "en-mini v1" in selected_lexicon(html)
+    assert 'id="lexicon-in-use"' in html
+
+
+def test_word_check_uses_the_lexicon_of_the_tournament_the_arbiter_comes_from(client, alice, uk_tournament):
+    client.force_login(alice)
+    check = reverse("lexicon:check")
+    assert "aa-first" in selected_lexicon(client.get(check).content.decode())  # no tournament yet: the first list
+
+    # the link of the tournament's pages names it
+    console = client.get(reverse("arbiter:tournament", args=[uk_tournament.slug])).content.decode()
+    assert f'href="{check}?tournament={uk_tournament.slug}"' in console
+    html = client.get(f"{check}?tournament={uk_tournament.slug}").content.decode()
+    assert "zz-club v1" in selected_lexicon(html)
+    assert "zz-club v1" in visible_text(html.split('id="lexicon-in-use"')[1].split("</p>")[0])
+    assert "Кубок Полтави" in html.split('id="lexicon-in-use"')[1].split("</p>")[0]
+
+    # the tournament last opened in the session, without the query
+    assert "zz-club v1" in selected_lexicon(client.get(check).content.decode())
+    # a list chosen on the page wins
+    first = Lexicon.objects.get(name="aa-first")
+    assert "aa-first" in selected_lexicon(client.get(f"{check}?lexicon={first.pk}").content.decode())
+    # and the words are checked in the tournament's list
+    html = client.post(f"{check}?tournament={uk_tournament.slug}",
+                       {"lexicon": uk_tournament.lexicon_id, "words": "quiz"}).content.decode()
+    assert verdicts(html) == [("QUIZ", "1")] and "zz-club v1" in html
+
+
+def test_a_tournament_the_user_does_not_arbitrate_is_not_used(client, bob, uk_tournament):
+    client.force_login(bob)
+    html = client.get(reverse("lexicon:check") + f"?tournament={uk_tournament.slug}").content.decode()
+    assert "aa-first" in selected_lexicon(html)
+    assert reverse("arbiter:tournament", args=[uk_tournament.slug]) not in html and "Кубок Полтави" not in html
+
+
+def test_the_chosen_language_wins_over_the_tournaments(client, alice, uk_tournament, settings):
+    client.force_login(alice)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "pl"
+    html = client.get(reverse("lexicon:check") + f"?tournament={uk_tournament.slug}").content.decode()
+    assert '<html lang="pl">' in html

@@ -237,7 +237,8 @@ def _max_length(name: str) -> int:
 
 
 class ImportForm(forms.Form):
-    file = forms.FileField(label=_("CSV file"), required=False)
+    file = forms.FileField(label=_("CSV file"), required=False, widget=forms.ClearableFileInput(
+        attrs={"data-choose": _("Choose a file…"), "data-none": _("No file chosen")}))  # the page's words
     text = forms.CharField(label=_("or paste the lines"), required=False,
                            widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false",
                                                         "placeholder": "Иванов Иван;Спартак;взрослые;A;RU-123"}))

@@ -40,6 +40,8 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, Spacer
 
+from .. import labels
+
 #: Progress callback: (fraction done 0..1, short message).
 Progress = Callable[[float, str], None]
 
@@ -232,8 +234,8 @@ def wrap_text(text: str, font: str, size: float, width: float) -> list[str]:
     return lines or [""]
 
 
-#: The one format of a moment printed on the papers (Django's localized format of the document's language).
-DATETIME_FORMAT = "DATETIME_FORMAT"
+#: The one format of a moment printed on the papers: the pages' (Django's localized, in the document's language).
+DATETIME_FORMAT = labels.DATETIME_FORMAT
 
 
 def local_datetime(tournament: Any, dt: datetime) -> str:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from typing import Protocol
 
 from django import template
+from django.template.defaultfilters import date as date_filter
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
@@ -78,3 +80,15 @@ def explanation(verdict: labels.ExplainedVerdict, tournament: labels.CoordSettin
         if html:
             return mark_safe(html)  # noqa: S308 - the template is the catalogue's, every parameter escaped
     return labels.verdict_explanation(verdict, tournament)
+
+
+@register.filter
+def day(value: date | None) -> str:
+    """A day as every page shows it (:data:`labels.DATE_FORMAT`, localized); empty for none."""
+    return date_filter(value, labels.DATE_FORMAT) if value else ""
+
+
+@register.filter(expects_localtime=True)
+def moment(value: datetime | None) -> str:
+    """A moment as every page shows it: in the page's time zone (the tournament's), :data:`labels.DATETIME_FORMAT`."""
+    return date_filter(value, labels.DATETIME_FORMAT) if value else ""

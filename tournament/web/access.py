@@ -20,6 +20,9 @@ from ..models import Tournament
 
 P = ParamSpec("P")
 
+#: The session key of the tournament last opened in the console (the lexicon pages' way back, their default list).
+LAST_TOURNAMENT = "console.tournament"
+
 
 def arbiter_tournaments(user: User | AnonymousUser) -> QuerySet[Tournament]:
     """The tournaments a user arbitrates (every one for a superuser, none for an anonymous user)."""
@@ -42,9 +45,17 @@ def arbiter_view(
         if not request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME):
             translation.activate(tournament.language)
             request.LANGUAGE_CODE = tournament.language
+        remember_tournament(request, tournament)
         return view(request, tournament, *args, **kwargs)
 
     return wrapper
+
+
+def remember_tournament(request: HttpRequest, tournament: Tournament) -> None:
+    """Notes the tournament last opened (written only when it changes: no session write per page)."""
+    session = getattr(request, "session", None)
+    if session is not None and session.get(LAST_TOURNAMENT) != tournament.slug:
+        session[LAST_TOURNAMENT] = tournament.slug
 
 
 def flash_error(request: HttpRequest, exc: ServiceError) -> None:
@@ -52,4 +63,4 @@ def flash_error(request: HttpRequest, exc: ServiceError) -> None:
     messages.error(request, exc.explained())
 
 
-__all__ = ["arbiter_tournaments", "arbiter_view", "flash_error"]
+__all__ = ["LAST_TOURNAMENT", "arbiter_tournaments", "arbiter_view", "flash_error", "remember_tournament"]

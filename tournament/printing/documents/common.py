@@ -60,10 +60,9 @@ def coordinate_markup(written: str, fonts: Fonts) -> str:
 
 def tournament_dates(info: TournamentInfo) -> str:
     if info.starts_on and info.ends_on and info.ends_on != info.starts_on:
-        return (f"{date_format(info.starts_on, 'SHORT_DATE_FORMAT')} – "
-                f"{date_format(info.ends_on, 'SHORT_DATE_FORMAT')}")
+        return f"{date_format(info.starts_on, labels.DATE_FORMAT)} – {date_format(info.ends_on, labels.DATE_FORMAT)}"
     day = info.starts_on or info.ends_on
-    return date_format(day, "SHORT_DATE_FORMAT") if day else ""
+    return date_format(day, labels.DATE_FORMAT) if day else ""
 
 
 def tournament_subtitle(info: TournamentInfo) -> str:
