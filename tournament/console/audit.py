@@ -72,6 +72,7 @@ class Presenter:
         self.zone = zone_of(tournament.time_zone)
         self.values: dict[str, Callable[[Any], str]] = {
             "move": self.move,
+            "text": self.slip,
             "reason": labels.reason_label,
             "deadline": self.moment,
             "at": self.moment,
@@ -91,6 +92,16 @@ class Presenter:
         if not letter:
             return before
         return format_html('{}<span class="coord-letter">{}</span>{}', before, letter, after)
+
+    def slip(self, value: Any) -> str:
+        """A slip's text as recorded ("H6 WORD 16", as typed) with its coordinates in the tournament's rows."""
+        coord, sep, rest = str(value or "").partition(" ")
+        shown = self.style.coordinate(coord)
+        parts = labels.split_coordinate(shown)
+        if parts is None:
+            return str(value or "—")
+        before, letter, after = parts
+        return format_html('{}<span class="coord-letter">{}</span>{}{}{}', before, letter, after, sep, rest)
 
     def moment(self, value: Any) -> str:
         """A stored moment (ISO text) in the tournament's zone and the pages' date-time format."""
