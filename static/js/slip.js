@@ -103,7 +103,11 @@
     var S = this.options.strings, word = this.word();
     var coordinates = byId("slip-coords").value.trim().toUpperCase(), score = byId("slip-score").value.trim();
     if (!word) return this.refuse(S.word_missing, "slip-word");
-    if (coordinates && !this.where()) return this.refuse(S.coords_bad, "slip-coords");
+    if (coordinates && !this.where()) {  // an example row that never looks like a digit (Г/D), as the placeholder
+      var B = this.options.config;
+      return this.refuse(T.fmt(S.coords_bad, {h: D.coords.text(B, 3, 7, false), v: D.coords.text(B, 3, 7, true)}),
+                         "slip-coords");
+    }
     if (score && !/^\d{1,4}$/.test(score)) return this.refuse(S.score_bad, "slip-score");
     this.message("");
     return {word: word, coordinates: coordinates.replace(/\s+/g, ""), score: score ? parseInt(score, 10) : null};

@@ -36,7 +36,7 @@ def tablet_strings() -> dict[str, str | dict[str, str]]:
         "invalid": _("The slip was refused: %(detail)s"),
         "login_again": _("Log in again with your access code: the slip is kept and will be sent."),
         "word_missing": _("Write the word."),
-        "coords_bad": _("Coordinates look like H8 (horizontal) or 8H (vertical)."),
+        "coords_bad": _("Coordinates look like %(h)s (horizontal) or %(v)s (vertical)."),  # filled in the tournament's rows
         "score_bad": _("The score is a whole number."),
         "your_move": _("Your move"),
         "no_slip": _("You handed in no slip."),
