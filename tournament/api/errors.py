@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import DatabaseError
 from django.http import Http404
+from django.utils.translation import gettext
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -39,15 +40,15 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         # Nothing was stored (the request's transaction rolls back): the tablet keeps the slip and
         # retries with the same Idempotency-Key, so the slip is stored exactly once.
         set_rollback()
-        unavailable = Response({"detail": "the server could not store this now: try again with the same "
-                                          "Idempotency-Key", "code": "unavailable"},
+        unavailable = Response({"detail": gettext("the server could not store this now: try again with the same "
+                                                  "slip key"), "code": "unavailable"},
                                status=status.HTTP_503_SERVICE_UNAVAILABLE)
         unavailable["Retry-After"] = "2"
         return unavailable
     if isinstance(exc, ServiceError):
         exc = from_service(exc)
     if isinstance(exc, Http404):
-        exc = exceptions.NotFound(str(exc) if str(exc) else "not found")
+        exc = exceptions.NotFound(str(exc) if str(exc) else None)  # DRF's own "Not found.", translated
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
