@@ -205,3 +205,15 @@ def test_moves_in_engine_errors_take_the_tournaments_rows():
     with translation.override("uk"):
         text = from_engine(exc, style=style).message
     assert "З8 МОРИСТУ" in text and "H8" not in text
+
+
+def test_an_api_field_error_names_the_field_in_the_readers_language():
+    from rest_framework.exceptions import ValidationError
+
+    from tournament.api.errors import api_exception_handler
+
+    with translation.override("uk"):
+        response = api_exception_handler(ValidationError({"word": ["Забагато літер."]}), {})
+        assert response is not None and response.data["detail"] == "слово: Забагато літер."
+        response = api_exception_handler(ValidationError(["Покладіть фішки на дошку."]), {})
+        assert response is not None and response.data["detail"] == "Покладіть фішки на дошку."
