@@ -168,7 +168,13 @@ class ServiceError(Exception):
     def explained(self) -> str:
         """The explanation followed by the message, as the console shows it."""
         hint = self.hint
-        return f"{hint} ({self.message})" if hint else self.message
+        if not hint or _plain(hint) == _plain(self.message):  # the details say no more than the explanation
+            return hint or self.message
+        return f"{hint} ({self.message})"
+
+
+def _plain(text: str) -> str:
+    return text.strip().rstrip(".").casefold()
 
 
 def entry_of(code: str) -> Entry | None:

@@ -217,3 +217,10 @@ def test_an_api_field_error_names_the_field_in_the_readers_language():
         assert response is not None and response.data["detail"] == "слово: Забагато літер."
         response = api_exception_handler(ValidationError(["Покладіть фішки на дошку."]), {})
         assert response is not None and response.data["detail"] == "Покладіть фішки на дошку."
+
+
+def test_the_explanation_is_not_repeated_when_the_details_say_the_same():
+    with translation.override("en"):
+        assert ServiceError(Code.BAD_CODE, "the access code is wrong").explained() == "The access code is wrong."
+        assert ServiceError(Code.BAD_CODE, "code 12").explained() == "The access code is wrong. (code 12)"
+    assert ServiceError("brand_new", "something").explained() == "something"
