@@ -13,6 +13,7 @@ from typing import NotRequired, TypedDict
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.rules import RULESET_NAMES, ruleset_ids
@@ -191,5 +192,6 @@ class Lexicon(models.Model):
     def graph(self) -> WordGraph:
         """The compiled word graph (loaded once per process, memory-mapped, verified at first load)."""
         if not self.is_ready or not self.file_path:
-            raise LexiconError(f"lexicon {self.label} is not ready (status: {self.status})")
+            raise LexiconError(gettext("the lexicon %(lexicon)s is not ready (%(status)s)")
+                               % {"lexicon": self.label, "status": self.get_status_display()})
         return load_graph_file(self.absolute_path, self.content_hash, f"lexicon {self.label}")

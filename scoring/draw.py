@@ -181,7 +181,8 @@ class Bag:
         wanted = list(tiles)
         short = self.missing(wanted)
         if short:
-            raise DrawError("not_in_bag", self.missing_message(wanted, short), missing=tiles_text(short.elements()))
+            raise DrawError("not_in_bag", self.missing_message(wanted, short), missing=tiles_text(short.elements()),
+                            typed=tiles_text(wanted))
         self._tiles.subtract(wanted)
         self._tiles = +self._tiles
         return wanted
@@ -420,7 +421,7 @@ def draw_rack(ruleset: RuleSet, bag: Bag, leftover: Iterable[str], round_no: int
         redraws += 1
         kind = "redraw"
         if redraws > MAX_REDRAWS:
-            raise DrawError("no_valid_rack", f"round {round_no}: no valid rack after {MAX_REDRAWS} redraws")
+            raise DrawError("no_valid_rack", f"round {round_no}: no valid rack after {MAX_REDRAWS} redraws", round=round_no)
 
 
 def accept_rack(
@@ -448,7 +449,7 @@ def accept_rack(
         try:
             rack = parse_rack(text, ruleset)
         except NotationError as exc:
-            raise DrawError("bad_rack", str(exc)) from None
+            raise DrawError("bad_rack", str(exc), typed=text.strip()) from None
     else:
         rack = check_tiles(ruleset, text)
     shown = tiles_text(rack)
@@ -459,7 +460,7 @@ def accept_rack(
             "leftover_missing",
             f"the rack {shown} must keep the leftover {tiles_text(leftover)} of the previous round: "
             f"{_describe(missing)} {'is' if missing.total() == 1 else 'are'} missing",
-            missing=tiles_text(missing.elements()),
+            missing=tiles_text(missing.elements()), typed=shown, leftover=tiles_text(leftover),
         )
     # the new tiles, in the order they were typed
     new: list[str] = []
@@ -474,7 +475,7 @@ def accept_rack(
         raise DrawError(
             "not_in_bag",
             f"the rack {shown} cannot come from the bag: {bag.missing_message(new, short)}",
-            missing=tiles_text(short.elements()),
+            missing=tiles_text(short.elements()), typed=shown,
         )
     size = rack_size_for(ruleset, leftover, bag)
     if len(rack) != size:
@@ -483,11 +484,14 @@ def accept_rack(
         else:
             expected = f"the bag holds only {len(bag)}, so the rack must hold all {size} tiles left"
         raise DrawError(
-            "wrong_size", f"the rack {shown} has {len(rack)} tiles: {expected}", size=len(rack), expected=size
+            "wrong_size", f"the rack {shown} has {len(rack)} tiles: {expected}", size=len(rack), expected=size,
+            typed=shown,
         )
     verdict = check_rack(ruleset, rack, round_no, leftover + bag.tiles())
     if not verdict.valid and invalid == "raise":
-        raise DrawError("invalid_rack", f"the rack {shown} is not valid: {verdict.reason}", reason=verdict.reason)
+        raise DrawError("invalid_rack", f"the rack {shown} is not valid: {verdict.reason}", reason=verdict.reason,
+                        typed=shown, round=round_no, vowels=verdict.makeup.vowels, consonants=verdict.makeup.consonants,
+                        need_vowels=verdict.need_vowels, need_consonants=verdict.need_consonants)
     bag.take(new)
     event = DrawEvent(round_no, kind, tiles_text(leftover), tiles_text(new), shown, verdict.valid, verdict.reason)
     if verdict.valid:

@@ -242,9 +242,9 @@ class DuplicateGame:
     def _require(self, phase: str) -> None:
         if self.phase != phase:
             if self.phase == "over":
-                raise GameError("game_over", f"the game is over ({self.end_message})")
+                raise GameError("game_over", f"the game is over ({self.end_message})", end=self.end_reason or "")
             what = {"draw": "the round needs a rack first", "play": "the rack is already drawn"}[self.phase]
-            raise GameError("wrong_phase", f"round {self.round_no}: {what}")
+            raise GameError("wrong_phase", f"round {self.round_no}: {what}", phase=self.phase, round=self.round_no)
 
     def _rack_in_play(self) -> list[str]:
         """The rack waiting for its top (GameError outside phase "play")."""
@@ -277,7 +277,7 @@ class DuplicateGame:
                 "prepared_exhausted",
                 f"round {self.round_no}: the prepared game has only {len(self.prepared)} racks "
                 "(type the rack drawn from the bag instead)",
-                round=self.round_no,
+                round=self.round_no, count=len(self.prepared),
             )
         text = self.prepared[self.round_no - 1]
         if self.redraws:
@@ -285,14 +285,15 @@ class DuplicateGame:
                 "prepared_redraw",
                 f"round {self.round_no}: the prepared rack «{text}» had no legal move and a prepared game "
                 "cannot redraw (type the rack drawn from the bag instead)",
-                round=self.round_no,
+                round=self.round_no, typed=text,
             )
         try:
             outcome = accept_rack(
                 self.ruleset, self.bag, self.leftover, self.round_no, text, kind="prepared", invalid="raise"
             )
         except DrawError as exc:
-            raise DrawError(exc.code, f"round {self.round_no}: prepared rack «{text}»: {exc}", round=self.round_no) from None
+            raise DrawError(exc.code, f"round {self.round_no}: prepared rack «{text}»: {exc}",
+                            **{**exc.params, "round": self.round_no, "prepared": text}) from None
         return self._take(outcome)
 
     def type_rack(self, text: str) -> DrawOutcome:
@@ -349,7 +350,7 @@ class DuplicateGame:
             try:
                 written = parse_move(move, self.ruleset)  # coordinates required: written.coord is set
             except NotationError as exc:
-                raise GameError(exc.code, str(exc)) from None
+                raise GameError(exc.code, str(exc), detail=exc.message) from None
             probe = MoveText(written.coord, written.tiles)
         else:
             probe = MoveText(move.coord, tuple(move.tiles))
@@ -360,17 +361,19 @@ class DuplicateGame:
         try:
             play = evaluate(self.board, probe, rack=rack)
         except IllegalMove as exc:
-            raise GameError(exc.code, f"{text}: {exc}") from None
+            raise GameError(exc.code, f"{text}: {exc}", detail=exc.message) from None
         if self.board.is_empty() and play.coord.vertical:
-            raise GameError("first_move_vertical", f"{text}: the first move is placed horizontally")
+            raise GameError("first_move_vertical", f"{text}: the first move is placed horizontally", move=text)
         best = max(c.score for c in candidates)
         if play.score < best:
             raise GameError(
-                "not_top", f"{text} scores {play.score}, the top of this round scores {best}", score=play.score, top=best
+                "not_top", f"{text} scores {play.score}, the top of this round scores {best}", score=play.score, top=best,
+                move=text,
             )
         words = ", ".join(w.word for w in play.words)
         raise GameError(
-            "not_legal", f"{text} is not a legal move of the rack {tiles_text(rack)}: a word is not in the lexicon ({words})"
+            "not_legal", f"{text} is not a legal move of the rack {tiles_text(rack)}: a word is not in the lexicon ({words})",
+            move=text, rack=tiles_text(rack), words=words,
         )
 
     def play(self, move: Move | str, *, candidates: Sequence[Move] | None = None) -> RoundRecord:
@@ -383,14 +386,14 @@ class DuplicateGame:
         if candidates is not None:
             offered = offered_moves(self.board, candidates)
             if not offered:
-                raise GameError("no_move", f"round {self.round_no}: the rack has no legal move")
+                raise GameError("no_move", f"round {self.round_no}: the rack has no legal move", round=self.round_no)
             move = self._match(move, offered)
             best = max(m.score for m in offered)
             if move.score != best:
                 raise GameError(
                     "not_top",
                     f"{move_text(move)} scores {move.score}, the top of this round scores {best}",
-                    score=move.score, top=best,
+                    score=move.score, top=best, move=move_text(move),
                 )
         elif isinstance(move, str):
             raise GameError("no_candidates", "a move given as text needs the legal moves to check it against")
@@ -398,11 +401,13 @@ class DuplicateGame:
         text = move_text(move)
         used = [BLANK if p.blank else p.letter for p in placed]
         if Counter(used) - Counter(rack):
-            raise GameError("not_on_rack", f"{text} plays tiles that are not on the rack {tiles_text(rack)}")
+            raise GameError("not_on_rack", f"{text} plays tiles that are not on the rack {tiles_text(rack)}",
+                            move=text, rack=tiles_text(rack))
         board = self.board.copy()
         for p in placed:
             if board.occupied(p.row, p.col):
-                raise GameError("occupied", f"{text}: square {format_coord(Coord(p.row, p.col, False))} is taken")
+                square = format_coord(Coord(p.row, p.col, False))
+                raise GameError("occupied", f"{text}: square {square} is taken", move=text, square=square)
             board[p.row, p.col] = Tile(p.letter, p.blank)
         self.board = board
         leftover = subtract(rack, used)

@@ -19,6 +19,8 @@ from enum import StrEnum
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from . import labels
+
 BAD_REQUEST = 400
 FORBIDDEN = 403
 NOT_FOUND = 404
@@ -166,7 +168,13 @@ class ServiceError(Exception):
     def explained(self) -> str:
         """The explanation followed by the message, as the console shows it."""
         hint = self.hint
-        return f"{hint} ({self.message})" if hint else self.message
+        if not hint or _plain(hint) == _plain(self.message):  # the details say no more than the explanation
+            return hint or self.message
+        return f"{hint} ({self.message})"
+
+
+def _plain(text: str) -> str:
+    return text.strip().rstrip(".").casefold()
 
 
 def entry_of(code: str) -> Entry | None:
@@ -176,10 +184,13 @@ def entry_of(code: str) -> Entry | None:
         return None
 
 
-def from_engine(exc: Exception, default: Code = Code.DRAW_ERROR) -> ServiceError:
-    """A service error carrying an engine error's code (when it has one) and message."""
+def from_engine(exc: Exception, default: Code = Code.DRAW_ERROR, style: labels.CoordStyle | None = None) -> ServiceError:
+    """A service error carrying an engine error's code (when it has one) and its text in the active language
+    (:func:`labels.engine_refusal`, moves in ``style``); the engine's English text for a code without one."""
     code = getattr(exc, "code", None) or default
-    return ServiceError(code, str(exc))
+    params = getattr(exc, "params", None)
+    text = labels.engine_refusal(str(code), params if isinstance(params, dict) else {}, style or labels.CoordStyle())
+    return ServiceError(code, text if text is not None else str(exc))
 
 
 __all__ = ["CATALOGUE", "Code", "Entry", "ServiceError", "entry_of", "from_engine"]

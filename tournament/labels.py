@@ -69,6 +69,37 @@ PLACEMENT: dict[str, Promise] = {
     "board_mismatch": _("The word does not match the letters on the board."),
 }
 
+#: Refusals of the engine's rack draw and game (codes of :class:`scoring.draw.DrawError` and
+#: :class:`scoring.game.GameError`, with their params; ``wrong_phase`` by the game's phase). A code missing
+#: here is shown by :func:`engine_refusal` from :data:`PLACEMENT`, else as the engine's English text.
+ENGINE_ERRORS: dict[str, Promise] = {
+    "bad_tile": _("«%(tile)s» is not a tile of this set."),
+    "bad_seed": _("The seed must be a whole number."),
+    "bad_rack": _("«%(typed)s» is not a rack: type letters of the tile set, ? for a blank."),
+    "not_in_bag": _("«%(typed)s» cannot come from the bag: it does not hold %(missing)s."),
+    "no_valid_rack": _("Round %(round)s: no valid rack can be drawn from the tiles left."),
+    "leftover_missing": _("The rack «%(typed)s» must keep the leftover %(leftover)s of the previous round "
+                          "(%(missing)s missing)."),
+    "wrong_size": _("The rack «%(typed)s» has %(size)s tiles: it must have %(expected)s."),
+    "invalid_rack": _("The rack «%(typed)s» is not valid in round %(round)s: vowels %(vowels)s of %(need_vowels)s, "
+                      "consonants %(consonants)s of %(need_consonants)s (a blank counts as either)."),
+    "game_over": _("The game is over: %(end)s."),
+    "wrong_phase.draw": _("Round %(round)s needs a rack first."),
+    "wrong_phase.play": _("The rack of round %(round)s is already drawn."),
+    "bad_state": _("The saved game cannot be read."),
+    "prepared_exhausted": _("Round %(round)s: the prepared game has only %(count)s racks (type the rack drawn "
+                            "from the bag instead)."),
+    "prepared_redraw": _("Round %(round)s: the prepared rack «%(typed)s» had no legal move and a prepared game "
+                         "cannot redraw (type the rack drawn from the bag instead)."),
+    "first_move_vertical": _("%(move)s: the first move is placed horizontally"),
+    "not_top": _("%(move)s scores %(score)s, the top of this round scores %(best)s"),
+    "not_legal": _("%(move)s is not a legal move of the rack %(rack)s: a word is not in the lexicon (%(words)s)."),
+    "no_move": _("Round %(round)s: the rack has no legal move."),
+    "no_candidates": _("A move given as text needs the legal moves to check it against."),
+    "not_on_rack": _("%(move)s plays tiles that are not on the rack %(rack)s."),
+    "occupied": _("%(move)s: square %(square)s is taken."),
+}
+
 #: Why a game ended (codes of :mod:`scoring.tops` and the arbiter's end).
 END_REASONS: dict[str, Promise] = {
     "bag_and_rack_empty": _("the bag and the rack are empty"),
@@ -415,6 +446,37 @@ def engine_error(exc: Exception, style: CoordStyle) -> str:
     return explain(message, style, str(exc)) if isinstance(message, Message) else str(exc)
 
 
+def engine_refusal(code: str, params: Mapping[str, object], style: CoordStyle) -> str | None:
+    """A refusal of the engine's draw or game (its code and params, :data:`ENGINE_ERRORS`) in the active
+    language, moves and squares in ``style``; None when the code has no text or the params do not fit it."""
+    detail = params.get("detail")  # the placement or notation message a game error passes on
+    if isinstance(detail, Message):
+        return explain(detail, style)
+    key = f"{code}.{params['phase']}" if "phase" in params else code
+    text = ENGINE_ERRORS.get(key) or PLACEMENT.get(code)
+    if text is None:
+        return None
+    values = {name: _engine_param(name, value, style) for name, value in params.items()}
+    if "top" in values:
+        values.setdefault("best", values["top"])
+    try:
+        shown = str(text) % values
+    except (KeyError, TypeError, ValueError):
+        return None
+    if params.get("prepared"):
+        return gettext("Round %(round)s, prepared rack «%(typed)s»: %(why)s") % {
+            "round": values.get("round", ""), "typed": values["prepared"], "why": shown}
+    return shown
+
+
+def _engine_param(name: str, value: object, style: CoordStyle) -> object:
+    if name in ("move", "square"):
+        return style.move(str(value))
+    if name == "end":
+        return end_reason_label(str(value))
+    return value
+
+
 # -- the board for the screens --------------------------------------------------------------------------------
 
 
@@ -457,8 +519,9 @@ def board_config(tournament: BoardSettings) -> BoardConfig:
 
 
 __all__ = ["CYRILLIC", "CYRILLIC_READERS", "LATIN", "REDRAW_REASONS", "BoardSettings", "default_script", "end_reason_texts",
-           "end_text", "engine_error", "explain", "redraw_reason_texts", "renderer", "script_style", "split_coordinate", "verdict_explanation",
-           "END_REASONS", "PLACEMENT", "PREMIUM_CLASS", "PREMIUM_TEXT", "REASONS", "BoardConfig",
+           "end_text", "engine_error", "explain", "redraw_reason_texts", "renderer", "script_style", "split_coordinate",
+           "verdict_explanation", "END_REASONS", "ENGINE_ERRORS", "PLACEMENT", "engine_refusal", "PREMIUM_CLASS",
+           "PREMIUM_TEXT", "REASONS", "BoardConfig",
            "CoordSettings", "CoordStyle",
            "board_config", "end_reason_label", "flagged", "placement_texts", "points_forms", "reason_label",
            "reason_text", "reason_texts", "table_ranges", "tournament_style"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.authtoken.views import ObtainAuthToken
@@ -118,8 +119,8 @@ class ArbiterDraw(ArbiterView):
         if rnd is None:
             log = (AuditLog.objects.filter(action="round.rack_rejected", object_type="Game", object_id=str(game.pk))
                    .order_by("-at", "-id").first())
-            raise ServiceError(Code.RACK_REJECTED, "no round was drawn: the rack was not valid and its tiles went "
-                                                   "back to the bag; draw again",
+            raise ServiceError(Code.RACK_REJECTED, _("no round was drawn: the rack was not valid and its tiles "
+                                                     "went back to the bag; draw again"),
                                log=(log.after or {}).get("log", []) if log else [])
         rnd.refresh_from_db()
         return Response(s.ArbiterRoundSerializer(rnd).data, status=status.HTTP_201_CREATED)
@@ -160,7 +161,7 @@ class ArbiterPenalty(ArbiterView):
         data = validated(s.PenaltyInputSerializer, request.data)
         reg = players.registration_at(game.tournament, data["table"])
         if reg is None:
-            raise ServiceError(Code.NO_SUCH_TABLE, f"no player at table {data['table']}")
+            raise ServiceError(Code.NO_SUCH_TABLE, _("no player is registered at table %(n)s") % {"n": data["table"]})
         penalty = games.add_penalty(request.user, game, reg, points=data["points"], reason=data["reason"])
         return Response(s.PenaltySerializer(penalty).data, status=status.HTTP_201_CREATED)
 

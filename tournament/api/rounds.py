@@ -7,6 +7,7 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -93,7 +94,7 @@ class ArbiterSlips(ArbiterView):
         data = validated(s.PaperSlipSerializer, request.data)
         reg = players.registration_at(rnd.game.tournament, data["table"])
         if reg is None:
-            raise ServiceError(Code.UNKNOWN_TABLE, f"no player is registered at table {data['table']}")
+            raise ServiceError(Code.UNKNOWN_TABLE, _("no player is registered at table %(n)s") % {"n": data["table"]})
         key = idempotency_key(request, required=False)
         word, coordinates, score = data["word"], data["coordinates"], data["score"]
         received_at = data.get("received_at")

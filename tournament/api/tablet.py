@@ -8,6 +8,8 @@ import logging
 from typing import TypedDict
 
 from django.core.cache import cache
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -68,8 +70,11 @@ class TabletLogin(BaseView):
     def post(self, request: Request) -> Response:
         key = login_failures_key(request)
         if _failures(key) >= LOGIN_MAX_FAILURES:
-            raise ServiceError(Code.TOO_MANY_ATTEMPTS, f"too many wrong access codes from this address: wait "
-                                                    f"{LOGIN_WINDOW_SECONDS // 60} minutes and try again")
+            minutes = LOGIN_WINDOW_SECONDS // 60
+            raise ServiceError(Code.TOO_MANY_ATTEMPTS, ngettext(
+                "too many wrong access codes from this address: wait %(n)s minute and try again",
+                "too many wrong access codes from this address: wait %(n)s minutes and try again", minutes)
+                % {"n": minutes})
         data = validated(s.TabletLoginSerializer, request.data)
         try:
             reg, token = players.login(data["code"])
@@ -109,14 +114,14 @@ class TabletSlip(TabletView):
         if slip is None:
             rnd = rounds.tournament_round(reg.tournament)
             if rnd is None or rnd.status not in (Round.Status.OPEN, Round.Status.CLOSED):
-                raise ServiceError(Code.NO_OPEN_ROUND, "no round is open: slips are not taken now")
+                raise ServiceError(Code.NO_OPEN_ROUND, _("no round is open: slips are not taken now"))
             if data.get("round") is not None and data["round"] != rnd.pk:
-                raise ServiceError(Code.ROUND_CHANGED,
-                                   f"round {data['round']} is not the current round: slips are not taken for it")
+                raise ServiceError(Code.ROUND_CHANGED, _("the slip is for another round: slips are taken for "
+                                                         "round %(n)s only") % {"n": rnd.number})
             slip, created = slips.submit_once(rnd, reg, key, **body, looked_up=True)
         answer = live_tablet.slip_dict(slip)
         if slip.late:
-            raise ServiceError(Code.TIME_OVER, "time is over: the slip was stored as late and counts as missing",
+            raise ServiceError(Code.TIME_OVER, _("time is over: the slip was stored as late and counts as missing"),
                                slip=answer)
         return Response(answer, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
@@ -158,15 +163,15 @@ class AssistScore(TabletView):
     def post(self, request: Request) -> Response:
         t = self.registration.tournament
         if not t.assisted_mode:
-            raise ServiceError(Code.NOT_ASSISTED, "the tournament is not in assisted mode")
+            raise ServiceError(Code.NOT_ASSISTED, _("the tournament is not in assisted mode"))
         rnd = rounds.tournament_round(t)
         if rnd is None or rnd.status != Round.Status.OPEN:
-            raise ServiceError(Code.NO_OPEN_ROUND, "no round is open")
+            raise ServiceError(Code.NO_OPEN_ROUND, _("no round is open"))
         data = validated(s.AssistInput, request.data)
         try:
             board = solving.board_of(rnd)
-        except BoardError as exc:  # pragma: no cover - the round's own board
-            raise ServiceError(Code.BAD_STATE, f"the board cannot be read: {exc}") from None
+        except BoardError:  # pragma: no cover - the round's own board
+            raise ServiceError(Code.BAD_STATE, _("the board of this round cannot be read")) from None
         style = labels.reader_style(t.ruleset, t.convention, cyrillic_reader=data["cyrillic"])
         try:
             if data.get("placements"):

@@ -20,6 +20,7 @@ from typing import Any, TypedDict
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponseBase
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from ..models import Game, Round, Tournament
 
@@ -74,7 +75,7 @@ def compute(tournament_id: int) -> ScreenState:
         cur.execute(_VERSION_SQL, [tournament_id])
         row = cur.fetchone()
         if row is None:
-            raise Http404("no such tournament")
+            raise Http404(gettext("No such tournament."))
         cur.execute(_ROUND_SQL, [tournament_id, Round.Status.CANCELLED])
         rnd = cur.fetchone()
     tag = hashlib.sha256(repr(rnd).encode()).hexdigest()[:12]
@@ -136,7 +137,7 @@ def tournament_id_for(slug: str) -> int:
     if tid is None:
         tid = Tournament.objects.filter(slug=slug).values_list("id", flat=True).first()
         if tid is None:
-            raise Http404("no such tournament")
+            raise Http404(gettext("No such tournament."))
         _slug_ids[slug] = tid
     return tid
 

@@ -68,9 +68,9 @@ def _int(value: Any, what: str) -> int | None:
     try:
         n = int(str(value).strip())
     except (TypeError, ValueError):
-        raise SpecError(f"{what} must be a whole number, not {value!r}") from None
+        raise SpecError(_("%(what)s must be a whole number, not «%(value)s»") % {"what": what, "value": value}) from None
     if n < 1:
-        raise SpecError(f"{what} must be 1 or more, not {n}")
+        raise SpecError(_("%(what)s must be 1 or more, not %(n)s") % {"what": what, "n": n})
     return n
 
 
@@ -83,12 +83,12 @@ def _players(kind: str, player: Any, group_by: str | None, group: str | None) ->
     series or category name, of the kind ``group_by``) chooses the player sheets of that group's players."""
     everyone = kind == "player-sheet" and (str(player or "").strip().lower() == "all" or group is not None)
     if group is not None and (kind != "player-sheet" or not group_by):
-        raise SpecError("a group (club, series or category) applies to the player sheets, with group-by")
+        raise SpecError(_("a group (club, series or category) applies to the player sheets, with a grouping"))
     if kind == "player-sheet" and group_by and group is None:
-        raise SpecError("the player sheets by group need the group's name")
-    player_id = None if everyone else _int(player, "the player")
+        raise SpecError(_("the player sheets by group need the group's name"))
+    player_id = None if everyone else _int(player, _("the player"))
     if kind == "player-sheet" and player_id is None and not everyone:
-        raise SpecError("the player sheet needs a player (--player ID, or all)")
+        raise SpecError(_("the player sheet needs a player (or all players)"))
     return player_id, everyone, " ".join(group.split()) if group is not None else None
 
 
@@ -101,35 +101,36 @@ def make_spec(tournament: Tournament, kind: str, *, game: Any = None, round: Any
     category ``group`` when ``group_by`` names its kind). ``flagged_only``: the arbitration sheet lists only
     the verdicts to look at again."""
     if kind not in KINDS:
-        raise SpecError(f"unknown document {kind!r}: one of {', '.join(KINDS)}")
+        raise SpecError(_("unknown document «%(kind)s»: one of %(kinds)s") % {"kind": kind, "kinds": ", ".join(KINDS)})
     by = (group_by or "").strip() or None
-    game_n, round_n = _int(game, "the game"), _int(round, "the round")
+    game_n, round_n = _int(game, _("the game")), _int(round, _("the round"))
     player_id, everyone, group_name = _players(kind, player, by, group)
     flagged = _flag(flagged_only)
-    copies_n = _int(copies, "the number of copies") or 1
+    copies_n = _int(copies, _("the number of copies")) or 1
     lang = (language or "").strip()
     if lang and lang not in dict(settings.LANGUAGES):
-        raise SpecError(f"unknown language {lang!r}: one of {', '.join(dict(settings.LANGUAGES))}")
+        raise SpecError(_("unknown language «%(lang)s»: one of %(langs)s") % {"lang": lang,
+                                                                             "langs": ", ".join(dict(settings.LANGUAGES))})
     if by and by not in GROUPS:
-        raise SpecError(f"group by {by!r}: one of {', '.join(GROUPS)}")
+        raise SpecError(_("group by «%(by)s»: one of %(groups)s") % {"by": by, "groups": ", ".join(GROUPS)})
     if by and kind not in ("standings", "player-sheet"):
-        raise SpecError("group-by applies to the standings and the player sheets only")
+        raise SpecError(_("a grouping applies to the standings and the player sheets only"))
     if flagged and kind != "arbitration":
-        raise SpecError("flagged-only applies to the arbitration sheet only")
+        raise SpecError(_("“flagged only” applies to the arbitration sheet only"))
     if copies_n > MAX_COPIES:
         raise SpecError(_("At most %(n)s slips per table.") % {"n": MAX_COPIES})
     if copies_n > 1 and kind != "slips":
-        raise SpecError("copies apply to the slips only")
+        raise SpecError(_("copies apply to the slips only"))
     if kind in ("game-sheet", "arbitration") and game_n is None:
-        raise SpecError(f"the {kind} needs a game number (--game N)")
+        raise SpecError(_("this document needs a game number"))
     if kind == "arbitration" and round_n is None:
-        raise SpecError("the arbitration sheet needs a round number (--round N)")
+        raise SpecError(_("the arbitration sheet needs a round number"))
     if kind not in ("game-sheet", "arbitration", "standings", "slips") and game_n is not None:
-        raise SpecError(f"the {kind} does not take a game")
+        raise SpecError(_("this document does not take a game"))
     if kind not in ("arbitration", "slips") and round_n is not None:
-        raise SpecError(f"the {kind} does not take a round")
+        raise SpecError(_("this document does not take a round"))
     if kind not in ("player-sheet", "cards") and player_id is not None:
-        raise SpecError(f"the {kind} does not take a player")
+        raise SpecError(_("this document does not take a player"))
     spec = Spec(kind, tournament.pk, game_n, round_n, player_id, by, copies_n, lang, all_players=everyone,
                 group=group_name, flagged_only=flagged)
     _named(spec, tournament)

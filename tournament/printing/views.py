@@ -58,9 +58,9 @@ def wants_json(request: HttpRequest) -> bool:
 def _job_or_404(tournament: Tournament, job_id: str, user: Any) -> Job:
     job = get_job(job_id)
     if job is None or job.get("tournament_id") != tournament.pk:
-        raise Http404("no such print job")
+        raise Http404(_("No such print job."))
     if job.get("kind") == "cards" and job.get("user_id") != user.pk:
-        raise Http404("no such print job")  # cards carry codes: only for the arbiter who printed them
+        raise Http404(_("No such print job."))  # cards carry codes: only for the arbiter who printed them
     return job
 
 

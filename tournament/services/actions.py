@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from enum import StrEnum
 
+from django.utils.translation import gettext as _
+
 from ..errors import Code, ServiceError
 from ..models import Round
 from . import audit, judging, rounds
@@ -43,7 +45,7 @@ def act(actor: audit.Actor, action: str, rnd: Round, **data: object) -> Round | 
     try:
         run = ACTIONS[Action(action)]
     except ValueError:
-        raise ServiceError(Code.UNKNOWN_ACTION, f"unknown round action {action!r}") from None
+        raise ServiceError(Code.UNKNOWN_ACTION, _("unknown round action «%(action)s»") % {"action": action}) from None
     return run(actor, rnd, data)
 
 

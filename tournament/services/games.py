@@ -7,12 +7,13 @@ from collections import Counter
 
 from django.db import transaction
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from scoring import sheet
 from scoring.draw import DrawError
 from scoring.game import GameError
 
-from .. import gamestate
+from .. import gamestate, labels
 from ..errors import Code, ServiceError, from_engine
 from ..models import Game, Penalty, Registration, Round, Tournament, Verdict
 from . import audit
@@ -37,7 +38,7 @@ def create_game(actor: audit.Actor, tournament: Tournament, *, seed: int | None 
     try:
         state = gamestate.new_state(tournament.ruleset, seed, prepared_racks)
     except (DrawError, GameError) as exc:
-        raise from_engine(exc, Code.BAD_RACK) from None
+        raise from_engine(exc, Code.BAD_RACK, labels.tournament_style(tournament)) from None
     game = Game.objects.create(tournament=tournament, number=number, seed=seed, prepared_racks=prepared_racks,
                                state=state)
     audit.record(actor, "game.create", game, after={"number": number, "seed": seed, "prepared": bool(prepared_racks)},
@@ -57,15 +58,16 @@ def finish_game(actor: audit.Actor, game: Game, *, why: str) -> Game:
     """The arbiter ends a game (e.g. the prepared racks are used up or time is called): no round may be
     pending; warnings become penalties as at a natural end."""
     if not why or not why.strip():
-        raise ServiceError(Code.WHY_MISSING, "ending a game needs a reason")
+        raise ServiceError(Code.WHY_MISSING, _("ending a game needs a reason"))
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         if game.status != Game.Status.PLAYING:
-            raise ServiceError(Code.GAME_OVER, f"{game} is already {game.status}")
+            raise ServiceError(Code.GAME_OVER, _("game %(n)s is already %(status)s")
+                               % {"n": game.number, "status": game.get_status_display()})
         pending = pending_round(game)
         if pending is not None:
-            raise ServiceError(Code.ROUND_PENDING,
-                               f"round {pending.number} is {pending.status}: publish or cancel it first")
+            raise ServiceError(Code.ROUND_PENDING, _("round %(n)s is %(status)s: publish or cancel it first")
+                               % {"n": pending.number, "status": pending.get_status_display()})
         penalties = end_game(game, "arbiter", why.strip())
         audit.record(actor, "game.finish", game, after={"why": why.strip(), "warning_penalties": len(penalties)},
                      tournament=game.tournament)
@@ -75,11 +77,11 @@ def finish_game(actor: audit.Actor, game: Game, *, why: str) -> Game:
 def add_penalty(actor: audit.Actor, game: Game, registration: Registration, *, points: int, reason: str) -> Penalty:
     """An arbiter's penalty (conduct, illegible slip…), audited; it counts in the game's standings."""
     if registration.tournament_id != game.tournament_id:
-        raise ServiceError(Code.WRONG_TOURNAMENT, "this player is not registered in the game's tournament")
+        raise ServiceError(Code.WRONG_TOURNAMENT, _("this player is not registered in the game's tournament"))
     if not isinstance(points, int) or isinstance(points, bool) or not 1 <= points <= 1000:
-        raise ServiceError(Code.BAD_POINTS, "a penalty is a whole number of points from 1 to 1000")
+        raise ServiceError(Code.BAD_POINTS, _("a penalty is a whole number of points from 1 to 1000"))
     if not reason or not reason.strip():
-        raise ServiceError(Code.WHY_MISSING, "a penalty needs a reason")
+        raise ServiceError(Code.WHY_MISSING, _("a penalty needs a reason"))
     with transaction.atomic():
         penalty = Penalty.objects.create(game=game, registration=registration, kind=Penalty.Kind.OTHER,
                                          points=points, reason=reason.strip(), created_by=audit.user_or_none(actor))

@@ -7,6 +7,7 @@ from collections.abc import Hashable
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from scoring import sheet
 from scoring.judge import SlipParts, judge_slip
@@ -38,7 +39,8 @@ def judge_round(rnd: Round, actor: audit.Actor = None) -> Round:
     """
     rnd.refresh_from_db()
     if rnd.status not in (Round.Status.CLOSED, Round.Status.JUDGED, Round.Status.REVIEWED):
-        raise ServiceError(Code.ROUND_NOT_CLOSED, f"round {rnd.number} is {rnd.status}: close it before judging")
+        raise ServiceError(Code.ROUND_NOT_CLOSED, _("round %(n)s is %(status)s: close it before judging")
+                           % {"n": rnd.number, "status": rnd.get_status_display()})
     t = rnd.game.tournament
     tools = solving.round_tools(t)
     moves = solving.round_moves(rnd, tools)
@@ -103,11 +105,11 @@ def override_verdict(actor: audit.Actor, verdict: Verdict, *, awarded: int, warn
     the screens (the audit row moves the screen version).
     """
     if not why or not why.strip():
-        raise ServiceError(Code.WHY_MISSING, "an override needs a reason")
+        raise ServiceError(Code.WHY_MISSING, _("an override needs a reason"))
     with transaction.atomic():
         verdict = Verdict.objects.select_for_update().get(pk=verdict.pk)
         if verdict.round.status in (Round.Status.CANCELLED,):
-            raise ServiceError(Code.ROUND_CANCELLED, "the round was cancelled")
+            raise ServiceError(Code.ROUND_CANCELLED, _("the round was cancelled"))
         before = verdict.snapshot()
         now = timezone.now()
         verdict.history = [*verdict.history, {**before, "at": now.isoformat()}]

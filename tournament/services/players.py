@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from ..errors import Code, ServiceError
 from ..models import Player, Registration, Tournament, secret_hash
@@ -56,7 +57,8 @@ def register_player(actor: audit.Actor, tournament: Tournament, *, name: str, cl
             last = tournament.registrations.order_by("-table_number").first()
             table_number = (last.table_number + 1) if last else 1
         if tournament.registrations.filter(table_number=table_number).exists():
-            raise ServiceError(Code.TABLE_TAKEN, f"table {table_number} is already taken in {tournament}")
+            raise ServiceError(Code.TABLE_TAKEN, gettext("table %(n)s is already taken in %(tournament)s")
+                               % {"n": table_number, "tournament": tournament.name})
         code = access_code()
         reg = Registration.objects.create(
             tournament=tournament, player=player, table_number=table_number,
@@ -104,14 +106,14 @@ def login(code: str) -> tuple[Registration, str]:
            .filter(access_code_hash__in=list(hashes)).order_by("pk").first()) if hashes else None
     if reg is None:
         secrets.compare_digest(secret_hash(code), "0" * 64)  # the same work as a real comparison
-        raise ServiceError(Code.BAD_CODE, "the access code is wrong")
+        raise ServiceError(Code.BAD_CODE, gettext("the access code is wrong"))
     return reg, issue_tablet_token(reg, hashes[reg.access_code_hash])
 
 
 def issue_tablet_token(registration: Registration, code: str) -> str:
     """A tablet proves the access code once and gets a token (stored hashed)."""
     if not registration.check_access_code(code):
-        raise ServiceError(Code.BAD_CODE, "the access code is wrong")
+        raise ServiceError(Code.BAD_CODE, gettext("the access code is wrong"))
     token = secrets.token_urlsafe(32)
     Registration.objects.filter(pk=registration.pk).update(token_hash=secret_hash(token))
     return token

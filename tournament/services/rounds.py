@@ -18,7 +18,7 @@ from scoring.draw import DrawError, rack_size_for
 from scoring.game import DuplicateGame, GameError
 from scoring.notation import NotationError, parse_rack
 
-from .. import gamestate
+from .. import gamestate, labels
 from ..errors import Code, ServiceError, from_engine
 from ..models import Game, Round, Solo, Tournament
 from . import audit, games, jobs, solving
@@ -44,19 +44,20 @@ def draw_round(actor: audit.Actor, game: Game, *, typed_rack: str | None = None)
     """
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status != Game.Status.PLAYING:
-        raise ServiceError(Code.GAME_OVER, f"{game} is {game.status}")
+        raise ServiceError(Code.GAME_OVER, _("game %(n)s is %(status)s") % {"n": game.number, "status": game.get_status_display()})
     pending = games.pending_round(game)
     if pending is not None:
-        raise ServiceError(Code.ROUND_PENDING,
-                           f"round {pending.number} is {pending.status}: publish or cancel it first")
+        raise ServiceError(Code.ROUND_PENDING, _("round %(n)s is %(status)s: publish or cancel it first")
+                           % {"n": pending.number, "status": pending.get_status_display()})
     before = gamestate.snapshot(game)
     engine = gamestate.load(game)
+    style = labels.tournament_style(game.tournament)
     try:
         outcome = engine.type_rack(typed_rack_text(engine, typed_rack)) if typed_rack is not None else engine.draw()
     except DrawError as exc:
-        raise (rack_error(exc, typed_rack, engine) if typed_rack is not None else from_engine(exc)) from None
+        raise (rack_error(exc, typed_rack, engine) if typed_rack is not None else from_engine(exc, style=style)) from None
     except GameError as exc:
-        raise from_engine(exc) from None
+        raise from_engine(exc, style=style) from None
     gamestate.save(game, engine)
     # every draw of this round number: racks sent back (no legal move, an invalid typed rack), redraws, the rack
     # kept; with the bag's seed, so that the round can be drawn again from its log
@@ -131,7 +132,7 @@ def open_round(actor: audit.Actor, rnd: Round) -> Round:
         deadline = now + timedelta(seconds=seconds)
         if not audit.claim(Round, rnd.pk, Round.Status.DRAWN, Round.Status.OPEN, opened_at=now, deadline=deadline):
             rnd.refresh_from_db()
-            raise ServiceError(Code.CONFLICT, f"round {rnd.number} is {rnd.status}, not drawn")
+            raise ServiceError(Code.CONFLICT, _("round %(n)s is %(status)s, not drawn") % {"n": rnd.number, "status": rnd.get_status_display()})
         rnd.refresh_from_db()
         audit.record(actor, "round.open", rnd, after={"deadline": deadline.isoformat()},
                      tournament=rnd.game.tournament)
@@ -144,13 +145,14 @@ def close_round(rnd: Round, actor: audit.Actor = None, *, force: bool = False) -
     rnd.refresh_from_db()
     if rnd.status != Round.Status.OPEN:
         if rnd.status in (Round.Status.DRAWN, Round.Status.CANCELLED):
-            raise ServiceError(Code.ROUND_NOT_OPEN, f"round {rnd.number} is {rnd.status}")
+            raise ServiceError(Code.ROUND_NOT_OPEN, _("round %(n)s is %(status)s") % {"n": rnd.number, "status": rnd.get_status_display()})
         return rnd
     now = timezone.now()
     assert rnd.deadline is not None  # an open round has one
     due = rnd.deadline + timedelta(seconds=rnd.grace_seconds)
     if now < due and not force:
-        raise ServiceError(Code.NOT_DUE, f"round {rnd.number} closes at {due.isoformat()} (deadline + grace)")
+        raise ServiceError(Code.NOT_DUE, _("round %(n)s closes at %(time)s (deadline + grace)") % {
+            "n": rnd.number, "time": timezone.localtime(due).strftime("%H:%M:%S")})
     with transaction.atomic():
         if audit.claim(Round, rnd.pk, Round.Status.OPEN, Round.Status.CLOSED, closed_at=now):
             audit.record(actor, "round.close", rnd, after={"forced": force}, tournament=rnd.game.tournament)
@@ -163,7 +165,7 @@ def review_round(actor: audit.Actor, rnd: Round) -> Round:
     with transaction.atomic():
         if not audit.claim(Round, rnd.pk, Round.Status.JUDGED, Round.Status.REVIEWED):
             rnd.refresh_from_db()
-            raise ServiceError(Code.CONFLICT, f"round {rnd.number} is {rnd.status}, not judged")
+            raise ServiceError(Code.CONFLICT, _("round %(n)s is %(status)s, not judged") % {"n": rnd.number, "status": rnd.get_status_display()})
         audit.record(actor, "round.review", rnd, tournament=rnd.game.tournament)
     rnd.refresh_from_db()
     return rnd
@@ -180,7 +182,7 @@ def choose_top(actor: audit.Actor, rnd: Round, move: str) -> Round:
             status__in=[Round.Status.PUBLISHED, Round.Status.CANCELLED]).update(
             chosen_move=play.notation(), chosen_score=play.score)
         if not updated:
-            raise ServiceError(Code.CONFLICT, f"round {rnd.number} is already {rnd.status}")
+            raise ServiceError(Code.CONFLICT, _("round %(n)s is already %(status)s") % {"n": rnd.number, "status": rnd.get_status_display()})
         audit.record(actor, "round.choose_top", rnd, before=before,
                      after={"move": play.notation(), "score": play.score}, tournament=t)
     rnd.refresh_from_db()
@@ -192,10 +194,10 @@ def publish_round(actor: audit.Actor, rnd: Round) -> Round:
     t = rnd.game.tournament
     rnd.refresh_from_db()
     if rnd.status not in (Round.Status.JUDGED, Round.Status.REVIEWED):
-        raise ServiceError(Code.NOT_JUDGED, f"round {rnd.number} is {rnd.status}: judge it before publishing")
+        raise ServiceError(Code.NOT_JUDGED, _("round %(n)s is %(status)s: judge it before publishing") % {"n": rnd.number, "status": rnd.get_status_display()})
     rnd = solving.ensure_solved(rnd)
     if not rnd.top_moves:
-        raise ServiceError(Code.NO_MOVE, "the rack has no legal move")
+        raise ServiceError(Code.NO_MOVE, _("the rack has no legal move"))
     play = solving.checked_top(rnd, rnd.chosen_move or rnd.top_moves[0]["move"])
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=rnd.game_id)
@@ -203,10 +205,10 @@ def publish_round(actor: audit.Actor, rnd: Round) -> Round:
         try:
             record = engine.play(play)
         except GameError as exc:
-            raise from_engine(exc) from None
+            raise from_engine(exc, style=labels.tournament_style(t)) from None
         if not audit.claim(Round, rnd.pk, (Round.Status.JUDGED, Round.Status.REVIEWED), Round.Status.PUBLISHED,
                            published_at=timezone.now(), chosen_move=record.move, chosen_score=record.score):
-            raise ServiceError(Code.CONFLICT, f"round {rnd.number} changed meanwhile")
+            raise ServiceError(Code.CONFLICT, _("round %(n)s changed meanwhile") % {"n": rnd.number})
         gamestate.save(game, engine)
         audit.record(actor, "round.publish", rnd, after={"move": record.move, "score": record.score,
                                                          "over": engine.over}, tournament=t)
@@ -224,15 +226,16 @@ def redraw_no_move(actor: audit.Actor, rnd: Round) -> Round | None:
         game = Game.objects.select_for_update().get(pk=rnd.game_id)
         rnd.refresh_from_db()
         if rnd.solver_status != Round.SolverStatus.NO_MOVE:
-            raise ServiceError(Code.HAS_MOVES, f"round {rnd.number}: the solver has not reported «no legal move» "
-                                               f"(solver: {rnd.solver_status})")
+            raise ServiceError(Code.HAS_MOVES, _("round %(n)s: the solver has not reported «no legal move» "
+                                                 "(solver: %(status)s)") % {
+                "n": rnd.number, "status": rnd.get_solver_status_display()})
         if rnd.status not in (Round.Status.DRAWN, Round.Status.OPEN, Round.Status.CLOSED, Round.Status.JUDGED):
-            raise ServiceError(Code.CONFLICT, f"round {rnd.number} is {rnd.status}")
+            raise ServiceError(Code.CONFLICT, _("round %(n)s is %(status)s") % {"n": rnd.number, "status": rnd.get_status_display()})
         engine = gamestate.load(game)
         try:
             ended = engine.no_move()
         except GameError as exc:
-            raise from_engine(exc) from None
+            raise from_engine(exc, style=labels.tournament_style(game.tournament)) from None
         Round.objects.filter(pk=rnd.pk).update(status=Round.Status.CANCELLED)
         gamestate.save(game, engine)
         audit.record(actor, "round.no_move", rnd, before={"rack": rnd.rack, "status": rnd.status},
@@ -249,7 +252,7 @@ def cancel_round(actor: audit.Actor, rnd: Round, *, why: str) -> Round:
     """Cancels a round (arbiter error) and every later round of its game; the game goes back to before
     the round's draw, solos and end-of-game penalties are recomputed; slips and verdicts are kept."""
     if not why or not why.strip():
-        raise ServiceError(Code.WHY_MISSING, "a cancellation needs a reason")
+        raise ServiceError(Code.WHY_MISSING, _("a cancellation needs a reason"))
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=rnd.game_id)
         rnd.refresh_from_db()

@@ -51,7 +51,7 @@ def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinate
             return _same_slip(existing, rnd, registration)
     tournament = registration.tournament
     if tournament.pk != rnd.game.tournament_id:
-        raise ServiceError(Code.WRONG_TOURNAMENT, "this player is not registered in this round's tournament")
+        raise ServiceError(Code.WRONG_TOURNAMENT, _("this player is not registered in this round's tournament"))
     try:  # a word with a letter outside the tile set is refused at once (a typo to fix), never stored
         parse_word(word, get_ruleset(tournament.ruleset))
     except NotationError as exc:
@@ -75,7 +75,8 @@ def _store(rnd: Round, registration: Registration, key: str, *, word: str, coord
     paper = source in (Slip.Source.PAPER, Slip.Source.ARBITER)
     # after closing, tablet slips are still kept (as late); paper slips carry their hand-in time
     if status not in (Round.Status.OPEN, Round.Status.CLOSED):
-        raise ServiceError(Code.ROUND_NOT_OPEN, f"round {rnd.number} is {status}: slips are not taken")
+        raise ServiceError(Code.ROUND_NOT_OPEN, _("round %(n)s is %(status)s: slips are not taken")
+                           % {"n": rnd.number, "status": Round.Status(status).label})
     now = received_at if (paper and received_at) else timezone.now()
     # a tablet slip that comes after the close (even a close forced before the deadline) is late
     late = (deadline is not None and now > deadline) or (status == Round.Status.CLOSED and not paper) or marked_late
@@ -115,7 +116,7 @@ def _share_lock_round(pk: int) -> tuple[str, datetime | None]:
 
 def _same_slip(existing: Slip, rnd: Round, registration: Registration) -> Slip:
     if existing.round_id != rnd.pk or existing.registration_id != registration.pk:
-        raise ServiceError(Code.KEY_REUSED, "this idempotency key belongs to another slip")
+        raise ServiceError(Code.KEY_REUSED, _("this slip key belongs to another slip"))
     return existing
 
 
@@ -136,8 +137,8 @@ def retried_slip(key: str, registration: Registration, *, word: str, coordinates
     existing = Slip.objects.filter(idempotency_key=key).order_by("pk").first()
     if existing is not None and (existing.registration_id != registration.pk
                                  or not same_body(existing, word, coordinates, score)):
-        raise ServiceError(Code.IDEMPOTENCY_CONFLICT, "this Idempotency-Key was already used for another slip: "
-                                                      "send a new key for a new slip")
+        raise ServiceError(Code.IDEMPOTENCY_CONFLICT, _("this slip key was already used for another slip: "
+                                                        "send a new key for a new slip"))
     return existing
 
 

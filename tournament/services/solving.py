@@ -128,7 +128,7 @@ def checked_top(rnd: Round, text: str, tools: Tools | None = None) -> Play:
     lexicon, the rack's tiles, and the top score the solver found."""
     rnd = ensure_solved(rnd)
     if not rnd.top_moves:
-        raise ServiceError(Code.NO_MOVE, "the rack has no legal move")
+        raise ServiceError(Code.NO_MOVE, _("the rack has no legal move"))
     best = rnd.top_moves[0]["score"]
     t = rnd.game.tournament
     _solve_fn, lexicon = tools or round_tools(t)

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypedDict
 
+from django.utils.translation import gettext as _
+
 from scoring import sheet
 
 from ..errors import Code, ServiceError
@@ -173,7 +175,8 @@ def tournament_standings(tournament: Tournament) -> list[Standing]:
 def grouped_standings(tournament: Tournament, group_by: str, game: Game | None = None) -> dict[str, list[Standing]]:
     """Standings per series, category or club (of the tournament, or of one game): {group: rows}."""
     if group_by not in GROUPS:
-        raise ServiceError(Code.BAD_GROUP, f"standings by {group_by!r}: series, category or club")
+        raise ServiceError(Code.BAD_GROUP, _("standings by «%(group)s»: by series, category or club only")
+                           % {"group": group_by})
     regs = {r.pk: r for r in _registrations(tournament)}
     lines = game_lines(game, list(regs.values())) if game is not None else \
         tournament_lines(tournament, list(regs.values()))

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from lexicon.models import Lexicon
 
@@ -21,12 +22,14 @@ def create_tournament(actor: audit.Actor, *, name: str, slug: str, ruleset: str,
                       **options: Any) -> Tournament:
     """A new tournament over a ready lexicon of its rule set; ``arbiters`` (users) may be given."""
     if lexicon.ruleset != ruleset:
-        raise ServiceError(Code.LEXICON_RULESET,
-                           f"the lexicon {lexicon.label} is for the {lexicon.ruleset} rule set, not {ruleset}")
+        raise ServiceError(Code.LEXICON_RULESET, _("the lexicon %(lexicon)s is for the %(lexicon_ruleset)s rule set, "
+                                                   "not %(ruleset)s") % {
+            "lexicon": lexicon.label, "lexicon_ruleset": lexicon.ruleset, "ruleset": ruleset})
     if not lexicon.is_ready:
-        raise ServiceError(Code.LEXICON_NOT_READY, f"the lexicon {lexicon.label} is not ready ({lexicon.status})")
+        raise ServiceError(Code.LEXICON_NOT_READY, _("the lexicon %(lexicon)s is not ready (%(status)s)") % {
+            "lexicon": lexicon.label, "status": lexicon.get_status_display()})
     if Tournament.objects.filter(slug=slug).exists():
-        raise ServiceError(Code.SLUG_TAKEN, f"a tournament with the slug {slug!r} exists")
+        raise ServiceError(Code.SLUG_TAKEN, _("a tournament with the short name «%(slug)s» exists") % {"slug": slug})
     arbiters = options.pop("arbiters", [])
     if not options.get("coordinate_script"):
         options["coordinate_script"] = labels.default_script(ruleset, options.get("language", Tournament.Language.RU))

@@ -206,6 +206,22 @@ def test_slip_after_the_deadline_is_refused_on_screen(chromium, live_server, hal
     assert page.js_errors == []
 
 
+def test_the_coordinate_hint_of_a_refused_slip_uses_the_tournaments_rows(chromium, live_server, hall):
+    """Issue 14: the hint said "H8 (horizontal) or 8H (vertical)" in a tournament written with Cyrillic rows."""
+    hall.t.coordinate_script = "cyrillic"
+    hall.t.save()
+    reg, code = hall.players[3]
+    hall.open(hall.draw())
+    page = new_page(chromium, live_server)
+    login(page, code)
+    page.wait_for_selector("#status[data-phase=open]")
+    slip_in(page, "CARTS", "Z99", 20)
+    page.wait_for_selector("#form-message:not([hidden])")
+    hint = page.inner_text("#form-message")
+    assert "Г8" in hint and "8Г" in hint and "H8" not in hint and "8H" not in hint
+    assert not Slip.objects.filter(registration=reg).exists() and page.js_errors == []
+
+
 def test_assisted_mode_places_tiles_and_scores(chromium, live_server, hall):
     hall.t.assisted_mode = True
     hall.t.save()

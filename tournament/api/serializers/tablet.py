@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from tournament.models import Slip
@@ -90,7 +91,7 @@ class AssistInput(serializers.Serializer):
 
     def validate(self, attrs: dict) -> dict:
         if not attrs.get("placements") and not attrs.get("move"):
-            raise serializers.ValidationError("send the placed tiles (placements) or a move")
+            raise serializers.ValidationError(_("Place tiles on the board or write a move."))
         return attrs
 
 
