@@ -28,7 +28,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.coords import LATIN_ROWS, Convention, Coord, CoordError, format_coord, parse_coord, row_label
 from scoring.judge import PLAIN_REASONS, Reason
 from scoring.messages import TEXTS, Message, Renderer, render
-from scoring.rules import SIZE, RulesError, get_ruleset
+from scoring.rules import RULESET_NAMES, SIZE, RulesError, get_ruleset
 
 #: Verdict reason → (short label, the player's explanation). ``override``: the arbiter's decision.
 REASONS: dict[str, tuple[Promise, Promise]] = {
@@ -415,7 +415,14 @@ def explain(message: Message | Mapping[str, object] | None, style: CoordStyle, f
             message = Message.from_json(message)
         except (KeyError, TypeError, ValueError):
             return fallback
-    return render(message, renderer(style, text=text, coordinate=coordinate))
+    return render(_named(message), renderer(style, text=text, coordinate=coordinate))
+
+
+def _named(message: Message) -> Message:
+    """The message with its rule-set ids (``tileset``) replaced by the rule sets' names."""
+    params = tuple((k, _named(v) if isinstance(v, Message) else RULESET_NAMES.get(v, v)
+                    if k == "tileset" and isinstance(v, str) else v) for k, v in message.params)
+    return Message(message.code, params)
 
 
 class ExplainedVerdict(Protocol):

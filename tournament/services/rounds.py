@@ -13,6 +13,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.draw import DrawError, rack_size_for
 from scoring.game import DuplicateGame, GameError
@@ -94,13 +95,14 @@ def typed_rack_text(engine: DuplicateGame, typed: str) -> str:
 
 
 def wrong_size_text(typed: str, count: int, leftover: str, size: int) -> str:
-    new = size - len(leftover)
+    head = ngettext("«%(typed)s» has %(n)d tile", "«%(typed)s» has %(n)d tiles", count) % {
+        "typed": typed.strip(), "n": count}
     if leftover:
-        return _("«%(typed)s» has %(n)d tiles: type the %(new)d tiles drawn from the bag (the leftover %(leftover)s "
-                 "is added), or the whole rack of %(size)d tiles.") % {
-            "typed": typed.strip(), "n": count, "new": new, "leftover": leftover, "size": size}
-    return _("«%(typed)s» has %(n)d tiles: type the %(size)d tiles drawn from the bag.") % {
-        "typed": typed.strip(), "n": count, "size": size}
+        tail = _("type the tiles drawn from the bag (%(new)d; the leftover %(leftover)s is added) or the whole "
+                 "rack (%(size)d).") % {"new": size - len(leftover), "leftover": leftover, "size": size}
+    else:
+        tail = _("type the tiles drawn from the bag (%(size)d).") % {"size": size}
+    return f"{head}: {tail}"
 
 
 def rack_error(exc: DrawError, typed: str, engine: DuplicateGame) -> ServiceError:

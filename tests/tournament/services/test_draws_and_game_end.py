@@ -71,7 +71,7 @@ def test_a_typed_rack_takes_the_new_tiles_only_or_the_whole_rack(alice, tourname
     with pytest.raises(ServiceError) as exc, translation.override("en"):
         services.rounds.draw_round(alice, game, typed_rack="DOES")
     assert exc.value.code == "wrong_size"
-    assert "5 tiles drawn from the bag" in exc.value.message and "OE" in exc.value.message
+    assert "has 4 tiles: type the tiles drawn from the bag (5; the leftover OE is added)" in exc.value.message
     with pytest.raises(ServiceError) as exc:
         services.rounds.draw_round(alice, game, typed_rack="DDRSTTA")  # 7 tiles without the leftover
     assert exc.value.code == "leftover_missing" and "OE" in exc.value.message
