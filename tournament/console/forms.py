@@ -17,7 +17,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from lexicon.models import Lexicon
-from scoring.coords import Convention, CoordError, parse_coord, row_label
+from scoring.coords import Convention, CoordError, parse_coord
 from scoring.notation import NotationError, parse_word
 from scoring.rules import SIZE as BOARD_SIZE
 from scoring.rules import RuleSet, get_ruleset
@@ -306,13 +306,15 @@ class SlipForm(forms.Form):
     key = forms.CharField(widget=forms.HiddenInput, max_length=60)
 
     def __init__(self, *args: Any, tables: dict[int, int] | None = None, ruleset: str | None = None,
-                 convention: str = Convention.DUPLICATE, **kwargs: Any) -> None:
+                 convention: str = Convention.DUPLICATE, script: str = labels.LATIN, **kwargs: Any) -> None:
         """``tables``: table number → registration id of the tournament's players; ``ruleset``: the
-        tournament's rule set (letters and row labels checked), ``convention``: its coordinates."""
+        tournament's rule set (letters checked), ``convention`` and ``script``: its coordinates (both scripts
+        are read; examples and messages are in the tournament's)."""
         super().__init__(*args, **kwargs)
         self.tables = tables or {}
         self.ruleset = get_ruleset(ruleset) if ruleset else None
         self.convention = convention
+        self.style = labels.script_style(convention, script)
         self.highest = max(self.tables, default=1)
         attrs = {"autocomplete": "off", "spellcheck": "false"}
         self.fields["table"].widget.attrs.update(attrs, autofocus=True, inputmode="numeric", max=self.highest)
@@ -351,9 +353,8 @@ class SlipForm(forms.Form):
         if not text or self.ruleset is None:
             return text
         try:
-            parse_coord(text, cyrillic=self.ruleset.cyrillic, convention=self.convention)
+            parse_coord(text, cyrillic=True, convention=self.convention)
         except CoordError as exc:
-            rows = "A–O" + (" / А–П" if self.ruleset.cyrillic else "")
             if exc.code == "off_board":
                 message = _("«%(text)s» is off the board: numbers go from 1 to %(n)d.")
             elif exc.code == "unknown_row":
@@ -361,10 +362,10 @@ class SlipForm(forms.Form):
             else:
                 message = _("«%(text)s» is not a coordinate: a row letter and a column number, "
                             "%(h)s for a horizontal word, %(v)s for a vertical one.")
-            row = row_label(7, self.ruleset.cyrillic and self.convention != Convention.ENGLISH)
-            across, down = (f"8{row}", f"{row}8") if self.convention == Convention.ENGLISH else (f"{row}8", f"8{row}")
-            raise forms.ValidationError(message % {"text": text, "n": BOARD_SIZE, "rows": rows, "h": across,
-                                                   "v": down}) from None
+            rows = self.style.rows() if not self.style.english else self.style.columns()
+            across, down = self.style.example().split(" / ")
+            raise forms.ValidationError(message % {"text": text, "n": BOARD_SIZE, "rows": f"{rows[0]}–{rows[-1]}",
+                                                   "h": across, "v": down}) from None
         return text
 
 

@@ -37,7 +37,7 @@ def slip_entry(request: HttpRequest, tournament: Tournament, number: int) -> Htt
     tables = dict(tournament.registrations.values_list("table_number", "pk"))
     taking = rnd is not None and rnd.status in (Round.Status.OPEN, Round.Status.CLOSED)
     form = forms.SlipForm(request.POST or None, tables=tables, ruleset=tournament.ruleset,
-                          convention=tournament.convention, initial={"key": uuid.uuid4().hex})
+                          convention=tournament.convention, script=tournament.coordinate_script, initial={"key": uuid.uuid4().hex})
     replacing: Slip | None = None
     if request.method == "POST" and taking and rnd is not None and form.is_valid():
         data = form.cleaned_data

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from django.core.cache import cache
+from django.utils import translation
 
 from ..models import Tournament
 from ..services import jobs, reading
@@ -122,8 +123,9 @@ def run_job(job_id: str, spec: dict[str, Any], *, base_url: str | None = None, a
     try:
         s = Spec.from_json(spec)
         actor = reading.requester(actor_id)
-        built = pdf.build(s, progress=_Progress(job_id), actor=actor, base_url=base_url,
-                          log_out_tablets=log_out_tablets)
+        with translation.override(s.language or reading.tournament_language(s.tournament_id)):
+            built = pdf.build(s, progress=_Progress(job_id), actor=actor, base_url=base_url,
+                              log_out_tablets=log_out_tablets)
     except SpecError as exc:
         update_job(job_id, state="failed", stage="failed", error=str(exc), finished=time.time())
         return "refused"

@@ -62,6 +62,11 @@ class TournamentInfo:
     free_warnings: int = sheet.FREE_WARNINGS
 
 
+def tournament_language(tournament_id: int) -> str | None:
+    """The language of a tournament's papers (None when it is gone: the site's)."""
+    return Tournament.objects.filter(pk=tournament_id).values_list("language", flat=True).first()
+
+
 def tournament_info(t: Tournament) -> TournamentInfo:
     return TournamentInfo(name=t.name, ruleset=t.ruleset, convention=t.convention, language=t.language,
                           coordinate_script=t.coordinate_script, time_zone=t.time_zone,
