@@ -227,8 +227,11 @@ def test_every_page_in_the_halls_language_and_script(language, client, alice, mo
     client.force_login(alice)
     client.cookies["django_language"] = language
     found: list[str] = []
-    for url in console_pages(t) + lexicon_pages() + [reverse("display:index"),
-                                                     reverse("display:display", args=[t.slug])]:
+    job = client.post(reverse("pdf:request", args=[t.slug]), {"kind": "standings"})  # the print job's page
+    assert job.status_code == 302
+    extra = [job.url, reverse("home"), reverse("arbiter:standings", args=[t.slug]) + "?by=club",
+             reverse("display:index"), reverse("display:display", args=[t.slug])]
+    for url in console_pages(t) + lexicon_pages() + extra:
         response = client.get(url)
         assert response.status_code == 200, url
         found += problems(url, page_text(response.content.decode()))
@@ -237,6 +240,9 @@ def test_every_page_in_the_halls_language_and_script(language, client, alice, mo
             with translation.override(language):
                 found += problems(f"tablet verdict {reg.table_number}", live_tablet.verdict_dict(verdict, t)["message"])
     tablet = client.__class__()
+    tablet.cookies["django_language"] = language
+    arbiter_login = tablet.get(reverse("login"))  # logged out: the login page in the reader's language
+    found += problems("arbiter login", page_text(arbiter_login.content.decode()))
     login = tablet.get(reverse("tablet:login"))
     found += problems("tablet login", page_text(login.content.decode()))
     _reg, token = services.players.login(code)
