@@ -26,6 +26,7 @@ from ..errors import Code, ServiceError
 from ..live import tablet as live_tablet
 from ..models import Round
 from ..services import players, rounds, slips, solving
+from ..web.client import client_address
 from .base import IDEMPOTENCY_HEADER, BaseView, TabletView, errors, idempotency_key, validated
 from .serializers import tablet as s
 
@@ -36,7 +37,7 @@ LOGIN_WINDOW_SECONDS = 300
 
 
 def client_ip(request: Request) -> str:
-    return str(request.META.get("REMOTE_ADDR") or "unknown")
+    return client_address(request)
 
 
 def login_failures_key(request: Request) -> str:

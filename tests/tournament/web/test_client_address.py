@@ -1,0 +1,63 @@
+"""Issue 15: the client's address behind a trusted reverse proxy (rate limits per tablet, not per proxy), and
+the embedded database's durability (SQLite synchronous=FULL)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.db import connection
+from django.test import RequestFactory
+
+from tournament.web.client import client_address
+
+
+def request(remote: str, forwarded: str | None = None):
+    meta = {"REMOTE_ADDR": remote}
+    if forwarded is not None:
+        meta["HTTP_X_FORWARDED_FOR"] = forwarded
+    return RequestFactory().get("/", **meta)
+
+
+def test_without_a_trusted_proxy_the_header_is_ignored(settings):
+    settings.TRUSTED_PROXIES = []
+    assert client_address(request("10.0.0.5")) == "10.0.0.5"
+    assert client_address(request("10.0.0.5", "1.2.3.4")) == "10.0.0.5"  # anyone can send the header
+
+
+def test_behind_a_trusted_proxy_the_nearest_untrusted_address_counts(settings):
+    settings.TRUSTED_PROXIES = ["127.0.0.1", "10.9.0.0/16"]
+    assert client_address(request("127.0.0.1", "192.168.1.23")) == "192.168.1.23"
+    # a tablet that writes its own header cannot choose its address: the proxies' part is read from the right
+    assert client_address(request("127.0.0.1", "6.6.6.6, 192.168.1.23, 10.9.0.7")) == "192.168.1.23"
+    assert client_address(request("127.0.0.1")) == "127.0.0.1"  # no header: the proxy itself
+    assert client_address(request("192.168.1.50", "6.6.6.6")) == "192.168.1.50"  # not from the proxy
+
+
+@pytest.mark.django_db
+def test_the_login_lockout_is_per_tablet_behind_the_proxy(settings, client, local_cache):
+    settings.TRUSTED_PROXIES = ["127.0.0.1"]
+    url = "/api/tablet/login/"
+    for _ in range(10):
+        client.post(url, json.dumps({"code": "ZZZZZZZZZZ"}), content_type="application/json",
+                    REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="192.168.1.23")
+    locked = client.post(url, json.dumps({"code": "ZZZZZZZZZZ"}), content_type="application/json",
+                         REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="192.168.1.23")
+    other = client.post(url, json.dumps({"code": "ZZZZZZZZZZ"}), content_type="application/json",
+                        REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="192.168.1.24")
+    assert locked.status_code == 429 and other.status_code != 429
+
+
+@pytest.mark.django_db
+def test_the_embedded_database_commits_durably(manage):
+    if connection.vendor != "sqlite":
+        pytest.skip("the embedded default only")
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA synchronous")
+        assert cursor.fetchone()[0] == 2  # FULL
+        cursor.execute("PRAGMA journal_mode")
+        assert cursor.fetchone()[0] == "wal"
+    # a process started as the server is (its own settings, its own connection)
+    out = manage("shell", "-c", "from django.db import connection; c = connection.cursor(); "
+                 "c.execute('PRAGMA synchronous'); print('synchronous', c.fetchone()[0])")
+    assert out.returncode == 0 and "synchronous 2" in out.stdout
