@@ -206,7 +206,7 @@ def lexicon_pages() -> list[str]:
 def pdf_texts(t: Tournament, regs, tmp_path: Path) -> dict[str, str]:
     if not shutil.which("pdftotext"):
         pytest.skip("pdftotext (poppler-utils) is not installed")
-    requests = {"standings": {}, "game-sheet": {"game": 1}, "player-sheet": {"player": regs[1].pk},
+    requests = {"standings": {}, "game-sheet": {"game": 1}, "player-sheet": {"player": regs[1].player_id},
                 "arbitration": {"game": 1, "round": 1}, "arbitration-2": {"game": 1, "round": 2}, "slips": {},
                 "cards": {}}
     texts = {}
