@@ -308,17 +308,6 @@ class CoordStyle:
         parts = [self.coordinate(coordinates), word, "" if score is None else str(score)]
         return " ".join(p for p in parts if p)
 
-    def move_parts(self, text: str) -> tuple[str, str, str]:
-        """A stored move as (before the letter, the letter, after the letter): the letter of a coordinate is
-        drawn apart on screens and papers, so that a row З is never read as the digit 3 (nor О as 0, Б as 6)."""
-        shown = self.move(text)
-        coord, sep, word = shown.partition(" ")
-        if len(coord) >= 2 and not coord[0].isdigit():
-            return "", coord[0], coord[1:] + sep + word
-        if len(coord) >= 2 and not coord[-1].isdigit():
-            return coord[:-1], coord[-1], sep + word
-        return shown, "", ""
-
     def rows(self) -> list[str]:
         """The labels down the side of the board."""
         if self.english:
@@ -378,6 +367,18 @@ def renderer(style: CoordStyle, *, text: Callable[[str], str] = str,
     parameters (e.g. escape them and mark the letter of a coordinate, for a page or a paper)."""
     return Renderer(template=_engine_template, convention=style.convention, cyrillic=style.cyrillic,
                     quote=_quote, join=_join, text=text, coordinate=coordinate)
+
+
+def letter_parts(written: str) -> tuple[str, str, str]:
+    """A written move or slip ("З8 WORD 24") as (before the letter of its coordinate, the letter, after it): the
+    letter is drawn apart on screens and papers, so that a row З is never read as the digit 3 (nor О as 0, Б as
+    6). No letter ("") when the text does not start with a coordinate."""
+    coord, sep, rest = written.partition(" ")
+    parts = split_coordinate(coord)
+    if parts is None:
+        return written, "", ""
+    before, letter, after = parts
+    return before, letter, after + sep + rest
 
 
 def split_coordinate(written: str) -> tuple[str, str, str] | None:
@@ -526,7 +527,7 @@ def board_config(tournament: BoardSettings) -> BoardConfig:
 
 
 __all__ = ["CYRILLIC", "CYRILLIC_READERS", "LATIN", "REDRAW_REASONS", "BoardSettings", "default_script", "end_reason_texts",
-           "end_text", "engine_error", "explain", "redraw_reason_texts", "renderer", "script_style", "split_coordinate",
+           "end_text", "engine_error", "explain", "redraw_reason_texts", "renderer", "script_style", "letter_parts", "split_coordinate",
            "verdict_explanation", "END_REASONS", "ENGINE_ERRORS", "PLACEMENT", "engine_refusal", "PREMIUM_CLASS",
            "PREMIUM_TEXT", "REASONS", "BoardConfig",
            "CoordSettings", "CoordStyle",

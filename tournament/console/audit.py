@@ -63,6 +63,13 @@ def _choice(choices: Any) -> Callable[[Any], str]:
     return lambda value: table.get(value, str(value))
 
 
+def _marked(text: str) -> str:
+    before, letter, after = labels.letter_parts(text)
+    if not letter:
+        return text
+    return format_html('{}<span class="coord-letter">{}</span>{}', before, letter, after)
+
+
 class Presenter:
     """Writes the before/after of a tournament's audit rows for people."""
 
@@ -86,22 +93,12 @@ class Presenter:
 
     def move(self, value: Any) -> str:
         """A stored move in the tournament's coordinates, its row letter marked (never read as a digit)."""
-        if not value:
-            return "—"
-        before, letter, after = self.style.move_parts(str(value))
-        if not letter:
-            return before
-        return format_html('{}<span class="coord-letter">{}</span>{}', before, letter, after)
+        return _marked(self.style.move(str(value))) if value else "—"
 
     def slip(self, value: Any) -> str:
         """A slip's text as recorded ("H6 WORD 16", as typed) with its coordinates in the tournament's rows."""
         coord, sep, rest = str(value or "").partition(" ")
-        shown = self.style.coordinate(coord)
-        parts = labels.split_coordinate(shown)
-        if parts is None:
-            return str(value or "—")
-        before, letter, after = parts
-        return format_html('{}<span class="coord-letter">{}</span>{}{}{}', before, letter, after, sep, rest)
+        return _marked(self.style.coordinate(coord) + sep + rest) if value else "—"
 
     def moment(self, value: Any) -> str:
         """A stored moment (ISO text) in the tournament's zone and the pages' date-time format."""

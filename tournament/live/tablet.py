@@ -191,9 +191,9 @@ def slip_dict(slip: Slip) -> OwnSlip:
 
 
 def verdict_dict(v: Verdict, t: Tournament) -> VerdictBlock:
-    """A verdict as its player's tablet shows it: the explanation in the tournament's language and coordinates."""
-    with translation.override(t.language):
-        message = labels.verdict_explanation(v, t)
+    """A verdict as its player's tablet shows it: the explanation in the active language (the callers activate
+    the tournament's, once for a whole hall) and the tournament's coordinates."""
+    message = labels.verdict_explanation(v, t)
     return {"awarded": v.awarded, "warning": v.warning, "reason": v.reason, "message": message,
             "true_score": v.true_score, "move": v.move}
 
@@ -273,7 +273,9 @@ def judged_hall(t: Tournament, version: str, shared: Shared, judged: SharedRound
         slips: dict[int, OwnSlip] = {}
         for slip in Slip.objects.filter(round_id=round_id).order_by("registration_id", "-is_current", "-version"):
             slips.setdefault(slip.registration_id, slip_dict(slip))
-        verdicts = {v.registration_id: verdict_dict(v, t) for v in Verdict.objects.filter(round_id=round_id).order_by()}
+        with translation.override(t.language):
+            verdicts = {v.registration_id: verdict_dict(v, t)
+                        for v in Verdict.objects.filter(round_id=round_id).order_by()}
         roster = {h: (pk, name, table) for h, pk, name, table in Registration.objects.filter(
             tournament=t, token_hash__isnull=False).order_by().values_list(
             "token_hash", "pk", "player__name", "table_number") if h is not None}
@@ -348,7 +350,8 @@ def state_for(reg: Registration, seen_version: str | None = None) -> TabletState
         slip = slip_dict(row) if row else None
         if t.assisted_mode:
             found = Verdict.objects.filter(round_id=r["id"], registration=reg).order_by("pk").first()
-            verdict = verdict_dict(found, t) if found else None
+            with translation.override(t.language):
+                verdict = verdict_dict(found, t) if found else None
     return tablet_state(player=(reg.pk, reg.player.name, reg.table_number), tournament=tournament_block(t),
                         version=version, shared=shared, now=timezone.now(), slip=slip, verdict=verdict)
 

@@ -30,10 +30,7 @@ def move_labels(move: str, tournament: labels.CoordSettings | None) -> str | Saf
     letter of the coordinate marked (``coord-letter``: never read as a digit)."""
     if not move or tournament is None:
         return move
-    before, letter, after = labels.tournament_style(tournament).move_parts(move)
-    if not letter:
-        return before
-    return format_html('{}<span class="coord-letter">{}</span>{}', before, letter, after)
+    return _marked(labels.tournament_style(tournament).move(move))
 
 
 @register.filter
@@ -55,12 +52,10 @@ def coord_marked(text: str) -> str | SafeString:
 
 
 def _marked(text: str) -> str | SafeString:
-    coord, sep, rest = text.partition(" ")
-    parts = labels.split_coordinate(coord)
-    if parts is None:
+    before, letter, after = labels.letter_parts(text)
+    if not letter:
         return text
-    before, letter, after = parts
-    return format_html('{}<span class="coord-letter">{}</span>{}{}{}', before, letter, after, sep, rest)
+    return format_html('{}<span class="coord-letter">{}</span>{}', before, letter, after)
 
 
 @register.filter

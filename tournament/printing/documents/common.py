@@ -21,11 +21,6 @@ def coord_style(info: TournamentInfo) -> labels.CoordStyle:
     return labels.tournament_style(info)
 
 
-def show_move(text: str, info: TournamentInfo) -> str:
-    """A stored move (``H8 WORD``, Latin duplicate notation) in the tournament's convention and row labels."""
-    return coord_style(info).move(text)
-
-
 def move_markup(text: str, info: TournamentInfo, fonts: Fonts) -> str:
     """A stored move as paragraph markup, in the tournament's coordinates, the letter of the coordinate
     underlined in the sans face so that a row З is never read as the digit 3 on paper (as on the screens)."""
@@ -35,13 +30,11 @@ def move_markup(text: str, info: TournamentInfo, fonts: Fonts) -> str:
 def written_markup(text: str, fonts: Fonts) -> str:
     """A move or slip already written in the tournament's rows ("З8 WORD 24") as markup, its coordinate's letter
     underlined."""
-    coord, sep, rest = text.partition(" ")
-    parts = labels.split_coordinate(coord)
-    if parts is None:
+    before, letter, after = labels.letter_parts(text)
+    if not letter:
         return f'<font name="{fonts.mono}">{escape(text)}</font>'
-    before, letter, after = parts
     return (f'<font name="{fonts.mono}">{escape(before)}</font>{letter_markup(letter, fonts)}'
-            f'<font name="{fonts.mono}">{escape(after + sep + rest)}</font>')
+            f'<font name="{fonts.mono}">{escape(after)}</font>')
 
 
 def letter_markup(letter: str, fonts: Fonts) -> str:
@@ -138,5 +131,5 @@ class SheetDocument(Document):
                 for i, label in enumerate(labels)]
 
 
-__all__ = ["FLAG", "SheetDocument", "coord_style", "marks_markup", "move_markup", "written_markup", "coordinate_markup", "letter_markup", "percent", "rack_markup", "show_move", "signed",
+__all__ = ["FLAG", "SheetDocument", "coord_style", "marks_markup", "move_markup", "written_markup", "coordinate_markup", "letter_markup", "percent", "rack_markup", "signed",
            "table_style", "tournament_dates", "tournament_subtitle"]
