@@ -1,5 +1,5 @@
 /* Progress of work done by a Celery worker, polled until it is over: a print job (#pdf-job) and a
- * lexicon build (#build-progress). Texts come translated from the page (JSON blocks). */
+ * lexicon build (#build-progress), each with a <progress> bar. Texts come translated from the page (JSON blocks). */
 (function () {
   "use strict";
 
@@ -12,9 +12,7 @@
   function printJob(box) {
     var job = readJson("pdf-job-data"), texts = readJson("pdf-job-texts") || {};
     function show(j) {
-      var bar = document.getElementById("pdf-bar");
-      bar.style.width = (j.progress || 0) + "%";
-      bar.parentNode.setAttribute("aria-valuenow", j.progress || 0);
+      document.getElementById("pdf-bar").value = j.progress || 0;
       var text = j.state === "done" ? (j.cached ? texts.cached : texts.done) : (texts[j.state] || "");
       if (j.state === "running") text += " " + (j.progress || 0) + " %";
       document.getElementById("pdf-stage").textContent = text;
@@ -44,8 +42,7 @@
         .then(function (s) {
           document.getElementById("build-status").textContent = s.status_label;
           document.getElementById("build-percent").textContent = s.progress;
-          document.getElementById("build-bar").style.width = s.progress + "%";
-          box.querySelector(".progress").setAttribute("aria-valuenow", s.progress);
+          document.getElementById("build-bar").value = s.progress;
           if (s.done) window.location.reload(); else setTimeout(poll, 1000);
         })
         .catch(function () { setTimeout(poll, 3000); });

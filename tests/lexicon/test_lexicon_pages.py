@@ -170,7 +170,7 @@ def test_detail_of_a_pending_build_shows_a_polling_progress_bar(client, staff, l
     Lexicon.objects.filter(pk=row.pk).update(status="building", progress=42)
     client.force_login(staff)
     html = client.get(reverse("lexicon:detail", args=[row.pk])).content.decode()
-    assert 'id="build-progress"' in html and "width: 42%" in html
+    assert 'id="build-progress"' in html and 'id="build-bar" max="100" value="42"' in html
     assert reverse("lexicon:status", args=[row.pk]) in html
     status = client.get(reverse("lexicon:status", args=[row.pk])).json()
     assert status == {**status, "status": "building", "progress": 42, "done": False, "version": None}

@@ -385,7 +385,7 @@ def test_a_queued_job_waits_for_a_worker_then_shows_its_file(client, alice, tour
     response = client.post(reverse("pdf:request", args=[tournament.slug]), {"kind": "game-sheet", "game": "1"})
     assert response.status_code == 302
     page = client.get(response.url)
-    assert page.status_code == 200 and 'role="progressbar"' in page.content.decode()
+    assert page.status_code == 200 and '<progress class="progress" id="pdf-bar" max="100" value="0">' in page.content.decode()
     job_id = response.url.rstrip("/").rsplit("/", 1)[-1]
     status = client.get(reverse("pdf:status", args=[tournament.slug, job_id])).json()
     assert status["state"] == "queued" and status["download_url"] is None and not status["worker_hint"]
