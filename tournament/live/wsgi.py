@@ -39,7 +39,8 @@ POLL_PATH = re.compile(r"^/(?:tablet/version/([-a-zA-Z0-9_]+)|display/([-a-zA-Z0
 
 
 def security_headers() -> list[tuple[str, str]]:
-    """The headers Django's security and clickjacking middleware add to every answer."""
+    """The headers Django's security, clickjacking and Content-Security-Policy middleware add to every answer
+    (the policy is written as ``tournament.web.csp.header_value`` writes it, which this layer may not import)."""
     out = [("Cache-Control", "no-cache")]
     if settings.SECURE_CONTENT_TYPE_NOSNIFF:
         out.append(("X-Content-Type-Options", "nosniff"))
@@ -49,6 +50,11 @@ def security_headers() -> list[tuple[str, str]]:
     if settings.SECURE_CROSS_ORIGIN_OPENER_POLICY:
         out.append(("Cross-Origin-Opener-Policy", settings.SECURE_CROSS_ORIGIN_OPENER_POLICY))
     out.append(("X-Frame-Options", getattr(settings, "X_FRAME_OPTIONS", "DENY")))
+    directives: dict[str, list[str] | str] = getattr(settings, "SECURE_CSP", {})
+    if directives:
+        out.append(("Content-Security-Policy", "; ".join(
+            " ".join([name, *([sources] if isinstance(sources, str) else sources)])
+            for name, sources in directives.items())))
     return out
 
 

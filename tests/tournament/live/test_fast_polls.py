@@ -62,7 +62,7 @@ def test_unchanged_poll_is_answered_before_django_with_the_views_headers(client,
         assert (status, body) == ("304 Not Modified", b"")
         assert headers["ETag"] == etag and abs(int(headers["X-Server-Time"]) - int(django_304["X-Server-Time"])) < 60_000
         for name in ("Cache-Control", "X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy",
-                     "Cross-Origin-Opener-Policy"):
+                     "Cross-Origin-Opener-Policy", "Content-Security-Policy"):
             assert headers[name] == django_304[name], name
     assert call(app, tablet, etag=f'W/{etag}, "other"')[0] == "304 Not Modified"  # weak tags, lists
 
@@ -74,7 +74,7 @@ def test_unchanged_poll_is_answered_before_django_with_the_views_headers(client,
         assert int(headers["Content-Length"]) == len(body)
         mine, theirs = json.loads(body), json.loads(django_200.content)
         assert mine.pop("server_time") and theirs.pop("server_time") and mine == theirs
-        for name in ("Cache-Control", "X-Content-Type-Options", "X-Frame-Options"):
+        for name in ("Cache-Control", "X-Content-Type-Options", "X-Frame-Options", "Content-Security-Policy"):
             assert headers[name] == django_200[name], name
     assert inner.paths == [tablet] and app.answered == 5
 
@@ -201,7 +201,7 @@ def test_a_judged_rounds_tablet_state_is_served_from_the_memo_as_django_sends_it
         assert status == "200 OK" and headers["Content-Type"] == "application/json"
         mine, expected = json.loads(body), json.loads(theirs.content)
         assert mine.pop("server_time") and expected.pop("server_time") and mine == expected
-        for name in ("X-Content-Type-Options", "X-Frame-Options", "Vary", "Allow"):
+        for name in ("X-Content-Type-Options", "X-Frame-Options", "Vary", "Allow", "Content-Security-Policy"):
             assert headers[name] == theirs[name], name
     assert json.loads(fast(tokens[1])[2])["verdict"]["warning"] is True and first.json()["result"]["rank"] == 1
     # Django answers: unknown token, the browsable API, another version, a version that is not current
