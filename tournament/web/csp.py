@@ -2,8 +2,8 @@
 site's own files only; no inline script, no ``<style>`` block, no ``style`` attribute, no ``on…=`` handler is run or
 applied, no plug-in is loaded, no other site may frame a page, and forms post to this site only.
 
-The policy is the setting ``SECURE_CSP`` (directive → sources, the shape Django ≥ 6.0 reads: the middleware can be
-swapped for ``django.middleware.csp.ContentSecurityPolicyMiddleware`` then). A path may get a narrower exception
+The policy is the setting ``SECURE_CSP`` (directive → sources, the setting and shape of Django ≥ 6.0, whose
+``django.middleware.csp.ContentSecurityPolicyMiddleware`` could take over then, less the PDF and debug rules below). A path may get a narrower exception
 in ``SECURE_CSP_EXCEPTIONS`` (path prefix → directives replaced); none is needed today: the console, the tablet,
 the display, Django's admin, the API's browsable pages and the Swagger UI all run under the strict policy
 (``tests/tournament/web/test_csp_browser.py``).
@@ -12,6 +12,9 @@ Data for the scripts travels in ``data-*`` attributes and ``<script type="applic
 (``json_script``): a data block is never run, so ``script-src`` does not concern it (no nonce needed). A value
 that changes per element is an element's own (a ``<progress>``'s value) or a class; a script may also set a style
 through the CSSOM (``element.style.x = …``), which the policy allows — never a ``style`` attribute.
+
+With ``DJANGO_DEBUG=1`` an error answer (status 400 and over) goes without the policy too: Django's technical error
+pages are made of inline styles and scripts, and a developer reads them; production never sends them.
 
 A PDF is sent without the policy: the browser shows it in a viewer page of its own, whose inline styles and
 embedded plug-in a page policy may refuse (Chromium has shown such a PDF blank or cut off, crbug.com/271452); a
@@ -57,6 +60,7 @@ class ContentSecurityPolicy:
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         response = self.get_response(request)
         if (self.policy and HEADER not in response
-                and not response.get("Content-Type", "").startswith(WITHOUT_POLICY)):
+                and not response.get("Content-Type", "").startswith(WITHOUT_POLICY)
+                and not (settings.DEBUG and response.status_code >= 400)):
             response[HEADER] = self.policy_for(request.path_info)
         return response

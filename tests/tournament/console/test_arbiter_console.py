@@ -282,13 +282,13 @@ def test_console_clock_live_panel_and_board_in_the_browser(chromium, live_server
     rnd = hall.open(hall.draw())
     page = arbiter_page(chromium, live_server, hall.alice, width=1366, height=768, skew_seconds=-400)
     page.goto(page.base + reverse("arbiter:game", args=[hall.t.slug, 1]))
-    page.wait_for_function(r"/^\d+:\d\d$/.test(document.querySelector('#clock').textContent)")
+    page.wait_for_function(r"() => /^\d+:\d\d$/.test(document.querySelector('#clock').textContent)")
     minutes, seconds = page.inner_text("#clock").split(":")
     real = (Round.objects.get(pk=rnd.pk).deadline - timezone.now()).total_seconds()
     assert abs(int(minutes) * 60 + int(seconds) - real) <= 2  # the console's own clock is 6'40" slow
     assert page.inner_text("#live-count") == "0"
     services.slips.submit_slip(rnd, hall.players[0][0], word="CARTS", coordinates="H4", score=20)
-    page.wait_for_function("document.querySelector('#live-count').textContent === '1'", timeout=5_000)
+    page.wait_for_function("() => document.querySelector('#live-count').textContent === '1'", timeout=5_000)
     assert "H4 CARTS 20" in page.inner_text("#live-rows")
     assert page.inner_text("#live-missing") == "2\u20134" and page.inner_text("#live-missing-count") == "(3)"
 

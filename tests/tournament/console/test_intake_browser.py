@@ -68,7 +68,7 @@ def test_paper_slips_at_speed_in_ukrainian(chromium, live_server, alice, uk_hall
     page.screenshot(path=str(SHOTS / "intake-slips-replace-uk-1366.png"), full_page=True)
     with page.expect_navigation():
         page.keyboard.press("Enter")
-    page.wait_for_function("document.activeElement && document.activeElement.id === 'id_table'")
+    page.wait_for_function("() => document.activeElement && document.activeElement.id === 'id_table'")
     assert Slip.objects.get(round=rnd, registration=regs[1], is_current=True).word == "МОРИСТ"
     page.screenshot(path=str(SHOTS / "intake-slips-uk-1366.png"), full_page=True)
     assert page.js_errors == []

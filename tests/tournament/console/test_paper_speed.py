@@ -43,7 +43,7 @@ def test_twenty_paper_slips_by_keyboard_alone(chromium, live_server, alice, eage
         typed += sum(len(k) for k in keys) + len(keys)  # the texts, the Tabs and the Enter
         with page.expect_navigation():
             page.keyboard.press("Enter")
-        page.wait_for_function("document.activeElement && document.activeElement.id === 'id_table'")
+        page.wait_for_function("() => document.activeElement && document.activeElement.id === 'id_table'")
     elapsed = time.perf_counter() - started
     saved = Slip.objects.filter(round=rnd, is_current=True).count()
     assert saved == SLIPS

@@ -238,7 +238,7 @@ def test_assisted_mode_places_tiles_and_scores(chromium, live_server, hall):
 
     place("C", 3)
     place("T", 5)
-    page.wait_for_function("document.querySelector('#assist-result').innerText.includes('gap')")
+    page.wait_for_function("() => document.querySelector('#assist-result').innerText.includes('gap')")
     page.click("#board .sq[data-r='7'][data-c='5']")  # take the T back
     for letter, col in (("A", 4), ("R", 5), ("T", 6), ("S", 7)):
         place(letter, col)

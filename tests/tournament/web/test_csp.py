@@ -170,6 +170,10 @@ def test_the_policy_its_exceptions_and_the_pdfs(rf, settings):
     assert page(rf.get("/arbiter/"))[csp.HEADER] == POLICY
     pdf = csp.ContentSecurityPolicy(answer("application/pdf"))
     assert csp.HEADER not in pdf(rf.get("/arbiter/pdf/t/x/jobs/1/download/"))  # the browser's viewer is its own page
+    settings.DEBUG = True  # a developer's error pages (inline styles and scripts) are left alone; pages are not
+    failed = csp.ContentSecurityPolicy(lambda request: HttpResponse(b"x", status=500))
+    assert csp.HEADER not in failed(rf.get("/x/")) and page(rf.get("/x/"))[csp.HEADER] == POLICY
+    settings.DEBUG = False
     own = csp.ContentSecurityPolicy(answer(**{csp.HEADER: "default-src 'none'"}))
     assert own(rf.get("/x/"))[csp.HEADER] == "default-src 'none'"  # a view's own policy is kept
 
