@@ -14,8 +14,9 @@ from django.db.models import F, Model
 
 from ..models import AuditLog, Tournament
 
-#: Actions that change nothing a screen shows (one per slip: they would move the version all round long).
-QUIET_ACTIONS = frozenset({"slip.submit"})
+#: Actions that change nothing a screen shows (one per slip: they would move the version all round long; a
+#: backup downloaded).
+QUIET_ACTIONS = frozenset({"slip.submit", "tournament.backup"})
 
 #: Who does something: the request's user (anonymous for a tablet or a public caller), or None (a task).
 Actor = User | AnonymousUser | None
