@@ -382,6 +382,8 @@ class AuditLog(models.Model):
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     at = models.DateTimeField(auto_now_add=True, db_index=True)
+    #: Where the change came from (the client's address; behind a trusted proxy, the one the proxy saw).
+    address = models.CharField(max_length=64, blank=True, null=True)
 
     class Meta:
         ordering = ["-at", "-id"]

@@ -84,6 +84,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "tournament.web.client.ClientAddress",
     "django.contrib.messages.middleware.MessageMiddleware",
     "tournament.web.timezone.TournamentTimeZone",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
