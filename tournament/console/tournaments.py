@@ -81,7 +81,8 @@ def backup_status(tournament: Tournament) -> dict[str, object]:
     in_play = tournament.games.filter(status="playing").exists()
     overdue = bool(every and in_play and (latest is None or (timezone.now() - latest.written_at).total_seconds()
                                           > 2 * every + 60))
-    return {"latest": latest, "folder": str(backups.backup_dir()), "minutes": round(every / 60, 1) if every else 0,
+    minutes = (every // 60 if every % 60 == 0 else round(every / 60, 1)) if every else 0
+    return {"latest": latest, "folder": str(backups.backup_dir()), "minutes": minutes,
             "same_disk": backups.backup_dir().is_relative_to(settings.VAR_DIR), "overdue": overdue}
 
 
