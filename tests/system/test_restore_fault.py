@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -48,6 +49,25 @@ def snapshot(root: Path, env: dict, slug: str) -> dict:
     return json.loads(in_checkout(root, env, "-m", "tests.system.hall_snapshot", slug).stdout)
 
 
+def automatic_manifests(folder: Path) -> list[dict]:
+    found = []
+    for path in sorted(folder.glob("load--*.zip")):
+        try:
+            with zipfile.ZipFile(path) as zf:
+                found.append(json.loads(zf.read("manifest.json")))
+        except (OSError, KeyError, ValueError, zipfile.BadZipFile):
+            continue
+    return found
+
+
+def automatic_reasons(folder: Path) -> set[str]:
+    return {m["reason"] for m in automatic_manifests(folder)}
+
+
+def automatic_slips(folder: Path) -> int:
+    return max((m["counts"]["tournament.Slip"] for m in automatic_manifests(folder)), default=0)
+
+
 def play_round(hall: Hall, tag: str) -> int:
     """Draw, open and every tablet's slip acknowledged; returns the round's id."""
     pk = hall.draw()
@@ -67,7 +87,7 @@ def publish(hall: Hall, pk: int) -> None:
 
 def test_restore_on_a_fresh_clone_then_the_next_round_from_the_same_tablets(tmp_path):
     first = tmp_path / "first"
-    env, setup = prepare(first, seconds_per_move=6, grace=1)
+    env, setup = prepare(first, {"BACKUP_SECONDS": "3"}, seconds_per_move=6, grace=1)
     archive = tmp_path / "stick" / "hall.zip"
     with Stack(env, first / "logs", web_workers=1, threads=4) as stack:
         stack.start_worker()
@@ -76,7 +96,11 @@ def test_restore_on_a_fresh_clone_then_the_next_round_from_the_same_tablets(tmp_
         hall.login_all()
         tokens = dict(hall.tokens)
         publish(hall, play_round(hall, "r1"))
+        # the worker's automatic backups (BACKUP_DIR = var/backups here): one after the publication, then
+        # every BACKUP_SECONDS while something changes
+        assert wait_for(lambda: "publication" in automatic_reasons(first / "backups"), 30), "no backup after publishing"
         r2 = play_round(hall, "r2")  # the round the laptop dies in: slips in, deadline not passed
+        assert wait_for(lambda: automatic_slips(first / "backups") == 2 * TABLETS, 30), "no periodic backup"
         in_checkout(ROOT, env, "manage.py", "backup", "--tournament", setup["slug"], "--out", str(archive))
         before = snapshot(ROOT, env, setup["slug"])
         for name in ("web", "worker"):

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import translation
 
 from lexicon import services as lexicon_services
 from lexicon.models import Lexicon
@@ -25,6 +26,12 @@ from tournament.backup.restore import VERSION_JUMP, delete_tournament
 from tournament.models import AuditLog, CodeKey, Registration, Slip, Tournament, Verdict, forget_code_keys
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english():
+    with translation.override("en"):
+        yield
 
 
 @pytest.fixture
@@ -81,8 +88,8 @@ def snapshot(slug: str) -> dict[str, object]:
         "audit": [(a.action, a.object_type, a.before, a.after, a.at.isoformat(), a.actor.username if a.actor else None)
                   for a in AuditLog.objects.filter(tournament=t).exclude(action="tournament.restore")
                   .select_related("actor").order_by("at", "id")],
-        "rounds": [(r.game.number, r.number, r.status, r.rack, r.chosen_move, r.chosen_score)
-                   for r in t.games.first().rounds.order_by("number")],  # type: ignore[union-attr]
+        "rounds": [(g.number, r.number, r.status, r.rack, r.chosen_move, r.chosen_score)
+                   for g in t.games.order_by("number") for r in g.rounds.order_by("number")],
     }
 
 
@@ -239,11 +246,11 @@ def test_console_shows_the_last_backup_and_downloads_one(client, alice, played, 
     settings.BACKUP_SECONDS = 180
     client.force_login(alice)
     page = client.get(f"/arbiter/t/{t.slug}/").content.decode()
-    assert "No automatic backup of this tournament yet." in page
+    assert "Автоматических копий этого турнира ещё нет." in page  # the console speaks the tournament's language
     written = backups.back_up(t, reason="periodic")
     assert written is not None
     page = client.get(f"/arbiter/t/{t.slug}/").content.decode()
-    assert "Last automatic backup" in page and written.name in page
+    assert "Последняя автоматическая копия" in page and written.name in page
     response = client.get(f"/arbiter/t/{t.slug}/backup/")
     assert response.status_code == 200 and response["Content-Type"] == "application/zip"
     assert f"{t.slug}--" in response["Content-Disposition"]
@@ -259,3 +266,35 @@ def test_the_download_is_for_the_tournaments_arbiters_only(client, bob, played):
     assert client.get(f"/arbiter/t/{t.slug}/backup/").status_code in (403, 404)
     client.logout()
     assert client.get(f"/arbiter/t/{t.slug}/backup/").status_code == 302
+
+
+def test_the_whole_hall_comes_back(played, alice, bob, real_lexicon, settings, tmp_path):
+    t, _players, token = played
+    other = services.tournaments.create_tournament(bob, name="Coupe", slug="coupe", ruleset="en",
+                                                   lexicon=real_lexicon, arbiters=[bob])
+    services.players.register_player(bob, other, name="Denis")
+    before = (snapshot(t.slug), snapshot(other.slug))
+    path = tmp_path / "hall.zip"
+    manifest = write_archive(path)  # no tournament: the whole hall
+    assert manifest["scope"] == "hall" and {e["slug"] for e in manifest["tournaments"]} == {t.slug, other.slug}
+    other_machine(settings, tmp_path)
+    report = restore_archive(read_archive(path))
+    assert sorted(report.tournaments) == ["backup-open", "coupe"]
+    assert sorted(report.users_created) == ["alice", "bob"]
+    assert (snapshot(t.slug), snapshot(other.slug)) == before
+    assert list(Tournament.objects.get(slug="coupe").arbiters.values_list("username", flat=True)) == ["bob"]
+    assert services.players.registration_for_token(token) is not None
+
+
+def test_the_refusal_speaks_the_arbiters_language(played, tmp_path):
+    t, _players, _token = played
+    path = tmp_path / "b.zip"
+    write_archive(path, [t])
+    cut = tmp_path / "cut.zip"
+    cut.write_bytes(path.read_bytes()[:1000])
+    with translation.override("uk"), pytest.raises(BackupError) as caught:
+        restore_archive(read_archive(cut))
+    assert "пошкоджено" in caught.value.message and "Нічого не змінено" in caught.value.message
+    with translation.override("uk"), pytest.raises(BackupError) as caught:
+        restore_archive(read_archive(path))
+    assert "вже є backup-open" in caught.value.message and "--replace" in caught.value.message
