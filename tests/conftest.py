@@ -38,3 +38,13 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("django_db") is None and item.path.name not in BROKER_MODULES:
             item.add_marker(pytest.mark.engine)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_code_keys():
+    """Each test reads the code keys of its own database (a key cached by a test rolled back is gone)."""
+    from tournament.models import forget_code_keys
+
+    forget_code_keys()
+    yield
+    forget_code_keys()

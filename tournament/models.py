@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import secrets
+import time
 from datetime import datetime
 
 from django.conf import settings
@@ -29,9 +31,64 @@ def seconds_left(deadline: datetime | None, now: datetime) -> int | None:
     return max(0, int((deadline - now).total_seconds()))
 
 
+class CodeKey(models.Model):
+    """A key of the keyed hashes of access codes and tablet tokens (the *code key*).
+
+    Not Django's secret key: the code keys are rows of the database, so a backup carries them and a restore
+    on another machine keeps every access code and tablet token working. The newest key hashes new codes
+    and tokens; every key (a restore may add one from another hall) is tried when one is looked up."""
+
+    key = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"code key {self.pk} ({self.created_at:%Y-%m-%d})"
+
+
+#: This process's copy of the code keys, newest first, and when it was read (monotonic seconds).
+_code_keys: tuple[float, list[bytes]] = (-1e9, [])
+#: Seconds a process reuses its copy (a key added by a restore in another process is seen this late).
+CODE_KEYS_TTL = 10.0
+
+
+def code_keys() -> list[bytes]:
+    """The code keys, newest first; the first one is made on first use."""
+    global _code_keys
+    now = time.monotonic()
+    read_at, keys = _code_keys
+    if keys and now - read_at < CODE_KEYS_TTL:
+        return keys
+    keys = [k.encode() for k in CodeKey.objects.order_by("-created_at", "-id").values_list("key", flat=True)]
+    if not keys:
+        CodeKey.objects.get_or_create(key=secrets.token_hex(32))
+        keys = [k.encode() for k in CodeKey.objects.order_by("-created_at", "-id").values_list("key", flat=True)]
+    _code_keys = (now, keys)
+    return keys
+
+
+def forget_code_keys() -> None:
+    """Reads the keys again on next use (after a restore added one, or in tests)."""
+    global _code_keys
+    _code_keys = (-1e9, [])
+
+
+def _keyed(key: bytes, value: str) -> str:
+    return hmac.new(key, value.strip().upper().encode(), hashlib.sha256).hexdigest()
+
+
 def secret_hash(value: str) -> str:
-    """Keyed hash of an access code or token (HMAC-SHA256 with the secret key): lookups by value, nothing stored in clear."""
-    return hmac.new(settings.SECRET_KEY.encode(), value.strip().upper().encode(), hashlib.sha256).hexdigest()
+    """Keyed hash of an access code or token (HMAC-SHA256 with the newest code key): lookups by value,
+    nothing stored in clear."""
+    return _keyed(code_keys()[0], value)
+
+
+def secret_hashes(value: str) -> list[str]:
+    """Every hash the value may be stored under: one per code key, then the hash with Django's secret key
+    that codes and tokens made before the code keys used (they work on the machine that made them)."""
+    return [_keyed(k, value) for k in code_keys()] + [_keyed(settings.SECRET_KEY.encode(), value)]
 
 
 class Tournament(models.Model):
@@ -131,7 +188,7 @@ class Registration(models.Model):
         return f"{self.table_number}: {self.player}"
 
     def check_access_code(self, code: str) -> bool:
-        return hmac.compare_digest(self.access_code_hash, secret_hash(code))
+        return any(hmac.compare_digest(self.access_code_hash, h) for h in secret_hashes(code))
 
 
 class Game(models.Model):
@@ -325,6 +382,8 @@ class AuditLog(models.Model):
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     at = models.DateTimeField(auto_now_add=True, db_index=True)
+    #: Where the change came from (the client's address; behind a trusted proxy, the one the proxy saw).
+    address = models.CharField(max_length=64, blank=True, null=True)
 
     class Meta:
         ordering = ["-at", "-id"]

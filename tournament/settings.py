@@ -85,6 +85,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "tournament.web.client.ClientAddress",
     "django.contrib.messages.middleware.MessageMiddleware",
     "tournament.web.timezone.TournamentTimeZone",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -168,6 +169,17 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-rounds": {"task": "tournament.sweep_rounds", "schedule": float(os.environ.get("SWEEP_SECONDS", "5"))},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+
+# -- backups (README "When something breaks") ------------------------------------------------------------
+#: Where the automatic backups go: a second disk (a USB stick) is best; the default is on the database's disk.
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", VAR_DIR / "backups")).resolve()
+#: Seconds between two automatic backups of a tournament being played (0: no automatic backups).
+BACKUP_SECONDS = int(os.environ.get("BACKUP_SECONDS", "180"))
+#: Archives kept per tournament in BACKUP_DIR (the oldest are deleted).
+BACKUP_KEEP = int(os.environ.get("BACKUP_KEEP", "20"))
+if BACKUP_SECONDS > 0:
+    CELERY_BEAT_SCHEDULE["backup-tournaments"] = {"task": "tournament.backup_tournaments",
+                                                  "schedule": float(BACKUP_SECONDS)}
 
 # -- lexicons -------------------------------------------------------------------
 LEXICON_DIR = Path(os.environ.get("LEXICON_DIR", VAR_DIR / "lexicons")).resolve()

@@ -19,7 +19,8 @@ from django.core.cache import cache
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
-from .models import Round
+from .backup import automatic as backups
+from .models import Round, Tournament
 from .printing import jobs as print_jobs
 from .services import judging, rounds, solving
 
@@ -66,6 +67,27 @@ def judge_round(self: Task, round_id: int) -> str:
         return "skipped"
     judging.judge_round(rnd)
     return "judged"
+
+
+@shared_task(name="tournament.backup_tournament", ignore_result=True, acks_late=True)
+def backup_tournament(tournament_id: int, reason: str = "publication") -> str:
+    """An archive of the tournament into BACKUP_DIR after a publication, so the stick always holds the round
+    just published (skipped when the latest archive already holds this state)."""
+    t = Tournament.objects.filter(pk=tournament_id).first()
+    if t is None:
+        return "gone"
+    try:
+        written = backups.back_up(t, reason=reason)
+    except OSError as exc:  # a full or missing stick must not stop the hall: the next pass tries again
+        log.error("backup of %s failed: %s", t.slug, exc)
+        return f"failed: {exc}"
+    return written.name if written else "unchanged"
+
+
+@shared_task(name="tournament.backup_tournaments", ignore_result=True)
+def backup_tournaments() -> dict[str, str]:
+    """Every BACKUP_SECONDS (beat): an archive of each tournament in play that changed since its last one."""
+    return backups.back_up_changed()
 
 
 @shared_task(name="tournament.sweep_rounds", ignore_result=True)

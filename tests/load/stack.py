@@ -82,8 +82,9 @@ class Stack:
 
     def __init__(self, env: Env, log_dir: Path, *, port: int | None = None, web_workers: int = 2,
                  threads: int = 8, celery_concurrency: int = 1, worker_pool: str = "prefork",
-                 worker_argv: list[str] | None = None):
+                 worker_argv: list[str] | None = None, root: Path = ROOT):
         self.env = env
+        self.root = root  # the checkout the processes run from (another clone: a restore test)
         self.log_dir = Path(log_dir)
         self.log_dir.mkdir(parents=True, exist_ok=True)
         self.port = port or free_port()
@@ -98,7 +99,7 @@ class Stack:
 
     def _spawn(self, name: str, argv: list[str]) -> subprocess.Popen[bytes]:
         log = open(self.log_dir / f"{name}.log", "ab")  # noqa: SIM115 (kept open for the child)
-        proc = subprocess.Popen(argv, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+        proc = subprocess.Popen(argv, cwd=self.root, env=self.env, stdout=log, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, start_new_session=True)
         log.close()
         self.procs[name] = proc

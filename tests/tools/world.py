@@ -22,6 +22,7 @@ def eager(settings, monkeypatch, django_capture_on_commit_callbacks):
     from tournament.celery import app
 
     settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.BACKUP_SECONDS = 0  # no archive after each publication (tests/tournament/backup turn it on)
     saved = (app.conf.task_always_eager, app.conf.task_eager_propagates)
     app.conf.task_always_eager, app.conf.task_eager_propagates = True, True
     solver = WordListSolver(EN, WORDS)

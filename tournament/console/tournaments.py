@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from ..backup import archive as backup_archive
+from ..backup import automatic as backups
 from ..errors import ServiceError
 from ..models import Round, Tournament
-from ..services import tournaments
+from ..services import audit, tournaments
 from ..web.access import arbiter_tournaments, arbiter_view, flash_error
 from . import forms
 
@@ -68,4 +71,27 @@ def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpRespo
         published=Count("rounds", filter=Q(rounds__status=Round.Status.PUBLISHED))).order_by("number")
     return render(request, "arbiter/tournament_detail.html", context(
         tournament, "overview", games=games, game_form=forms.GameForm(),
-        players=tournament.registrations.count()))
+        players=tournament.registrations.count(), backup=backup_status(tournament)))
+
+
+def backup_status(tournament: Tournament) -> dict[str, object]:
+    """The overview's backup card: the latest automatic archive, where they go, whether one is overdue."""
+    latest = backups.latest(tournament)
+    every = settings.BACKUP_SECONDS
+    in_play = tournament.games.filter(status="playing").exists()
+    overdue = bool(every and in_play and (latest is None or (timezone.now() - latest.written_at).total_seconds()
+                                          > 2 * every + 60))
+    minutes = (every // 60 if every % 60 == 0 else round(every / 60, 1)) if every else 0
+    return {"latest": latest, "folder": str(backups.backup_dir()), "minutes": minutes,
+            "same_disk": backups.backup_dir().is_relative_to(settings.VAR_DIR), "overdue": overdue}
+
+
+@arbiter_view
+@require_GET
+def backup_download(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """A backup archive of the tournament written now, as a download (``manage.py restore`` reads it)."""
+    data, _manifest = backup_archive.archive_bytes([tournament], reason="download")
+    audit.record(request.user, "tournament.backup", tournament, tournament=tournament, after={"bytes": len(data)})
+    response = HttpResponse(data, content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{backup_archive.file_name([tournament])}"'
+    return response

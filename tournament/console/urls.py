@@ -13,6 +13,7 @@ urlpatterns = [
     path("language/", set_language, name="language"),
     path("t/<slug:slug>/", tournaments.tournament_detail, name="tournament"),
     path("t/<slug:slug>/settings/", tournaments.tournament_settings, name="settings"),
+    path("t/<slug:slug>/backup/", tournaments.backup_download, name="backup"),
     path("t/<slug:slug>/players/", players.players, name="players"),
     path("t/<slug:slug>/players/import/", players.import_players, name="import"),
     path("t/<slug:slug>/games/new/", games.game_create, name="game_create"),

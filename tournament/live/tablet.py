@@ -22,7 +22,7 @@ from rest_framework.renderers import JSONRenderer
 
 from .. import gamestate, labels
 from ..gamestate import Redraw
-from ..models import Game, Registration, Round, Slip, Tournament, Verdict, seconds_left, secret_hash
+from ..models import Game, Registration, Round, Slip, Tournament, Verdict, seconds_left, secret_hashes
 from ..services import rounds, standings
 from . import version as versions
 from .memo import OnceMemo
@@ -370,7 +370,7 @@ def fast_state(token: str, version: str) -> bytes | None:
     tid, hall = entry
     if versions.known_version(tid) != version:
         return None
-    player = hall.roster.get(secret_hash(token))
+    player = next((p for h in secret_hashes(token) if (p := hall.roster.get(h)) is not None), None)
     if player is None:
         return None
     shown = _shows_verdict(hall.round["status"], hall.tournament["assisted_mode"])

@@ -7,6 +7,7 @@ in): the tablets and the hall display poll that counter and fetch their state ag
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -14,8 +15,13 @@ from django.db.models import F, Model
 
 from ..models import AuditLog, Tournament
 
-#: Actions that change nothing a screen shows (one per slip: they would move the version all round long).
-QUIET_ACTIONS = frozenset({"slip.submit"})
+#: Actions that change nothing a screen shows (one per slip: they would move the version all round long; a
+#: backup downloaded).
+QUIET_ACTIONS = frozenset({"slip.submit", "tournament.backup"})
+
+#: The address of the request being served (set by :class:`tournament.web.client.ClientAddress`; behind a
+#: trusted proxy the client's, not the proxy's), written into every audit row of the request.
+request_address: ContextVar[str | None] = ContextVar("request_address", default=None)
 
 #: Who does something: the request's user (anonymous for a tablet or a public caller), or None (a task).
 Actor = User | AnonymousUser | None
@@ -31,7 +37,7 @@ def record(actor: Actor, action: str, obj: Model, *, before: object = None, afte
     """Writes the audit row of a change (inside the caller's transaction) and moves the screen version."""
     row = AuditLog.objects.create(
         actor=user_or_none(actor), tournament=tournament, action=action, object_type=type(obj).__name__,
-        object_id=str(getattr(obj, "pk", "")), before=before, after=after,
+        object_id=str(getattr(obj, "pk", "")), before=before, after=after, address=request_address.get(),
     )
     if tournament is not None and action not in QUIET_ACTIONS:
         Tournament.objects.filter(pk=tournament.pk).update(screen_version=F("screen_version") + 1)
@@ -44,4 +50,4 @@ def claim(model: type[Model], pk: int, old: str | tuple[str, ...], new: str, **f
     return model._default_manager.filter(pk=pk, status__in=olds).update(status=new, **fields) == 1
 
 
-__all__ = ["QUIET_ACTIONS", "Actor", "claim", "record", "user_or_none"]
+__all__ = ["QUIET_ACTIONS", "Actor", "claim", "record", "request_address", "user_or_none"]

@@ -19,6 +19,7 @@ SOLVE_ROUND = "tournament.solve_round"
 CLOSE_ROUND = "tournament.close_round"
 JUDGE_ROUND = "tournament.judge_round"
 BUILD_PDF = "tournament.build_pdf"
+BACKUP_TOURNAMENT = "tournament.backup_tournament"
 
 
 def send(name: str, *args: Any, eta: datetime | None = None) -> None:
@@ -34,4 +35,4 @@ def send_now(name: str, *args: Any, **kwargs: Any) -> None:
     app.tasks[name].delay(*args, **kwargs)
 
 
-__all__ = ["BUILD_PDF", "CLOSE_ROUND", "JUDGE_ROUND", "SOLVE_ROUND", "send", "send_now"]
+__all__ = ["BACKUP_TOURNAMENT", "BUILD_PDF", "CLOSE_ROUND", "JUDGE_ROUND", "SOLVE_ROUND", "send", "send_now"]

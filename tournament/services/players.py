@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils.translation import gettext
 
 from ..errors import Code, ServiceError
-from ..models import Player, Registration, Tournament, secret_hash
+from ..models import Player, Registration, Tournament, secret_hash, secret_hashes
 from . import audit
 
 #: The letters of an access code: no look-alikes (no 0/O, 1/I/L): 31 signs, 10 of them ≈ 49.5 random bits.
@@ -101,7 +101,7 @@ def login(code: str) -> tuple[Registration, str]:
 
     The code is read tolerantly (:func:`code_readings`: case, spaces, dashes, look-alikes)."""
     readings = code_readings(code)[:3] if code.strip() else []
-    hashes = {secret_hash(r): r for r in readings if r}
+    hashes = {h: r for r in readings if r for h in secret_hashes(r)}
     reg = (Registration.objects.select_related("tournament", "player")
            .filter(access_code_hash__in=list(hashes)).order_by("pk").first()) if hashes else None
     if reg is None:
@@ -121,7 +121,7 @@ def issue_tablet_token(registration: Registration, code: str) -> str:
 
 def registration_for_token(token: str) -> Registration | None:
     # order by pk: the model's default ordering would join the tournament table once more and sort
-    return (Registration.objects.filter(token_hash=secret_hash(token)).select_related("tournament", "player")
+    return (Registration.objects.filter(token_hash__in=secret_hashes(token)).select_related("tournament", "player")
             .order_by("pk").first())
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -216,6 +217,8 @@ def publish_round(actor: audit.Actor, rnd: Round) -> Round:
                                                          "over": engine.over}, tournament=t)
         if engine.over:
             games.end_game(game, engine.end_reason or "")
+        if settings.BACKUP_SECONDS > 0:  # a backup after every publication (tournament.backup)
+            jobs.send(jobs.BACKUP_TOURNAMENT, t.pk, "publication")
     rnd.refresh_from_db()
     return rnd
 

@@ -1,4 +1,4 @@
-"""The address of the person behind a request, as rate limits see it.
+"""The address of the person behind a request, as rate limits and the audit log see it.
 
 Behind a reverse proxy every request comes from the proxy's address: ten wrong access codes typed on one
 tablet would lock out the whole hall. The address is then read from ``X-Forwarded-For`` — but only when the
@@ -10,10 +10,13 @@ proxy. Without trusted proxies the header is ignored (anyone can send it).
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Callable
 from functools import cache
 
 from django.conf import settings
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponseBase
+
+from ..services import audit
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -45,4 +48,18 @@ def client_address(request: HttpRequest) -> str:
     return chain[0] if chain else remote
 
 
-__all__ = ["client_address"]
+class ClientAddress:
+    """Middleware: the request's client address for the audit rows written while it is served."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        token = audit.request_address.set(client_address(request)[:64])
+        try:
+            return self.get_response(request)
+        finally:
+            audit.request_address.reset(token)
+
+
+__all__ = ["ClientAddress", "client_address"]

@@ -51,6 +51,7 @@ PAGE_MATRIX = {
     ("arbiter", "language"): dict.fromkeys(ROLES, 405),
     ("arbiter", "tournament"): ARB,
     ("arbiter", "settings"): ARB,
+    ("arbiter", "backup"): ARB,
     ("arbiter", "players"): ARB,
     ("arbiter", "import"): ARB,
     ("arbiter", "game_create"): ARB_POST_ONLY,

@@ -61,3 +61,25 @@ def test_the_embedded_database_commits_durably(manage):
     out = manage("shell", "-c", "from django.db import connection; c = connection.cursor(); "
                  "c.execute('PRAGMA synchronous'); print('synchronous', c.fetchone()[0])")
     assert out.returncode == 0 and "synchronous 2" in out.stdout
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("trusted, expected", [([], "127.0.0.1"), (["127.0.0.1"], "192.168.1.23")])
+def test_the_audit_log_records_the_client_address(settings, client, local_cache, alice, tournament, trusted, expected):
+    """A change made through the proxy is written with the tablet's or arbiter's address only when the proxy is
+    trusted (the header alone proves nothing)."""
+    from tournament.models import AuditLog
+
+    settings.TRUSTED_PROXIES = trusted
+    client.force_login(alice)
+    response = client.post(f"/arbiter/t/{tournament.slug}/settings/", {
+        "name": "Renamed", "slug": tournament.slug, "ruleset": "en", "lexicon": tournament.lexicon_id,
+        "language": "en", "seconds_per_move": 180, "grace_seconds": 10, "solo_mode": "auto", "solo_bonus": 10,
+        "free_warnings": 3, "warning_penalty": 10, "tie_break": "none", "convention": tournament.convention,
+        "coordinate_script": tournament.coordinate_script, "time_zone": tournament.time_zone,
+    }, REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="192.168.1.23")
+    assert response.status_code == 302, response.content.decode()[:2000]
+    row = AuditLog.objects.filter(tournament=tournament).order_by("-id").first()
+    assert row is not None and row.action == "tournament.update" and row.address == expected
+    page = client.get(f"/arbiter/t/{tournament.slug}/audit/").content.decode()
+    assert expected in page

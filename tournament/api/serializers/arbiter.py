@@ -155,5 +155,5 @@ class AuditLogSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = AuditLog
-        fields = ["id", "at", "actor", "action", "object_type", "object_id", "before", "after"]
+        fields = ["id", "at", "actor", "address", "action", "object_type", "object_id", "before", "after"]
         read_only_fields = fields

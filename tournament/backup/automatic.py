@@ -1,0 +1,113 @@
+"""The backups written while a tournament is played: into ``BACKUP_DIR`` (a second disk, e.g. a USB stick).
+
+The worker writes one every ``BACKUP_SECONDS`` for each tournament that changed since its last one, and one
+after every publication; each tournament keeps its last ``BACKUP_KEEP`` archives. An archive is written to
+a temporary name, synced and renamed: a reader (and a restore after a power cut) never sees half of one.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import zipfile
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+
+from django.conf import settings
+from django.utils import timezone
+
+from ..models import AuditLog, Game, Tournament
+from .archive import MANIFEST, BackupError, file_name, fingerprint, write_archive
+
+log = logging.getLogger(__name__)
+
+
+def backup_dir() -> Path:
+    return Path(settings.BACKUP_DIR)
+
+
+@dataclass(frozen=True)
+class BackupFile:
+    """An archive in ``BACKUP_DIR``: its path, when it was written, its size."""
+
+    path: Path
+    written_at: dt.datetime
+    size: int
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+
+def archives_of(t: Tournament, folder: Path | None = None) -> list[BackupFile]:
+    """The tournament's archives in the folder, newest first."""
+    folder = folder or backup_dir()
+    found = []
+    for path in folder.glob(f"{t.slug}--*.zip"):
+        stamp = path.stem.split("--", 1)[1]
+        try:
+            at = dt.datetime.strptime(stamp, "%Y%m%d-%H%M%S").replace(tzinfo=dt.UTC)
+        except ValueError:
+            continue
+        try:
+            size = path.stat().st_size
+        except OSError:
+            continue
+        found.append(BackupFile(path=path, written_at=at, size=size))
+    return sorted(found, key=lambda b: b.written_at, reverse=True)
+
+
+def latest(t: Tournament) -> BackupFile | None:
+    found = archives_of(t)
+    return found[0] if found else None
+
+
+def _archived_fingerprint(path: Path) -> str | None:
+    try:
+        with zipfile.ZipFile(path) as zf:
+            manifest = json.loads(zf.read(MANIFEST))
+        return str(manifest["tournaments"][0]["fingerprint"])
+    except (OSError, KeyError, IndexError, ValueError, zipfile.BadZipFile):
+        return None
+
+
+def back_up(t: Tournament, *, reason: str, force: bool = False) -> BackupFile | None:
+    """Writes the tournament's archive into ``BACKUP_DIR`` unless nothing changed since the last one
+    (``force``: write anyway); drops the oldest beyond ``BACKUP_KEEP``. None when skipped."""
+    folder = backup_dir()
+    previous = archives_of(t, folder)
+    if not force and previous and _archived_fingerprint(previous[0].path) == fingerprint(t):
+        return None
+    now = timezone.now()
+    path = folder / file_name([t], now)
+    if previous and path.name == previous[0].name:  # twice in one second: the newer replaces it
+        path.unlink(missing_ok=True)
+    write_archive(path, [t], reason=reason)
+    for old in archives_of(t, folder)[max(1, settings.BACKUP_KEEP):]:
+        old.path.unlink(missing_ok=True)
+    return BackupFile(path=path, written_at=now.replace(microsecond=0), size=path.stat().st_size)
+
+
+def tournaments_in_play(now: dt.datetime | None = None) -> list[Tournament]:
+    """Tournaments with a game being played or a change in the last day: the periodic backups' candidates."""
+    now = now or timezone.now()
+    ids = set(Game.objects.filter(status=Game.Status.PLAYING).values_list("tournament_id", flat=True))
+    ids.update(AuditLog.objects.filter(at__gte=now - timedelta(days=1), tournament__isnull=False)
+               .values_list("tournament_id", flat=True).distinct())
+    return list(Tournament.objects.filter(pk__in=ids).order_by("pk"))
+
+
+def back_up_changed() -> dict[str, str]:
+    """The periodic pass: an archive for each tournament in play that changed; {slug: file or why not}."""
+    done: dict[str, str] = {}
+    for t in tournaments_in_play():
+        try:
+            written = back_up(t, reason="periodic")
+        except (OSError, BackupError) as exc:  # a full or missing stick must not stop the hall
+            log.error("backup of %s failed: %s", t.slug, exc)
+            done[t.slug] = f"failed: {exc}"
+            continue
+        done[t.slug] = written.name if written else "unchanged"
+    return done
