@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import pwd
 import random
 import shutil
 import signal
@@ -316,6 +317,14 @@ class OwnRedis:
                 proc.wait(timeout=10)
 
 
+def user_exists(name: str) -> bool:
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
+
+
 def postgres_bin() -> Path | None:
     """The newest installed PostgreSQL's ``bin`` directory (Debian's layout)."""
     found = sorted(Path("/usr/lib/postgresql").glob("*/bin/postgres"), key=lambda p: int(p.parent.parent.name)
@@ -335,6 +344,8 @@ class OwnPostgres:
         self.bin = binary
         self.port = free_port()
         self.user: str | None = "postgres" if os.geteuid() == 0 else None
+        if self.user and (shutil.which("setpriv") is None or not user_exists(self.user)):
+            raise FileNotFoundError("running as root: PostgreSQL needs the postgres user and setpriv (util-linux)")
         # not under pytest's tmp_path: the postgres user must be able to reach it (pytest's is 0700 root)
         self.dir = Path(tempfile.mkdtemp(prefix="faults-pg-"))
         if self.user:
