@@ -29,7 +29,7 @@ def manage():
 
 
 #: Modules whose tests need the message broker although they use no test database.
-BROKER_MODULES = {"test_worker.py", "test_faults.py"}
+BROKER_MODULES = {"test_worker.py", "test_faults.py", "test_fault_database.py", "test_fault_crash.py"}
 
 
 def pytest_collection_modifyitems(config, items):

@@ -89,6 +89,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "tournament.web.timezone.TournamentTimeZone",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "tournament.web.unavailable.DatabaseUnavailable",  # 503 + Retry-After while the database does not answer
 ]
 
 ROOT_URLCONF = "tournament.urls"

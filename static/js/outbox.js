@@ -5,6 +5,8 @@
  * (or at once when the network comes back), across reloads too. The server stores a key once: a retry whose
  * first try did arrive gets the same slip back. An item leaves the outbox only with the server's answer:
  *   received (200/201), late (409 time_over), refused (any other 4xx but 408/429), logged out (401: kept).
+ * Two tabs of the same tablet share the outbox: each change starts from what localStorage holds (never writes
+ * an older copy over another tab's slip), and a change made by the other tab is taken up at once.
  */
 (function () {
   "use strict";
@@ -37,19 +39,36 @@
     this.stopped = false;
     this.attempt = 0;
     this.timer = null;
+    this.stored = true;  // localStorage keeps what we write (not in private mode)
+    var self = this;
+    window.addEventListener("storage", function (e) {  // another tab of this tablet changed the outbox
+      if (e.key !== options.storageKey || self.stopped) return;
+      self.sync();
+      options.changed();
+      self.flush();
+    });
   }
 
   /** Keeps a slip ({round, word, coordinates, score}) and sends it. */
   Outbox.prototype.add = function (slip) {
     var item = {key: uuid(), round: slip.round, word: slip.word, coordinates: slip.coordinates, score: slip.score,
       made: Date.now()};
+    this.sync();
     this.items.push(item);  // kept before anything is sent
     this.keep();
     this.options.changed();
     this.flush();
     return item;
   };
-  Outbox.prototype.keep = function () { T.save(this.options.storageKey, this.items); };
+  Outbox.prototype.keep = function () { this.stored = T.save(this.options.storageKey, this.items); };
+  /** The outbox as localStorage holds it (another tab may have added or settled a slip), with this page's own
+   * copy of each item (its next try); nothing is dropped when localStorage does not keep what we write. */
+  Outbox.prototype.sync = function () {
+    if (!this.stored) return;
+    var mine = {};
+    this.items.forEach(function (i) { mine[i.key] = i; });
+    this.items = T.load(this.options.storageKey, this.items).map(function (i) { return mine[i.key] || i; });
+  };
   Outbox.prototype.forRound = function (round) { return this.items.filter(function (i) { return i.round === round; }); };
   Outbox.prototype.waiting = function () { return this.items.length > 0; };
   /** Seconds until the next try of the first slip (null: being sent, or none waiting). */
@@ -100,6 +119,7 @@
   };
 
   Outbox.prototype.settle = function (item, result) {
+    this.sync();
     this.items = this.items.filter(function (i) { return i.key !== item.key; });
     this.keep();
     this.attempt = 0;

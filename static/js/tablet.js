@@ -283,8 +283,11 @@
       outbox.add(typed);  // kept before anything is sent: a slip is never lost
     }
     function settled(result) {
+      T.save(ANSWER_KEY, result);
+      show(result);
+    }
+    function show(result) {
       answer = result;
-      T.save(ANSWER_KEY, answer);
       if (result.status === "received" && state && state.round && state.round.id === result.round) state.slip = result.slip;
       if (state) { renderForm(); renderReceipt(); }
     }
@@ -318,6 +321,10 @@
       if (outbox.waiting() && !window.confirm(S.confirm_logout)) return;
       D.session.forget();
       location.replace(cfg.urls.login);
+    });
+    window.addEventListener("storage", function (e) {  // another tab of this tablet got the answer to a slip
+      var other = e.key === ANSWER_KEY && T.load(ANSWER_KEY, null);
+      if (other && !stopped) show(other);
     });
     window.addEventListener("online", function () { outbox.resume(); schedule(0); });
     window.addEventListener("offline", function () { setOnline(false); });

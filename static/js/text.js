@@ -42,12 +42,14 @@
     return fmt(forms[k], {n: n});
   }
 
-  /** localStorage as JSON; null or undefined removes the key. Private mode: nothing is kept, nothing breaks. */
+  /** localStorage as JSON; null or undefined removes the key; whether it was kept. Private mode: nothing is kept,
+   * nothing breaks. */
   function save(key, value) {
     try {
       if (value === null || value === undefined) localStorage.removeItem(key);
       else localStorage.setItem(key, JSON.stringify(value));
-    } catch (e) { /* private mode: the page still works, without surviving a reload */ }
+      return true;
+    } catch (e) { return false; /* private mode: the page still works, without surviving a reload */ }
   }
   function load(key, fallback) {
     try {

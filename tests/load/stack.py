@@ -188,6 +188,19 @@ class Stack:
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
 
+    def kill9_all(self) -> list[int]:
+        """``kill -9`` of every process group at once (web master and workers, Celery worker, its pool and
+        beat), as a power cut would leave them; the pids killed."""
+        procs = list(self.procs.values())
+        pids = [pid for name in self.procs for pid in self.pids(name)]
+        for proc in procs:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+        for proc in procs:
+            proc.wait(timeout=10)
+        self.procs.clear()
+        return pids
+
     def __enter__(self) -> Stack:
         return self
 

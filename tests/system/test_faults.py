@@ -3,23 +3,19 @@
 Each test starts its own stack with a private var dir (embedded SQLite + file-system broker, or its own
 redis-server on a spare port) via :class:`tests.load.stack.Stack`, sets the tournament up with the load
 test's setup phase (``python -m tests.load.phases setup``) and then speaks HTTP to it like the arbiter and
-the tablets do. The database error test runs in-process (Django test client + a fault injected into the
-slip INSERT).
+the tablets do (:mod:`tests.system.harness`). The database error test runs in-process (Django test client + a
+fault injected into the slip INSERT). The other fault tests of this folder: PostgreSQL restarted mid-round
+(``test_fault_database.py``), the whole embedded stack killed with SIGKILL (``test_fault_crash.py``).
 
-Run: ``DUPLICATE_VAR_DIR=/tmp/loadvar .venv/bin/python -m pytest -m faults tests/system/test_faults.py``.
+Run: ``DUPLICATE_VAR_DIR=/tmp/loadvar .venv/bin/python -m pytest -m faults tests/system/``.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
-import signal
-import sqlite3
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 import uuid
 from pathlib import Path
 
@@ -27,109 +23,13 @@ import pytest
 from django.db import OperationalError, connection
 from django.test import Client
 
-from tests.load.stack import Stack, free_port, manage, phase, stack_env
-from tests.load.tablets import arbiter_token, parse_time
+from tests.load.stack import Stack
+from tests.load.tablets import parse_time
+from tests.system.harness import TABLETS, Hall, OwnRedis, call, prepare, wait_for
 from tournament import services
 from tournament.models import Slip
 
 pytestmark = pytest.mark.faults
-
-
-TABLETS = 6
-
-
-# -- a small HTTP client --------------------------------------------------------------------------------------
-
-
-def call(url: str, method: str = "GET", body: dict | None = None, headers: dict | None = None,
-         timeout: float = 10) -> tuple[int | None, dict]:
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(url, data=data, method=method, headers={
-        "Content-Type": "application/json", "Accept": "application/json", **(headers or {})})
-    try:
-        with urllib.request.urlopen(req, timeout=timeout) as r:
-            raw = r.read()
-            return r.status, json.loads(raw) if raw else {}
-    except urllib.error.HTTPError as exc:
-        raw = exc.read()
-        try:
-            return exc.code, json.loads(raw)
-        except ValueError:
-            return exc.code, {"raw": raw[:200].decode(errors="replace")}
-    except OSError:
-        return None, {}
-
-
-def wait_for(predicate, timeout: float, step: float = 0.2):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(step)
-    return predicate()
-
-
-class Hall:
-    """A tournament on a running stack: the arbiter's token (asked for at once), the tablets' tokens, the SQLite
-    file."""
-
-    def __init__(self, stack: Stack, setup: dict, db: Path):
-        self.stack, self.setup, self.db = stack, setup, db
-        self.arbiter = {"Authorization": f"Token {arbiter_token(stack.url, setup)}"}
-        self.tokens: dict[int, str] = {}
-
-    @property
-    def url(self) -> str:
-        return self.stack.url
-
-    def sql(self, query: str, *args):
-        with sqlite3.connect(self.db, timeout=30) as conn:
-            return conn.execute(query, args).fetchall()
-
-    def round(self, pk: int) -> dict:
-        st, body = call(f"{self.url}/api/arbiter/rounds/{pk}/", headers=self.arbiter)
-        assert st == 200, body
-        return body
-
-    def draw(self) -> int:
-        st, body = call(f"{self.url}/api/arbiter/tournaments/{self.setup['slug']}/games/{self.setup['game']}/draw/",
-                        "POST", {}, self.arbiter)
-        assert st == 201, body
-        return body["id"]
-
-    def wait_solved(self, pk: int, timeout: float = 60) -> dict:
-        return wait_for(lambda: (r := self.round(pk))["solver_status"] in ("done", "no_move") and r, timeout)
-
-    def open(self, pk: int) -> dict:
-        st, body = call(f"{self.url}/api/arbiter/rounds/{pk}/open/", "POST", {}, self.arbiter)
-        assert st == 200, body
-        return body
-
-    def login_all(self) -> None:
-        for table, code in self.setup["codes"].items():
-            st, body = call(f"{self.url}/api/tablet/login/", "POST", {"code": code})
-            assert st == 200, body
-            self.tokens[int(table)] = body["token"]
-
-    def slip(self, table: int, key: str, word: str, rnd: int, timeout: float = 10) -> tuple[int | None, dict]:
-        return call(f"{self.url}/api/tablet/slip/", "POST", {"word": word, "coordinates": "H8", "score": 10,
-                                                            "round": rnd},
-                    {"Authorization": f"Tablet {self.tokens[table]}", "Idempotency-Key": key}, timeout)
-
-    def slip_rows(self, rnd: int):
-        return self.sql("SELECT s.idempotency_key, s.id, r.table_number, s.is_current, s.late FROM tournament_slip s "
-                        "JOIN tournament_registration r ON r.id = s.registration_id WHERE s.round_id = ?", rnd)
-
-
-def prepare(tmp_path: Path, env_extra: dict | None = None, *, broker_url=None, redis_url=None,
-            seconds_per_move: int = 60, grace: int = 2) -> tuple[dict, dict]:
-    env = stack_env(tmp_path, broker_url=broker_url, redis_url=redis_url, extra=env_extra)
-    manage(env, "migrate", "--no-input", "-v", "0")
-    out = tmp_path / "setup.json"
-    phase(env, "setup", "--io", str(out), "--tablets", str(TABLETS), "--seconds-per-move", str(seconds_per_move),
-          "--grace", str(grace))
-    return env, json.loads(out.read_text())
 
 
 def journal(path: Path) -> list[dict]:
@@ -240,53 +140,16 @@ def test_web_restart_mid_round_loses_no_slip_and_keeps_the_deadline(tmp_path):
 # -- Redis (broker + cache) restarts ---------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def own_redis(tmp_path):
-    """A redis-server of this test on a spare port, with an append-only file so that a restart keeps the queue."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.skip("redis-server is not installed: the Redis restart test needs its own server")
-    port = free_port()
-    data = tmp_path / "redis"
-    data.mkdir()
-    procs: list[subprocess.Popen] = []
-
-    def start():
-        proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(data),
-                                 "--appendonly", "yes", "--appendfsync", "always", "--save", ""],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        procs.append(proc)
-        ok = wait_for(lambda: subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True,
-                                             text=True).stdout.strip() == "PONG", 10)
-        if not ok:
-            pytest.skip(f"could not start redis-server on port {port}")
-        return proc
-
-    def stop():
-        proc = procs[-1]
-        proc.send_signal(signal.SIGTERM)  # SHUTDOWN: the append-only file is flushed
-        proc.wait(timeout=15)
-
-    if shutil.which("redis-cli") is None:
-        pytest.skip("redis-cli is not installed")
-    start()
-    yield {"url": f"redis://127.0.0.1:{port}/0", "start": start, "stop": stop}
-    for proc in procs:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=10)
-
-
-def test_redis_restart_keeps_queued_tasks_and_tablets_carry_on(tmp_path, own_redis):
-    env, setup = prepare(tmp_path, broker_url=own_redis["url"], redis_url=own_redis["url"],
+def test_redis_restart_keeps_queued_tasks_and_tablets_carry_on(tmp_path, own_redis: OwnRedis):
+    env, setup = prepare(tmp_path, broker_url=own_redis.url, redis_url=own_redis.url,
                          seconds_per_move=15, grace=2)
     with Stack(env, tmp_path / "logs", web_workers=2, threads=4) as stack:
         stack.start_web()
         hall = Hall(stack, setup, tmp_path / "db.sqlite3")
         hall.login_all()
         pk = hall.draw()  # no worker yet: the solve task waits in Redis
-        own_redis["stop"]()
-        own_redis["start"]()
+        own_redis.stop()
+        own_redis.start()
         stack.start_worker()
         assert hall.wait_solved(pk, timeout=60), "the task queued before the Redis restart did not run"
 
@@ -295,12 +158,12 @@ def test_redis_restart_keeps_queued_tasks_and_tablets_carry_on(tmp_path, own_red
         st, body = hall.slip(1, key1, "КОТ", pk)
         assert st == 201, body
 
-        own_redis["stop"]()
+        own_redis.stop()
         # Redis is down: slips don't need it (database only) and the state keeps answering
         key2 = uuid.uuid4().hex
         st2, body2 = hall.slip(2, key2, "ДОМ", pk)
         st_state, _ = call(f"{hall.url}/api/tablet/state/", headers={"Authorization": f"Tablet {hall.tokens[3]}"})
-        own_redis["start"]()
+        own_redis.start()
         if st2 != 201:  # a tablet retries with the same key
             st2, body2 = wait_for(lambda: (a := hall.slip(2, key2, "ДОМ", pk))[0] == 201 and a, 20, step=1)
         assert st2 == 201, body2

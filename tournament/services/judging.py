@@ -41,6 +41,7 @@ def judge_round(rnd: Round, actor: audit.Actor = None) -> Round:
     if rnd.status not in (Round.Status.CLOSED, Round.Status.JUDGED, Round.Status.REVIEWED):
         raise ServiceError(Code.ROUND_NOT_CLOSED, _("round %(n)s is %(status)s: close it before judging")
                            % {"n": rnd.number, "status": rnd.get_status_display()})
+    first = rnd.status == Round.Status.CLOSED
     t = rnd.game.tournament
     tools = solving.round_tools(t)
     moves = solving.round_moves(rnd, tools)
@@ -74,11 +75,15 @@ def judge_round(rnd: Round, actor: audit.Actor = None) -> Round:
                 setattr(verdict, k, val)
             changed.append(verdict)
     with transaction.atomic():
+        # the first judging claims the round before writing: when two cross (the close task's and the
+        # recovery sweep's, on two worker processes), the one that finds it judged meanwhile writes nothing
+        if first and not audit.claim(Round, rnd.pk, Round.Status.CLOSED, Round.Status.JUDGED,
+                                     judged_at=timezone.now()):
+            rnd.refresh_from_db()
+            return rnd
         Verdict.objects.bulk_create(new, batch_size=500)
         Verdict.objects.bulk_update(changed, VERDICT_FIELDS, batch_size=500)
         compute_solos(rnd)
-        Round.objects.filter(pk=rnd.pk, status=Round.Status.CLOSED).update(
-            status=Round.Status.JUDGED, judged_at=timezone.now())
         audit.record(actor, "round.judge", rnd, after={"verdicts": len(regs)}, tournament=t)
     rnd.refresh_from_db()
     return rnd

@@ -11,6 +11,7 @@ from datetime import datetime, tzinfo
 from typing import Any
 
 from django.conf import settings
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
@@ -49,7 +50,10 @@ class TournamentTimeZone:
         slug = kwargs.get("slug")
         if not slug or getattr(view, "shows_no_time", False):  # the screens' polls: no query spent on a zone
             return
-        zone = Tournament.objects.filter(slug=slug).values_list("time_zone", flat=True).first()
+        try:
+            zone = Tournament.objects.filter(slug=slug).values_list("time_zone", flat=True).first()
+        except DatabaseError:  # the database does not answer: the view will say so (web.unavailable)
+            return
         if zone:
             timezone.activate(zone_of(zone))
 
