@@ -186,6 +186,8 @@ def flagged(reason: str, warning: bool, automatic: bool = True) -> bool:
 AUDIT_ACTIONS: dict[str, Promise] = {
     "tournament.create": _("tournament created"),
     "tournament.update": _("tournament settings changed"),
+    "tournament.backup": _("backup downloaded"),
+    "tournament.restore": _("restored from a backup"),
     "player.register": _("player registered"),
     "player.new_code": _("new access code"),
     "tables.assign": _("tables assigned"),
@@ -220,6 +222,8 @@ AUDIT_FIELDS: dict[str, Promise] = {
     "points": _("points"), "reason": _("reason"), "text": _("slip"), "version": _("version"), "late": _("late"),
     "source": _("source"), "verdicts": _("verdicts"), "awarded": _("points awarded"), "warning": _("warning"),
     "true_score": _("true score"), "automatic": _("automatic"), "round": _("round"), "game": _("game"),
+    "archive": _("archive"), "written_at": _("written at"), "host": _("machine"), "program": _("program"),
+    "replaced": _("replaced"), "bytes": _("bytes"),
 }
 AUDIT_OBJECTS: dict[str, Promise] = {
     "Tournament": _("tournament"), "Registration": _("player"), "Game": _("game"), "Round": _("round"),

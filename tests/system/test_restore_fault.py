@@ -21,7 +21,7 @@ import pytest
 
 from tests.load.stack import Stack, stack_env
 from tests.paths import ROOT
-from tests.system.test_faults import TABLETS, Hall, call, prepare, wait_for
+from tests.system.harness import TABLETS, Hall, call, prepare, wait_for
 
 pytestmark = pytest.mark.faults
 
