@@ -114,7 +114,7 @@ class TabletSlip(TabletView):
         slip, created = slips.retried_slip(key, reg, **body), False
         if slip is None:
             rnd = rounds.tournament_round(reg.tournament)
-            if rnd is None or rnd.status not in (Round.Status.OPEN, Round.Status.CLOSED):
+            if rnd is None or rnd.status not in slips.TABLET_STATUSES:
                 raise ServiceError(Code.NO_OPEN_ROUND, _("no round is open: slips are not taken now"))
             if data.get("round") is not None and data["round"] != rnd.pk:
                 raise ServiceError(Code.ROUND_CHANGED, _("the slip is for another round: slips are taken for "

@@ -26,6 +26,10 @@ from . import audit
 RECENT_SLIPS = 200
 
 
+#: The round statuses a tablet's slip is stored in (late once the round is closed).
+TABLET_STATUSES = (Round.Status.OPEN, Round.Status.CLOSED, Round.Status.JUDGED, Round.Status.REVIEWED)
+
+
 def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinates: str = "",
                 score: int | None = None, idempotency_key: str | None = None, source: str = Slip.Source.TABLET,
                 actor: audit.Actor = None, received_at: datetime | None = None, checked: bool = False,
@@ -33,7 +37,8 @@ def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinate
     """Stores a slip version. A retry with the same idempotency key returns the same slip.
 
     Until the deadline a new slip replaces the previous one (every version is kept).
-    A slip after the deadline is kept, marked late, and does not replace an on-time one.
+    A slip after the deadline is kept, marked late, and does not replace an on-time one; a tablet's slip is
+    kept so until the round is published (it counts as missing; the arbiter sees it in the review).
     Paper slips may be typed by the arbiter after closing, with the time they were handed in.
     ``checked``: the caller has just looked the idempotency key up and found no slip.
     ``marked_late``: the arbiter ticked a paper slip as handed in late: it is late whatever the clock says
@@ -73,13 +78,16 @@ def _store(rnd: Round, registration: Registration, key: str, *, word: str, coord
            source: str, actor: audit.Actor, received_at: datetime | None, marked_late: bool = False) -> Slip:
     status, deadline = _share_lock_round(rnd.pk)
     paper = source in (Slip.Source.PAPER, Slip.Source.ARBITER)
-    # after closing, tablet slips are still kept (as late); paper slips carry their hand-in time
-    if status not in (Round.Status.OPEN, Round.Status.CLOSED):
+    # after closing, tablet slips are still kept (as late) until the top is published — a slip a tablet held
+    # through an outage reaches the arbiter's review; paper slips carry their hand-in time, typed before judging
+    taking = (Round.Status.OPEN, Round.Status.CLOSED) if paper else TABLET_STATUSES
+    if status not in taking:
         raise ServiceError(Code.ROUND_NOT_OPEN, _("round %(n)s is %(status)s: slips are not taken")
                            % {"n": rnd.number, "status": Round.Status(status).label})
     now = received_at if (paper and received_at) else timezone.now()
     # a tablet slip that comes after the close (even a close forced before the deadline) is late
-    late = (deadline is not None and now > deadline) or (status == Round.Status.CLOSED and not paper) or marked_late
+    late = ((deadline is not None and now > deadline) or (status != Round.Status.OPEN and not paper)
+            or marked_late)
     # one player's slips one at a time (versions), other players' side by side
     # (no ordering: Registration's default one joins the tournament, whose row would be locked too)
     list(Registration.objects.select_for_update(no_key=True).filter(pk=registration.pk).order_by()
