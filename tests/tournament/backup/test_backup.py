@@ -247,10 +247,12 @@ def test_console_shows_the_last_backup_and_downloads_one(client, alice, played, 
     client.force_login(alice)
     page = client.get(f"/arbiter/t/{t.slug}/").content.decode()
     assert "Автоматических копий этого турнира ещё нет." in page  # the console speaks the tournament's language
+    assert "Автоматические копии запаздывают" in page  # a game is played and no archive was written
     written = backups.back_up(t, reason="periodic")
     assert written is not None
     page = client.get(f"/arbiter/t/{t.slug}/").content.decode()
     assert "Последняя автоматическая копия" in page and written.name in page
+    assert "Автоматические копии запаздывают" not in page
     response = client.get(f"/arbiter/t/{t.slug}/backup/")
     assert response.status_code == 200 and response["Content-Type"] == "application/zip"
     assert f"{t.slug}--" in response["Content-Disposition"]
