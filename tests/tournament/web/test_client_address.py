@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 from django.test import RequestFactory
 
@@ -61,3 +62,16 @@ def test_the_embedded_database_commits_durably(manage):
     out = manage("shell", "-c", "from django.db import connection; c = connection.cursor(); "
                  "c.execute('PRAGMA synchronous'); print('synchronous', c.fetchone()[0])")
     assert out.returncode == 0 and "synchronous 2" in out.stdout
+
+
+def test_the_synchronous_level_is_only_a_measurement_knob(monkeypatch):
+    from tournament.settings import sqlite_synchronous
+
+    monkeypatch.delenv("DUPLICATE_SQLITE_SYNCHRONOUS", raising=False)
+    assert sqlite_synchronous() == "FULL"
+    monkeypatch.setenv("DUPLICATE_SQLITE_SYNCHRONOUS", " normal ")
+    assert sqlite_synchronous() == "NORMAL"  # what `python -m tests.load --sqlite-synchronous NORMAL` sets
+    for level in ("OFF", "0", "FULL; PRAGMA foo"):  # never less than NORMAL, never into the init command
+        monkeypatch.setenv("DUPLICATE_SQLITE_SYNCHRONOUS", level)
+        with pytest.raises(ImproperlyConfigured):
+            sqlite_synchronous()
