@@ -112,6 +112,24 @@ TEMPLATES = [
 ]
 
 # -- database -----------------------------------------------------------------
+#: SQLite's ``synchronous`` levels the embedded database may run with (DUPLICATE_SQLITE_SYNCHRONOUS).
+SQLITE_SYNCHRONOUS_LEVELS = ("FULL", "NORMAL", "EXTRA")
+
+
+def sqlite_synchronous() -> str:
+    """SQLite's ``synchronous`` level: FULL unless DUPLICATE_SQLITE_SYNCHRONOUS says otherwise.
+
+    A measurement knob (``python -m tests.load --embedded --sqlite-synchronous``): NORMAL trades the last
+    commits before a power cut for a cheaper commit. Anything but FULL, NORMAL or EXTRA stops the start.
+    """
+    level = (os.environ.get("DUPLICATE_SQLITE_SYNCHRONOUS") or "FULL").strip().upper()
+    if level not in SQLITE_SYNCHRONOUS_LEVELS:
+        raise ImproperlyConfigured(
+            f"DUPLICATE_SQLITE_SYNCHRONOUS={level!r}: expected one of {', '.join(SQLITE_SYNCHRONOUS_LEVELS)}."
+        )
+    return level
+
+
 DATABASE_URL = os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}")
 DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")))}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -121,7 +139,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         # FULL: a committed transaction (a slip whose receipt a tablet holds) survives a power cut; NORMAL in
         # WAL mode may roll the last ones back (SQLite's documentation, "synchronous").
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;",
+        "init_command": f"PRAGMA journal_mode=WAL; PRAGMA synchronous={sqlite_synchronous()};",
     }
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -5,6 +5,11 @@ cache, a temporary var dir), sets up a tournament with N players (:mod:`tests.lo
 opens a round through the arbiter API, runs the tablets (:mod:`tests.load.tablets`), waits for the close
 and the verdicts, checks the database and prints the figures (:mod:`tests.load.report`). Exit status 1
 when a check or a target fails. Every process it starts is stopped at the end, also on errors and Ctrl+C.
+
+``--embedded`` runs the same against the embedded default instead — SQLite (WAL) in the run's var dir, the
+Celery broker and the cache on the file system, no server but gunicorn and the worker ``manage.py serve``
+starts (2 web workers by default, as ``serve``). ``--sqlite-synchronous NORMAL FULL NORMAL FULL`` runs it
+once per level (``DUPLICATE_SQLITE_SYNCHRONOUS``), each on a fresh var dir, and ends with one line per run.
 """
 
 from __future__ import annotations
@@ -32,7 +37,11 @@ except ImportError:  # optional: the asyncio loop does the same, with more of th
 
 #: The options written with the figures (``--json``).
 RUN_OPTIONS = ("tablets", "burst", "poll", "announce", "seconds_per_move", "grace", "web_workers", "threads",
-               "celery_concurrency")
+               "celery_concurrency", "embedded", "synchronous")
+#: SQLite's synchronous levels the settings accept (tournament.settings.SQLITE_SYNCHRONOUS_LEVELS).
+SYNCHRONOUS = ("NORMAL", "FULL", "EXTRA")
+#: Web workers of a run: the production set-up's, and ``manage.py serve``'s default for the embedded one.
+WEB_WORKERS, SERVE_WEB_WORKERS = 3, 2
 
 
 def parser() -> argparse.ArgumentParser:
@@ -49,12 +58,21 @@ def parser() -> argparse.ArgumentParser:
                    help="database to (re)create: it is dropped first")
     p.add_argument("--redis-url", default="redis://127.0.0.1:6379/13",
                    help="a Redis database this run owns (broker + cache; flushed first)")
-    p.add_argument("--web-workers", type=int, default=3)
+    p.add_argument("--embedded", action="store_true",
+                   help="the embedded default instead: SQLite in the run's var dir, file-system broker and cache")
+    p.add_argument("--sqlite-synchronous", nargs="+", type=str.upper, choices=SYNCHRONOUS, metavar="LEVEL",
+                   help="with --embedded: SQLite's synchronous level (DUPLICATE_SQLITE_SYNCHRONOUS, default FULL); "
+                        "several levels run one after another, each on a fresh var dir")
+    p.add_argument("--dir", type=Path, default=None,
+                   help="where the run's var dir is made (default: the temporary folder); with --embedded the "
+                        "database is there, so put it on the disk the hall's server writes to")
+    p.add_argument("--web-workers", type=int, default=None,
+                   help=f"default {WEB_WORKERS}; {SERVE_WEB_WORKERS} with --embedded (as manage.py serve)")
     p.add_argument("--threads", type=int, default=8)
     p.add_argument("--celery-concurrency", type=int, default=2)
     p.add_argument("--connections", type=int, default=1000, help="client connection pool size")
     p.add_argument("--timeline", action="store_true", help="also print requests and p95 per 5 s of the round")
-    p.add_argument("--json", help="also write the figures to this file")
+    p.add_argument("--json", help="also write the figures to this file (a list with several runs)")
     p.add_argument("--settings-module", default="tournament.settings",
                    help="DJANGO_SETTINGS_MODULE of the server processes")
     return p
@@ -74,9 +92,11 @@ def run_client(coro: Coroutine[Any, Any, None]) -> None:
 
 
 def prepare(o: dict[str, Any], env: stack.Env, var_dir: Path) -> dict[str, Any]:
-    """The run's database (recreated, migrated, set up) and Redis database (flushed)."""
-    stack.recreate_database(o["database_url"])
-    stack.flush_redis(o["redis_url"])
+    """The run's database (recreated, migrated, set up) and Redis database (flushed); embedded, the SQLite
+    database is new in the run's new var dir."""
+    if not o["embedded"]:
+        stack.recreate_database(o["database_url"])
+        stack.flush_redis(o["redis_url"])
     t0 = time.monotonic()
     stack.manage(env, "migrate", "--no-input", "-v", "0")
     setup_file = var_dir / "setup.json"
@@ -87,8 +107,8 @@ def prepare(o: dict[str, Any], env: stack.Env, var_dir: Path) -> dict[str, Any]:
 
 
 def drive_and_check(o: dict[str, Any], env: stack.Env, servers: stack.Stack, var_dir: Path,
-                    setup: dict[str, Any]) -> bool:
-    """Starts the servers, runs the clients, checks the database, prints the report; True when it passes."""
+                    setup: dict[str, Any]) -> report.Figures:
+    """Starts the servers, runs the clients, checks the database, prints the report; the run's figures."""
     servers.start_worker()
     servers.start_web()
     say(f"gunicorn {o['web_workers']}×{o['threads']} threads on {servers.url}, "
@@ -103,18 +123,17 @@ def drive_and_check(o: dict[str, Any], env: stack.Env, servers: stack.Stack, var
     stack.phase(env, "check", "--io", str(log_file))
     check = json.loads(log_file.with_suffix(".result.json").read_text())
     ok = report.report(say, o, summary, check)
-    if o["json"]:
-        Path(o["json"]).write_text(json.dumps({"options": {k: o[k] for k in RUN_OPTIONS}, "summary": summary,
-                                               "check": check}, indent=2))
-    return ok
+    return {"options": {k: o[k] for k in RUN_OPTIONS}, "summary": summary, "check": check, "passed": ok}
 
 
 def clean_up(o: dict[str, Any], var_dir: Path) -> None:
     db_url = o["database_url"]
     if o["keep"]:
-        say(f"kept: {var_dir} and {db_url.rsplit('/', 1)[-1]}")
+        say(f"kept: {var_dir}" + ("" if o["embedded"] else f" and {db_url.rsplit('/', 1)[-1]}"))
         return
     shutil.rmtree(var_dir, ignore_errors=True)
+    if o["embedded"]:
+        return
     try:
         stack.drop_database(db_url)
     except Exception as exc:  # noqa: BLE001 (best effort)
@@ -125,26 +144,68 @@ def on_term(_signum: int, _frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
-def main(argv: list[str] | None = None) -> int:
-    o = vars(parser().parse_args(argv))
-    signal.signal(signal.SIGTERM, on_term)
-    var_dir = Path(tempfile.mkdtemp(prefix="duplicate-load-"))
+def run_env(o: dict[str, Any], var_dir: Path) -> stack.Env:
+    """The environment of the run's processes: PostgreSQL + Redis, or the embedded default (nothing but the
+    var dir, and the SQLite synchronous level when one is asked)."""
+    extra = {"DJANGO_SETTINGS_MODULE": o["settings_module"]}
+    if o["embedded"]:
+        if o["synchronous"]:
+            extra["DUPLICATE_SQLITE_SYNCHRONOUS"] = o["synchronous"]
+        return stack.stack_env(var_dir, extra=extra)
     db_url, redis_url = o["database_url"], o["redis_url"]
-    env = stack.stack_env(var_dir, database_url=db_url, broker_url=redis_url, redis_url=redis_url,
-                          extra={"DB_CONN_MAX_AGE": "600", "DJANGO_SETTINGS_MODULE": o["settings_module"]})
+    return stack.stack_env(var_dir, database_url=db_url, broker_url=redis_url, redis_url=redis_url,
+                           extra={"DB_CONN_MAX_AGE": "600", **extra})
+
+
+def describe(o: dict[str, Any], var_dir: Path) -> str:
+    if o["embedded"]:
+        return (f"var dir {var_dir} ({stack.filesystem(var_dir)}); embedded: SQLite synchronous="
+                f"{o['synchronous'] or 'FULL (default)'}, file-system broker and cache")
+    return (f"var dir {var_dir}; database {o['database_url'].rsplit('@', 1)[-1]}; "
+            f"redis {o['redis_url'].rsplit('@', 1)[-1]}")
+
+
+def run_once(o: dict[str, Any]) -> report.Figures | None:
+    """One run on a new var dir (and database); its figures, None when it broke before the report."""
+    if o["dir"] is not None:
+        o["dir"].mkdir(parents=True, exist_ok=True)
+    var_dir = Path(tempfile.mkdtemp(prefix="duplicate-load-", dir=o["dir"]))
+    env = run_env(o, var_dir)
     servers = stack.Stack(env, var_dir / "logs", web_workers=o["web_workers"], threads=o["threads"],
                           celery_concurrency=o["celery_concurrency"])
-    ok = False
     try:
-        say(f"var dir {var_dir}; database {db_url.rsplit('@', 1)[-1]}; redis {redis_url.rsplit('@', 1)[-1]}")
+        say(describe(o, var_dir))
         setup = prepare(o, env, var_dir)
-        ok = drive_and_check(o, env, servers, var_dir, setup)
-    except KeyboardInterrupt:
-        print("interrupted: stopping the processes", file=sys.stderr)
+        return drive_and_check(o, env, servers, var_dir, setup)
     finally:
         servers.stop()
         clean_up(o, var_dir)
-    return 0 if ok else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = parser()
+    o = vars(p.parse_args(argv))
+    if o["sqlite_synchronous"] and not o["embedded"]:
+        p.error("--sqlite-synchronous needs --embedded")
+    if o["web_workers"] is None:
+        o["web_workers"] = SERVE_WEB_WORKERS if o["embedded"] else WEB_WORKERS
+    signal.signal(signal.SIGTERM, on_term)
+    levels = o.pop("sqlite_synchronous") or [None]
+    runs: list[tuple[str | None, report.Figures | None]] = []
+    try:
+        for i, level in enumerate(levels, 1):
+            if len(levels) > 1:
+                say(f"\n=== run {i}/{len(levels)}: SQLite synchronous={level} ===")
+            runs.append((level, run_once({**o, "synchronous": level})))
+    except KeyboardInterrupt:
+        print("interrupted: stopping the processes", file=sys.stderr)
+        return 1
+    if o["json"]:
+        figures = [f for _, f in runs]
+        Path(o["json"]).write_text(json.dumps(figures[0] if len(figures) == 1 else figures, indent=2))
+    if len(levels) > 1:
+        report.compare(say, runs)
+    return 0 if all(f is not None and f["passed"] for _, f in runs) else 1
 
 
 if __name__ == "__main__":

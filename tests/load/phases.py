@@ -28,7 +28,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
 django.setup()
 
 from django.contrib.auth import get_user_model  # noqa: E402
-from django.db import transaction  # noqa: E402
+from django.db import connection, transaction  # noqa: E402
 
 from lexicon import services as lexicon_services  # noqa: E402
 from tests.paths import LEXICONS  # noqa: E402
@@ -123,6 +123,19 @@ def round_figures(rnd: Round, registrations: int) -> dict[str, Any]:
     }
 
 
+def database_figures() -> dict[str, Any]:
+    """The database the run used; for SQLite its journal mode and ``synchronous`` level as a connection
+    opened with the run's settings reads them (0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA)."""
+    out: dict[str, Any] = {"vendor": connection.vendor}
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA journal_mode")
+            out["journal_mode"] = cursor.fetchone()[0]
+            cursor.execute("PRAGMA synchronous")
+            out["synchronous"] = cursor.fetchone()[0]
+    return out
+
+
 def check_run(client_log: dict[str, Any]) -> dict[str, Any]:
     """Compares what the tablets were told with what the database holds."""
     rnd = Round.objects.get(pk=client_log["round"])
@@ -151,7 +164,7 @@ def check_run(client_log: dict[str, Any]) -> dict[str, Any]:
         "slips": len(slips), "keys": len(by_key), "acknowledged": sum(len(acknowledged(es)) for es in tablets.values()),
         "lost": lost, "mismatched": wrong, "duplicated": duplicated, "phantom": len(phantom),
         "late_rows": sum(1 for s in slips if s["late"]), **figures,
-        "failures": failures[:50], "failure_count": len(failures),
+        "failures": failures[:50], "failure_count": len(failures), "database": database_figures(),
     }
 
 

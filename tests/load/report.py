@@ -16,6 +16,9 @@ TARGET_SUBMIT_P95_MS = 300
 TARGET_VERDICTS_SECONDS = 5
 TARGET_REAL_TIME_SECONDS = 2  # an arbiter's change on every screen (issue 7): the open and the publication
 
+#: PRAGMA synchronous's answer → its name.
+SQLITE_LEVELS = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}
+
 Write = Callable[[str], Any]
 Figures = dict[str, Any]
 
@@ -152,6 +155,10 @@ def write_slips(w: Write, o: dict[str, Any], summary: Figures, check: Figures) -
       f"verdicts {check['verdicts']}/{check['registrations']} ({check['verdicts_with_slip']} with a slip); "
       f"round {check['status']}")
     d2v, c2v = check["deadline_to_verdicts"], check["close_to_verdicts"]
+    db = check.get("database") or {}
+    if db.get("vendor") == "sqlite":
+        w(f"SQLite as the run's processes open it: journal_mode={db['journal_mode']}, "
+          f"synchronous={SQLITE_LEVELS.get(db['synchronous'], db['synchronous'])}")
     w(f"deadline → all verdicts: {d2v if d2v is None else round(d2v, 2)} s (grace {check['grace']} s); "
       f"close → all verdicts: {c2v if c2v is None else round(c2v, 2)} s")
     for line in check["failures"]:
@@ -184,7 +191,7 @@ def targets(o: dict[str, Any], summary: Figures, check: Figures) -> list[tuple[s
 def report(w: Write, o: dict[str, Any], summary: Figures, check: Figures) -> bool:
     """Prints the figures and PASS/FAIL per target; True when every target holds."""
     w("")
-    w(f"Load test: {o['tablets']} tablets, poll {o['poll']} s, draw → open {o['announce']} s, "
+    w(f"Load test{' (embedded: SQLite, file-system broker)' if o.get('embedded') else ''}: {o['tablets']} tablets, poll {o['poll']} s, draw → open {o['announce']} s, "
       f"{o['seconds_per_move']} s per move, burst {o['burst']} s; polling: {summary['polling']}")
     w(f"logins took {summary['login_seconds']} s; solver {summary['solve_seconds']} s; "
       f"measured span {summary['span_seconds']} s")
@@ -197,3 +204,21 @@ def report(w: Write, o: dict[str, Any], summary: Figures, check: Figures) -> boo
     for name, passed in results:
         w(f"[{'PASS' if passed else 'FAIL'}] {name}")
     return all(p for _, p in results)
+
+
+def compare(w: Write, runs: list[tuple[str | None, Figures | None]]) -> None:
+    """One line per run of ``--sqlite-synchronous L1 L2 …``: the slips' latency, reach, lost/duplicated."""
+    w("")
+    w(f"{'run':<5}{'synchronous':<13}{'slip p50':>10}{'p95':>8}{'p99':>8}{'max ms':>9}{'open max s':>12}"
+      f"{'publ. max s':>13}{'lost':>6}{'dupl.':>7}  targets")
+    for i, (level, figures) in enumerate(runs, 1):
+        if figures is None:
+            w(f"{i:<5}{level or 'FULL':<13}(no figures: the run broke)")
+            continue
+        slip = figures["summary"]["endpoints"].get("slip", {})
+        check = figures["check"]
+        reach = [(figures["summary"].get(k) or {}).get("max_s") for k in ("open_to_tablets", "publish_to_tablets")]
+        duplicated = check["duplicated"] + check["phantom"] + check["mismatched"]
+        w(f"{i:<5}{level or 'FULL':<13}{slip.get('p50_ms', '—'):>10}{slip.get('p95_ms', '—'):>8}"
+          f"{slip.get('p99_ms', '—'):>8}{slip.get('max_ms', '—'):>9}{str(reach[0]):>12}{str(reach[1]):>13}"
+          f"{check['lost']:>6}{duplicated:>7}  {'PASS' if figures['passed'] else 'FAIL'}")

@@ -27,7 +27,7 @@ from tests.paths import ROOT
 
 #: The variables of the caller's environment a run replaces by its own.
 RUN_VARIABLES = ("DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL", "DUPLICATE_VAR_DIR", "LEXICON_DIR",
-                 "CELERY_TASK_ALWAYS_EAGER")
+                 "CELERY_TASK_ALWAYS_EAGER", "DUPLICATE_SQLITE_SYNCHRONOUS")
 
 Env = dict[str, str]
 
@@ -36,6 +36,22 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def filesystem(path: Path) -> str:
+    """The type of the file system holding ``path`` (e.g. ext4, tmpfs), from /proc/self/mounts; "?" elsewhere."""
+    best, kind = "", "?"
+    try:
+        mounts = Path("/proc/self/mounts").read_text().splitlines()
+    except OSError:
+        return kind
+    target = str(Path(path).resolve())
+    for line in mounts:
+        fields = line.split()
+        if len(fields) > 2 and (target == fields[1] or target.startswith(fields[1].rstrip("/") + "/")) \
+                and len(fields[1]) >= len(best):
+            best, kind = fields[1], fields[2]
+    return kind
 
 
 def run(env: Env, argv: list[str], *, timeout: float = 600) -> subprocess.CompletedProcess[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 from django.test import RequestFactory
 
@@ -83,3 +84,16 @@ def test_the_audit_log_records_the_client_address(settings, client, local_cache,
     assert row is not None and row.action == "tournament.update" and row.address == expected
     page = client.get(f"/arbiter/t/{tournament.slug}/audit/").content.decode()
     assert expected in page
+
+
+def test_the_synchronous_level_is_only_a_measurement_knob(monkeypatch):
+    from tournament.settings import sqlite_synchronous
+
+    monkeypatch.delenv("DUPLICATE_SQLITE_SYNCHRONOUS", raising=False)
+    assert sqlite_synchronous() == "FULL"
+    monkeypatch.setenv("DUPLICATE_SQLITE_SYNCHRONOUS", " normal ")
+    assert sqlite_synchronous() == "NORMAL"  # what `python -m tests.load --sqlite-synchronous NORMAL` sets
+    for level in ("OFF", "0", "FULL; PRAGMA foo"):  # never less than NORMAL, never into the init command
+        monkeypatch.setenv("DUPLICATE_SQLITE_SYNCHRONOUS", level)
+        with pytest.raises(ImproperlyConfigured):
+            sqlite_synchronous()
