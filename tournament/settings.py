@@ -146,6 +146,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # -- cache (rate limits, idempotency, PDF cache) ----------------------------------
 REDIS_URL = os.environ.get("REDIS_URL")
+#: The pages open a stream (/live/stream/<slug>/, Server-Sent Events) for their changes and poll only as a
+#: fallback: on when the server runs the ASGI application (manage.py serve --push, README "Real time").
+LIVE_PUSH = env_bool("LIVE_PUSH", False)
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:

@@ -1,10 +1,12 @@
-/* Hall display: polls its state (ETag / 304) about once a second and redraws itself when the round
+/* Hall display: its state on each event of the tournament's stream, else polled (ETag / 304) about once a
+ * second; redraws itself when the round
  * changes; the countdown runs on the server's clock (offset from X-Server-Time). The glue of text.js,
  * coords.js, clock.js and board.js (loaded before this file). */
 (function () {
   "use strict";
   var D = window.Duplicate, T = D.text, byId = T.byId, el = T.el, fmt = T.fmt;
   var POLL_MS = 1000;
+  var POLL_STREAMING_MS = 10000;  // while the stream is up, a poll now and then checks it
   var cfg = T.readJson("display-config"), S = T.readJson("display-strings"), B = cfg.board;
   var state = null, etag = null, failures = 0;
   var clock = D.clock.create();
@@ -132,10 +134,11 @@
     box.dataset.level = level;
     if (byId("display").dataset.phase !== phase) render();
   }
-  function poll() {
+  function poll(wanted) {
     var t0 = Date.now(), headers = {"Accept": "application/json"};
     if (etag) headers["If-None-Match"] = etag;
-    fetch(cfg.urls.state, {cache: "no-store", headers: headers}).then(function (r) {
+    var url = cfg.urls.state + (wanted ? "?v=" + encodeURIComponent(wanted) : "");
+    fetch(url, {cache: "no-store", headers: headers}).then(function (r) {
       clock.sampleResponse(r, t0, Date.now());
       if (r.status === 304) return;
       if (!r.ok) throw new Error("state " + r.status);
@@ -149,9 +152,17 @@
       failures += 1;
       if (failures >= 3) { byId("offline").hidden = false; byId("offline").textContent = S.offline; }
     }).then(function () {
-      setTimeout(poll, failures ? 2500 : POLL_MS);
+      clearTimeout(pollTimer);
+      pollTimer = setTimeout(function () { poll(); }, failures ? 2500 : stream.up ? POLL_STREAMING_MS : POLL_MS);
     });
   }
+  var pollTimer = null, pushedVersion = null;
+  var stream = D.stream.create({url: cfg.urls.stream, onState: function (body) {
+    // an event of the stream: a new version → the display's state now (one request, as a poll)
+    if (!body || !body.version || body.version === pushedVersion) return;
+    pushedVersion = body.version;
+    if (etag !== '"' + body.version + '"') { clearTimeout(pollTimer); poll(body.version); }
+  }, onChange: function (up) { if (!up) { clearTimeout(pollTimer); poll(); } }});
 
   setInterval(tick, 250);
   poll();

@@ -1,4 +1,5 @@
-/* Player tablet: the live state (polling a state version with ETag / 304), the countdown on the
+/* Player tablet: the live state (the tournament's stream, else polling a state version with ETag / 304), the
+ * countdown on the
  * server's clock, the board, the slip and its outbox, the receipt and the results, the assisted mode.
  *
  * The glue of the shared parts: text.js, coords.js, clock.js, board.js, session.js, outbox.js, slip.js,
@@ -10,6 +11,7 @@
 
   var POLL_MS = 1000;
   var POLL_OFFLINE_MS = 2500;
+  var POLL_STREAMING_MS = 10000;  // while the stream is up, a poll now and then checks it
 
   if (byId("tablet-config")) tabletPage();
 
@@ -80,9 +82,22 @@
       }).catch(function () {
         setOnline(false);
       }).then(function () {
-        schedule(online ? POLL_MS + Math.random() * 150 : POLL_OFFLINE_MS);
+        schedule(!online ? POLL_OFFLINE_MS : stream.up ? POLL_STREAMING_MS : POLL_MS + Math.random() * 150);
       });
     }
+    function pushed(body) {
+      // an event of the stream: the same answer as a poll's 200
+      if (!body || !body.version || stopped) return;
+      var tag = '"' + body.version + '"';
+      setOnline(true);
+      outbox.nudge();
+      if (tag === etag || T.olderTag(tag, etag)) return;
+      if (openedNow(body.round)) { etag = tag; render(); return; }
+      loadState(tag, etag !== null).catch(function () { schedule(0); });
+    }
+    var stream = D.stream.create({url: cfg.urls.stream, onState: pushed, onChange: function (up) {
+      if (!up) schedule(0);  // the stream broke: poll at once, then every second
+    }});
     function openedNow(n) {
       // the round we show as drawn has opened: the poll's answer has the rack and the deadline, and
       // nothing of ours can have changed (no slip is taken before the open), so no request is needed
@@ -119,6 +134,7 @@
     function loggedOut() {
       stopped = true;
       clearTimeout(pollTimer);
+      stream.close();
       outbox.stop();
       var box = byId("logged-out") || el("div", "tb-overlay"), card = el("div", "card");
       box.id = "logged-out";

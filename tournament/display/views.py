@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET
 from .. import labels
 from ..live import display as live_display
 from ..live import version
+from ..live.stream import stream_url
 from ..models import Tournament
 from ..web.language import language_for, render_in
 
@@ -51,9 +52,11 @@ def display_strings() -> dict[str, str | dict[str, str]]:
 
 @require_GET
 def display_state_json(request: HttpRequest, slug: str) -> HttpResponseBase:
-    """The display's state, with the version as ETag (304 while unchanged)."""
+    """The display's state, with the version as ETag (304 while unchanged). ``?v=`` names the version the
+    stream announced: read afresh when this process's memo of a moment ago does not know it yet."""
     tid = version.tournament_id_for(slug)
-    etag = version.etag_of(version.version_of(tid))
+    wanted = request.GET.get("v", "")[:80]
+    etag = version.etag_of(version.version_of(tid, fresh=bool(wanted) and version.known_version(tid) != wanted))
     if version.not_modified(request, etag):
         return version.stamp(HttpResponseNotModified(), etag)
     t = get_object_or_404(Tournament, pk=tid)
@@ -70,7 +73,7 @@ def display(request: HttpRequest, slug: str) -> HttpResponse:
     lang, _store = language_for(request, t.language)
     config = {
         "slug": t.slug, "lang": lang,
-        "urls": {"state": reverse("display:state", args=[t.slug])},
+        "urls": {"state": reverse("display:state", args=[t.slug]), "stream": stream_url(t.slug)},
         "board": labels.board_config(t),
     }
     return render_in(request, lang, "display/display.html", {"tournament": t, "config": config}, display_strings)

@@ -14,6 +14,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import F, Model
 
 from ..models import AuditLog, Tournament
+from . import push
 
 #: Actions that change nothing a screen shows (one per slip: they would move the version all round long; a
 #: backup downloaded).
@@ -41,6 +42,7 @@ def record(actor: Actor, action: str, obj: Model, *, before: object = None, afte
     )
     if tournament is not None and action not in QUIET_ACTIONS:
         Tournament.objects.filter(pk=tournament.pk).update(screen_version=F("screen_version") + 1)
+        push.changed(tournament.pk)  # the screens' streams hear of it when the transaction commits
     return row
 
 

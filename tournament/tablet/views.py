@@ -21,6 +21,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET
 
 from .. import labels
+from ..live.stream import stream_url
 from ..models import Registration
 from ..services import players
 from ..web.language import language_for, languages, render_in
@@ -66,7 +67,7 @@ def app(request: HttpRequest) -> HttpResponse:
         "assisted": t.assisted_mode,
         "urls": {"state": reverse("api:tablet-state"), "slip": reverse("api:tablet-slip"),
                  "version": reverse("tablet:version", args=[t.slug]), "assist": reverse("api:tablet-assist"),
-                 "login": reverse("tablet:login")},
+                 "login": reverse("tablet:login"), "stream": stream_url(t.slug)},
         "board": labels.board_config(t),
     }
     context = {"tournament": t, "registration": reg, "config": config, "languages": languages(),

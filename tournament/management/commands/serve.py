@@ -16,6 +16,10 @@ from django.core.management.base import BaseCommand, CommandParser
 RESTARTS_PER_MINUTE = 5
 
 
+def env_flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
 class Command(BaseCommand):
     help = "Run the web server (gunicorn) and a Celery worker together; Ctrl+C stops both."
 
@@ -26,6 +30,9 @@ class Command(BaseCommand):
         parser.add_argument("--threads", type=int, default=int(os.environ.get("WEB_THREADS", "8")))
         parser.add_argument("--celery-concurrency", type=int, default=int(os.environ.get("CELERY_CONCURRENCY", "2")))
         parser.add_argument("--no-worker", action="store_true", help="start only the web server")
+        parser.add_argument("--push", action="store_true", default=env_flag("LIVE_PUSH"),
+                            help="serve the ASGI application (uvicorn): screens get their changes over a stream "
+                                 "(Server-Sent Events) and poll only as a fallback (env LIVE_PUSH=1)")
 
     def handle(self, *args: Any, **opts: Any) -> None:
         python = sys.executable
@@ -38,15 +45,25 @@ class Command(BaseCommand):
                 "--hostname", f"hall-worker-{os.getpid()}@%h",
                 "--beat",  # the recovery sweep (settings.CELERY_BEAT_SCHEDULE)
             ]
-        commands["web server"] = [
-            python, "-m", "gunicorn", "tournament.wsgi:application",
-            "--bind", f"{opts['host']}:{opts['port']}",
-            "--workers", str(opts["web_workers"]), "--threads", str(opts["threads"]),
-            "--worker-class", "gthread", "--timeout", "60", "--graceful-timeout", "10",
-            "--access-logfile", "-",
-        ]
+        if opts["push"]:
+            env["LIVE_PUSH"] = "1"
+            env.setdefault("STREAM_WSGI_THREADS", str(opts["threads"]))
+            commands["web server"] = [
+                python, "-m", "uvicorn", "tournament.asgi:application", "--host", opts["host"],
+                "--port", str(opts["port"]), "--workers", str(opts["web_workers"]), "--loop", "uvloop",
+                "--http", "httptools", "--timeout-graceful-shutdown", "5", "--no-server-header",
+            ]
+        else:
+            commands["web server"] = [
+                python, "-m", "gunicorn", "tournament.wsgi:application",
+                "--bind", f"{opts['host']}:{opts['port']}",
+                "--workers", str(opts["web_workers"]), "--threads", str(opts["threads"]),
+                "--worker-class", "gthread", "--timeout", "60", "--graceful-timeout", "10",
+                "--access-logfile", "-",
+            ]
         children = {name: subprocess.Popen(argv, cwd=settings.BASE_DIR, env=env) for name, argv in commands.items()}
         self.stdout.write(
+            ("Pushing changes to the screens (uvicorn, Server-Sent Events). " if opts["push"] else "") +
             f"Serving on http://{'localhost' if opts['host'] == '0.0.0.0' else opts['host']}:{opts['port']}/ "
             f"(broker: {settings.CELERY_BROKER_URL.split('@')[-1]}); Ctrl+C stops."
         )

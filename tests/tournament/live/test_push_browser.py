@@ -1,0 +1,112 @@
+"""Server push in headless Chromium: the tablet and the hall display served by the ASGI application (uvicorn, as
+``manage.py serve --push`` runs it) get the open and the publication through the stream within the real-time
+limit, polling only now and then; with the stream blocked they fall back to their polls and still get them.
+
+The server runs in a thread of the test process (the test database, the eager tasks of the ``hall`` fixture);
+without Redis its stream reads the version itself every 0.25 s, with Redis (CI's PostgreSQL pass) the
+services' messages wake it.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from types import SimpleNamespace
+
+import pytest
+import uvicorn
+from a2wsgi import WSGIMiddleware
+
+from tests.tools.browser import REAL_TIME, new_page
+from tests.tournament.tablet.test_tablet_browser import login
+from tournament.live.stream import Hub, StreamApp
+from tournament.wsgi import application as wsgi_application
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def push_server(settings):
+    from tournament import live
+
+    live.reset()
+    settings.LIVE_PUSH = True
+    hub = Hub()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = uvicorn.Config(StreamApp(WSGIMiddleware(wsgi_application, workers=8), hub=hub), host="127.0.0.1",
+                            port=port, loop="asyncio", lifespan="on", log_level="warning",
+                            timeout_graceful_shutdown=1)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(100):
+        if server.started:
+            break
+        time.sleep(0.05)
+    assert server.started, "uvicorn did not start"
+    yield SimpleNamespace(url=f"http://127.0.0.1:{port}", hub=hub)
+    server.should_exit = True
+    thread.join(10)
+
+
+def watch(page, path: str) -> list[float]:
+    """The times of the page's requests to ``path`` (polls)."""
+    seen: list[float] = []
+    page.on("request", lambda req: seen.append(time.monotonic()) if path in req.url else None)
+    return seen
+
+
+def screens(chromium, push_server, hall, *, blocked: bool):
+    tablet = new_page(chromium, push_server, width=800, height=1280)
+    display = new_page(chromium, push_server, width=1366, height=768)
+    if blocked:  # a proxy or a Wi-Fi that does not let the stream through
+        for page in (tablet, display):
+            page.route("**/live/stream/**", lambda route: route.abort("connectionrefused"))
+    streams = {"tablet": watch(tablet, "/live/stream/"), "display": watch(display, "/live/stream/")}
+    polls = {"tablet": watch(tablet, "/tablet/version/"), "display": watch(display, f"/display/{hall.t.slug}/state")}
+    login(tablet, hall.players[0][1])
+    display.goto(f"{display.base}/display/{hall.t.slug}/")
+    display.wait_for_selector("#display[data-phase=none]")
+    return tablet, display, streams, polls
+
+
+def within(pages_selectors, action) -> float:
+    started = time.monotonic()
+    action()
+    for page, selector in pages_selectors:
+        page.wait_for_selector(selector, timeout=REAL_TIME * 1000)
+    delay = time.monotonic() - started
+    assert delay <= REAL_TIME + 0.3, delay
+    return delay
+
+
+def test_the_open_and_the_publication_come_through_the_stream(chromium, push_server, hall):
+    tablet, display, streams, polls = screens(chromium, push_server, hall, blocked=False)
+    rnd = hall.draw()
+    within([(tablet, "#status[data-phase=drawn]"), (display, "#display[data-phase=drawn]")], lambda: None)
+    time.sleep(1.5)  # both streams are up by now: the polls slow down to one every 10 s
+    assert push_server.hub.listeners == 2
+    since = time.monotonic()
+    within([(tablet, "#status[data-phase=open]"), (display, "#display[data-phase=open]")], lambda: hall.open(rnd))
+    within([(tablet, "#result:not([hidden])"), (display, "#display[data-phase=published]")],
+           lambda: hall.finish(rnd))
+    # the changes came by the stream: hardly a version poll meanwhile (every second without the stream)
+    assert len([t for t in polls["tablet"] if t >= since]) <= 1, polls["tablet"]
+    assert len(streams["tablet"]) >= 1 and len(streams["display"]) >= 1
+    assert not tablet.js_errors and not display.js_errors
+
+
+def test_with_the_stream_blocked_the_screens_poll_and_still_follow(chromium, push_server, hall):
+    tablet, display, _streams, polls = screens(chromium, push_server, hall, blocked=True)
+    rnd = hall.draw()
+    within([(tablet, "#status[data-phase=drawn]"), (display, "#display[data-phase=drawn]")], lambda: None)
+    since = time.monotonic()
+    within([(tablet, "#status[data-phase=open]"), (display, "#display[data-phase=open]")], lambda: hall.open(rnd))
+    within([(tablet, "#result:not([hidden])"), (display, "#display[data-phase=published]")],
+           lambda: hall.finish(rnd))
+    assert push_server.hub.listeners == 0
+    assert len([t for t in polls["tablet"] if t >= since]) >= 1  # the polls carried it
+    assert not tablet.js_errors and not display.js_errors

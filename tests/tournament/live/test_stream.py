@@ -1,0 +1,118 @@
+"""The stream (``/live/stream/<slug>/``, :mod:`tournament.live.stream`) in-process: the current state at once,
+each change of the tournament as an event — read by the stream itself without Redis, woken by the services'
+Redis message with it — a ping when quiet, 404 for an unknown tournament, and the stream closed with the
+client."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from asgiref.testing import ApplicationCommunicator
+from django.conf import settings
+
+from tournament import services
+from tournament.live import stream as live_stream
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def fresh_memo():
+    """The slug → id memo of an earlier test's tournament (same slug, another id) must not answer."""
+    from tournament import live
+
+    live.reset()
+    yield
+    live.reset()
+
+
+def request(path: str) -> dict:
+    return {"type": "http", "method": "GET", "path": path, "headers": [], "query_string": b""}
+
+
+async def events(comm: ApplicationCommunicator, count: int, timeout: float = 3.0) -> list[dict]:
+    """The next ``count`` state events of the stream (pings skipped)."""
+    found: list[dict] = []
+    while len(found) < count:
+        message = await comm.receive_output(timeout)
+        body = message.get("body", b"").decode()
+        for block in body.split("\n\n"):
+            if "event: state" in block:
+                found.append(json.loads(block.split("data: ", 1)[1]))
+    return found
+
+
+def change(alice, tournament) -> None:
+    services.tournaments.update_tournament(alice, tournament, {"venue": "Salle B"})
+
+
+@pytest.mark.parametrize("redis", [False, True])
+def test_each_change_reaches_the_stream(alice, tournament, redis):
+    if redis and not settings.REDIS_URL:
+        pytest.skip("Redis only in the run against PostgreSQL and Redis")
+
+    async def scenario() -> None:
+        hub = live_stream.Hub()
+        if redis:
+            hub.check_seconds = 60.0  # only Redis can tell it in time
+        app = live_stream.StreamApp(None, hub=hub)
+        comm = ApplicationCommunicator(app, request(f"/live/stream/{tournament.slug}/"))
+        await comm.send_input({"type": "http.request", "body": b"", "more_body": False})
+        start = await comm.receive_output(3)
+        assert start["status"] == 200
+        headers = dict(start["headers"])
+        assert headers[b"content-type"].startswith(b"text/event-stream")
+        assert b"content-security-policy" in headers and headers[b"x-accel-buffering"] == b"no"
+        first = (await events(comm, 1))[0]
+        if redis:
+            await asyncio.sleep(0.3)  # the subscription is in place
+        await sync_to_async(change, thread_sensitive=False)(alice, tournament)
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        second = (await events(comm, 1))[0]
+        assert second["version"] != first["version"]
+        assert loop.time() - began < 1.5
+        assert hub.listeners == 1
+        await comm.send_input({"type": "http.disconnect"})
+        await asyncio.sleep(0.1)
+        assert hub.listeners == 0
+        await hub.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_quiet_stream_gets_pings_and_an_unknown_tournament_a_404(tournament, monkeypatch):
+    monkeypatch.setattr(live_stream, "HEARTBEAT_SECONDS", 0.2)
+
+    async def scenario() -> None:
+        hub = live_stream.Hub()
+        app = live_stream.StreamApp(None, hub=hub)
+        comm = ApplicationCommunicator(app, request(f"/live/stream/{tournament.slug}/"))
+        await comm.send_input({"type": "http.request", "body": b"", "more_body": False})
+        await comm.receive_output(3)
+        await events(comm, 1)
+        ping = await comm.receive_output(2)
+        assert ping["body"] == live_stream.PING
+        await comm.send_input({"type": "http.disconnect"})
+        missing = ApplicationCommunicator(app, request("/live/stream/no-such-tournament/"))
+        await missing.send_input({"type": "http.request", "body": b"", "more_body": False})
+        assert (await missing.receive_output(3))["status"] == 404
+        other = ApplicationCommunicator(app, request("/anything/else/"))
+        await other.send_input({"type": "http.request", "body": b"", "more_body": False})
+        assert (await other.receive_output(3))["status"] == 404
+        await hub.stop()
+
+    asyncio.run(scenario())
+
+
+def test_pages_offer_the_stream_only_when_the_server_pushes(client, tournament, settings):
+    settings.LIVE_PUSH = False
+    assert live_stream.stream_url(tournament.slug) is None
+    page = client.get(f"/display/{tournament.slug}/").content.decode()
+    assert "/live/stream/" not in page
+    settings.LIVE_PUSH = True
+    page = client.get(f"/display/{tournament.slug}/").content.decode()
+    assert f"/live/stream/{tournament.slug}/" in page

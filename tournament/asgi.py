@@ -1,0 +1,20 @@
+"""The ASGI application: the screens' streams (``/live/stream/<slug>/``, :mod:`tournament.live.stream`) served
+here, every other request to the WSGI application (Django behind the version-poll layer) in a thread pool.
+
+``manage.py serve --push`` runs it with uvicorn; behind nginx with several web nodes each node runs it (see
+README "Real time"). ``STREAM_WSGI_THREADS`` threads serve the WSGI requests of one process.
+"""
+
+import os
+from typing import Any, cast
+
+from a2wsgi import WSGIMiddleware
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+
+from tournament.wsgi import application as wsgi_application  # noqa: E402, I001  (sets Django up first)
+from tournament.live.stream import StreamApp  # noqa: E402
+
+# (a2wsgi's own protocol types: the same WSGI and ASGI callables under other names)
+_django = WSGIMiddleware(cast(Any, wsgi_application), workers=int(os.environ.get("STREAM_WSGI_THREADS", "8")))
+application = StreamApp(cast(Any, _django))

@@ -1,0 +1,281 @@
+"""Server push: ``GET /live/stream/<slug>/`` keeps a Server-Sent Events stream open to each tablet and display.
+
+Each event is what a version poll answers with a 200 — ``{"version", "server_time", "round"}``, the open
+round's rack and deadline included — so a screen acts on it exactly as on a poll: the open is shown at
+once, any other change makes the screen fetch its own state (from the per-version memo, as today).
+
+A stream process holds one :class:`Feed` per tournament it serves: the current version and its event, read
+once and sent down every open stream of that tournament. It learns of a change
+
+* from Redis (``PUBLISH live:<id>``, sent by :mod:`tournament.services.push` when a change commits, whatever
+  process made it): the new version is read within milliseconds;
+* by reading the version itself every :data:`CHECK_SECONDS` (every :data:`~tournament.live.version.VERSION_TTL`
+  without Redis — the embedded default's push inside one process — and every few seconds with it, in case a
+  message was lost or a change bypassed the services).
+
+A stream that stays quiet gets a ``ping`` event every :data:`HEARTBEAT_SECONDS`, so proxies keep it open and
+the screen knows it is alive; a screen whose stream breaks, or never delivers (a proxy that buffers), falls
+back to its polls (``static/js/stream.js``). Pages offer the stream when ``LIVE_PUSH`` is on (the server runs
+this application: ``manage.py serve --push``); otherwise they poll.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.http import Http404
+
+from ..services import push
+from . import version
+from .wsgi import security_headers
+
+log = logging.getLogger(__name__)
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+STREAM_PATH = re.compile(r"^/live/stream/([-a-zA-Z0-9_]+)/$")
+HEARTBEAT_SECONDS = 15.0
+#: How often a stream process reads the versions itself: with Redis only as a safety net.
+CHECK_SECONDS_WITH_REDIS = 3.0
+#: Tells the browser how soon to reconnect a broken stream (EventSource's own retry).
+RETRY_MS = 2000
+PING = b"event: ping\ndata: \n\n"
+
+
+def stream_url(slug: str) -> str | None:
+    """The stream a page of the tournament listens to, or None when this server does not push (polls only)."""
+    return f"/live/stream/{slug}/" if getattr(settings, "LIVE_PUSH", False) else None
+
+
+@dataclass
+class Feed:
+    """A tournament in this process: its current version, the event that carries it, and a future that
+    completes (and is replaced) at each change."""
+
+    tournament_id: int
+    version: str = ""
+    event: bytes = b""
+    changed: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+    listeners: int = 0
+    reading: bool = False
+    again: bool = False
+
+    def publish(self, current: str, body: bytes) -> None:
+        self.version = current
+        self.event = b"id: " + current.encode() + b"\nevent: state\ndata: " + body + b"\n\n"
+        done, self.changed = self.changed, asyncio.get_running_loop().create_future()
+        if not done.done():
+            done.set_result(None)
+
+
+def _read(tournament_id: int) -> tuple[str, bytes]:
+    current, rnd = version.compute(tournament_id)
+    return current, version.version_body(current, rnd)
+
+
+class Hub:
+    """This process's feeds, kept current from Redis and from its own reads."""
+
+    def __init__(self) -> None:
+        self.feeds: dict[int, Feed] = {}
+        self.tasks: list[asyncio.Task[None]] = []
+        self.redis_url: str | None = getattr(settings, "REDIS_URL", None)
+        self.check_seconds = CHECK_SECONDS_WITH_REDIS if self.redis_url else version.VERSION_TTL
+        self.events_sent = 0
+        self.reads = 0
+
+    @property
+    def listeners(self) -> int:
+        return sum(f.listeners for f in self.feeds.values())
+
+    async def start(self) -> None:
+        if self.tasks:
+            return
+        self.tasks.append(asyncio.create_task(self._check_loop()))
+        if self.redis_url:
+            self.tasks.append(asyncio.create_task(self._redis_loop()))
+
+    async def stop(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        for task in self.tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.tasks.clear()
+
+    async def feed(self, tournament_id: int) -> Feed:
+        found = self.feeds.get(tournament_id)
+        if found is None:
+            found = self.feeds[tournament_id] = Feed(tournament_id)
+        if not found.version:
+            await self.refresh(tournament_id)
+        return found
+
+    async def refresh(self, tournament_id: int) -> None:
+        """Reads the tournament's version (once at a time per tournament) and sends it on when it moved."""
+        feed = self.feeds.get(tournament_id)
+        if feed is None:
+            return
+        if feed.reading:
+            feed.again = True
+            return
+        feed.reading = True
+        try:
+            while True:
+                feed.again = False
+                current, body = await sync_to_async(_read, thread_sensitive=False)(tournament_id)
+                self.reads += 1
+                if current != feed.version:
+                    feed.publish(current, body)
+                if not feed.again:
+                    break
+        finally:
+            feed.reading = False
+
+    async def _check_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.check_seconds)
+            for tid, feed in list(self.feeds.items()):
+                if feed.listeners == 0:
+                    del self.feeds[tid]
+                    continue
+                try:
+                    await self.refresh(tid)
+                except Exception:  # the database away: the next pass tries again (screens poll meanwhile)
+                    log.warning("stream: version of tournament %s not read", tid, exc_info=True)
+
+    async def _redis_loop(self) -> None:
+        import redis.asyncio as aioredis  # noqa: PLC0415 (only with Redis: the embedded default has none)
+
+        assert self.redis_url
+        while True:
+            try:
+                client = aioredis.Redis.from_url(self.redis_url)
+                pubsub = client.pubsub()
+                await pubsub.psubscribe(push.PATTERN)
+                async for message in pubsub.listen():
+                    if message.get("type") != "pmessage":
+                        continue
+                    try:
+                        tid = int(message["data"])
+                    except (TypeError, ValueError):
+                        continue
+                    if tid in self.feeds:
+                        asyncio.create_task(self.refresh(tid))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # Redis restarted: subscribe again; the check loop covers the gap
+                log.warning("stream: Redis subscription lost (%s); again in 1 s", exc)
+                await asyncio.sleep(1)
+
+
+HUB = Hub()
+
+
+async def _wait_disconnect(receive: Receive) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return
+
+
+def _headers(extra: list[tuple[str, str]]) -> list[tuple[bytes, bytes]]:
+    return [(k.lower().encode(), v.encode()) for k, v in [*extra, *security_headers()]]
+
+
+async def _plain(send: Send, status: int, text: str) -> None:
+    body = text.encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": _headers([("Content-Type", "text/plain; charset=utf-8"),
+                                     ("Content-Length", str(len(body)))])})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def stream(scope: Scope, receive: Receive, send: Send, slug: str, hub: Hub = HUB) -> None:
+    """One screen's stream: the current state at once, then each change, a comment when quiet."""
+    if scope.get("method") not in ("GET", "HEAD"):
+        await _plain(send, 405, "GET only")
+        return
+    try:
+        tid = await sync_to_async(version.tournament_id_for, thread_sensitive=False)(slug)
+    except Http404:
+        await _plain(send, 404, "no such tournament")
+        return
+    await hub.start()
+    feed = await hub.feed(tid)
+    await send({"type": "http.response.start", "status": 200, "headers": _headers([
+        ("Content-Type", "text/event-stream; charset=utf-8"), ("X-Accel-Buffering", "no"),
+        ("X-Server-Time", str(int(time.time() * 1000)))])})
+    feed.listeners += 1
+    gone = asyncio.ensure_future(_wait_disconnect(receive))
+    try:
+        await send({"type": "http.response.body", "body": f"retry: {RETRY_MS}\n\n".encode() + feed.event,
+                    "more_body": True})
+        hub.events_sent += 1
+        seen = feed.version
+        while True:
+            waiter = feed.changed
+            done, _pending = await asyncio.wait({waiter, gone}, timeout=HEARTBEAT_SECONDS,
+                                                return_when=asyncio.FIRST_COMPLETED)
+            if gone in done:
+                break
+            if feed.version != seen:
+                seen = feed.version
+                await send({"type": "http.response.body", "body": feed.event, "more_body": True})
+                hub.events_sent += 1
+            elif not done:
+                await send({"type": "http.response.body", "body": PING, "more_body": True})
+    except OSError:  # the client went away while we wrote
+        pass
+    finally:
+        feed.listeners -= 1
+        gone.cancel()
+
+
+class StreamApp:
+    """ASGI: the streams here, everything else to ``app`` (Django, through a WSGI adapter)."""
+
+    def __init__(self, app: ASGIApp | None, hub: Hub = HUB) -> None:
+        self.app = app
+        self.hub = hub
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self.lifespan(receive, send)
+            return
+        if scope["type"] == "http":
+            match = STREAM_PATH.match(scope.get("path", ""))
+            if match:
+                await stream(scope, receive, send, match.group(1), self.hub)
+                return
+        if self.app is None:
+            await _plain(send, 404, "not found")
+            return
+        await self.app(scope, receive, send)
+
+    async def lifespan(self, receive: Receive, send: Send) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await self.hub.start()
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await self.hub.stop()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+
+__all__ = ["HUB", "Feed", "Hub", "StreamApp", "stream", "stream_url"]

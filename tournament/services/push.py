@@ -1,0 +1,57 @@
+"""Telling the screens' stream servers that a tournament changed: one Redis message per change.
+
+Whatever process makes a change a screen shows (a web request, a Celery task) calls :func:`changed` inside
+its transaction; when the transaction commits, ``PUBLISH live:<tournament id>`` reaches every stream process
+(:mod:`tournament.live.stream`), which reads the new version once and sends it down its open streams. A
+message that cannot be sent (Redis away) is only logged: the stream processes also read the version of every
+tournament they serve every few seconds, and the screens fall back to polls, so nothing is missed for long.
+Without Redis (the embedded default) there is nothing to publish: the stream reads the version itself.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import redis
+from django.conf import settings
+from django.db import transaction
+
+log = logging.getLogger(__name__)
+
+#: The channel of a tournament's changes; stream processes subscribe to the pattern ``live:*``.
+CHANNEL = "live:{}"
+PATTERN = "live:*"
+
+_local = threading.local()
+
+
+def _client() -> redis.Redis | None:
+    url = getattr(settings, "REDIS_URL", None)
+    if not url:
+        return None
+    client: redis.Redis | None = getattr(_local, "client", None)
+    if client is None or getattr(_local, "url", None) != url:
+        client = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+        _local.client, _local.url = client, url
+    return client
+
+
+def publish(tournament_id: int) -> None:
+    """Sends the change now (outside a transaction: e.g. a task's own commit already happened)."""
+    client = _client()
+    if client is None:
+        return
+    try:
+        client.publish(CHANNEL.format(tournament_id), str(tournament_id))
+    except redis.RedisError as exc:  # the streams' own reads catch up; the screens poll meanwhile
+        log.warning("push of tournament %s not sent: %s", tournament_id, exc)
+
+
+def changed(tournament_id: int) -> None:
+    """The tournament changed in the current transaction: tell the streams once it commits."""
+    if getattr(settings, "REDIS_URL", None):
+        transaction.on_commit(lambda: publish(tournament_id))
+
+
+__all__ = ["CHANNEL", "PATTERN", "changed", "publish"]
