@@ -7,11 +7,14 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
+
+from tournament.management import nginx
 
 RESTARTS_PER_MINUTE = 5
 
@@ -33,6 +36,30 @@ class Command(BaseCommand):
         parser.add_argument("--push", action="store_true", default=env_flag("LIVE_PUSH"),
                             help="serve the ASGI application (uvicorn): screens get their changes over a stream "
                                  "(Server-Sent Events) and poll only as a fallback (env LIVE_PUSH=1)")
+        parser.add_argument("--nodes", type=int, default=int(os.environ.get("WEB_NODES", "0")),
+                            help="N web nodes (each the ASGI application on its own port, PORT+1…PORT+N) behind "
+                                 "nginx on PORT (Debian's nginx package); implies --push (env WEB_NODES)")
+
+    @staticmethod
+    def nodes(opts: dict[str, Any], env: dict[str, str], commands: dict[str, list[str]]) -> None:
+        """N web nodes on PORT+1…PORT+N (the ASGI application, one process each) and nginx on PORT."""
+        python = sys.executable
+        env["LIVE_PUSH"] = "1"
+        env.setdefault("STREAM_WSGI_THREADS", str(opts["threads"]))
+        trusted = [p for p in env.get("DJANGO_TRUSTED_PROXIES", "").split(",") if p.strip()]
+        env["DJANGO_TRUSTED_PROXIES"] = ",".join([*trusted, "127.0.0.1"])  # nginx's X-Forwarded-For
+        ports = [opts["port"] + i for i in range(1, opts["nodes"] + 1)]
+        for i, port in enumerate(ports, 1):
+            commands[f"web node {i}"] = [
+                python, "-m", "uvicorn", "tournament.asgi:application", "--host", "127.0.0.1", "--port", str(port),
+                "--loop", "uvloop", "--http", "httptools", "--timeout-graceful-shutdown", "5", "--no-server-header",
+                "--backlog", "4096"]
+        prefix = Path(settings.VAR_DIR) / "nginx"
+        nginx.write(prefix, listen=f"{opts['host']}:{opts['port']}", nodes=[f"127.0.0.1:{p}" for p in ports],
+                    # nginx serves the static files when they were collected (collectstatic), else the nodes do
+                    static_root=Path(settings.STATIC_ROOT) if (Path(settings.STATIC_ROOT) / "js").is_dir() else None)
+        nginx.check(prefix)
+        commands["nginx"] = nginx.command(prefix)
 
     def handle(self, *args: Any, **opts: Any) -> None:
         python = sys.executable
@@ -45,7 +72,9 @@ class Command(BaseCommand):
                 "--hostname", f"hall-worker-{os.getpid()}@%h",
                 "--beat",  # the recovery sweep (settings.CELERY_BEAT_SCHEDULE)
             ]
-        if opts["push"]:
+        if opts["nodes"] > 0:
+            self.nodes(opts, env, commands)
+        elif opts["push"]:
             env["LIVE_PUSH"] = "1"
             env.setdefault("STREAM_WSGI_THREADS", str(opts["threads"]))
             commands["web server"] = [
@@ -62,7 +91,10 @@ class Command(BaseCommand):
                 "--access-logfile", "-",
             ]
         children = {name: subprocess.Popen(argv, cwd=settings.BASE_DIR, env=env) for name, argv in commands.items()}
+        if opts["nodes"] > 0:
+            opts["push"] = True
         self.stdout.write(
+            (f"{opts['nodes']} web nodes behind nginx. " if opts["nodes"] > 0 else "") +
             ("Pushing changes to the screens (uvicorn, Server-Sent Events). " if opts["push"] else "") +
             f"Serving on http://{'localhost' if opts['host'] == '0.0.0.0' else opts['host']}:{opts['port']}/ "
             f"(broker: {settings.CELERY_BROKER_URL.split('@')[-1]}); Ctrl+C stops."
