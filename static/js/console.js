@@ -15,6 +15,7 @@
   "use strict";
   var D = window.Duplicate, T = D.text, byId = T.byId, el = T.el;
   var LIVE_MS = 2000;
+  var LIVE_STREAMING_MS = 10000;
 
   function boardPage() {
     var config = T.readJson("board-config");
@@ -69,7 +70,11 @@
     if (!box || !window.fetch) return;
     var status = box.dataset.status;
     if (status !== "open" && status !== "closed") return;
+    var timer = null, busy = false, again = false;
     function tick() {
+      if (busy) { again = true; return; }  // one request at a time; the last event is not lost
+      busy = true;
+      clearTimeout(timer);
       fetch(box.dataset.url, {credentials: "same-origin", headers: {"Accept": "application/json"}})
         .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
         .then(function (d) {
@@ -77,9 +82,15 @@
           showLive(box, d);
         })
         .catch(function () { /* the next tick tries again */ })
-        .finally(function () { setTimeout(tick, LIVE_MS); });
+        .finally(function () {
+          busy = false;
+          if (again) { again = false; tick(); return; }
+          timer = setTimeout(tick, stream.up ? LIVE_STREAMING_MS : LIVE_MS);
+        });
     }
-    setTimeout(tick, LIVE_MS);
+    // with the stream, the panel is fetched when a slip comes in or the round changes (and every 10 s)
+    var stream = D.stream.create({url: box.dataset.stream || null, onSlips: tick, onState: tick});
+    timer = setTimeout(tick, LIVE_MS);
   }
 
   /** Paper slips: the player's name (and the slip that counts now) shown as the table number is typed;

@@ -10,7 +10,8 @@
   var WATCHDOG_MS = 35000, REOPEN_MS = 5000;
 
   D.stream = {
-    /** opts: url (null: no stream), onState(body), onChange(up). Returns {up, close()}. */
+    /** opts: url (null: no stream), onState(body), onSlips(body) (a "slips" event: the arbiter's live count,
+     * asked with ?slips=1), onChange(up). Returns {up, close()}. */
     create: function (opts) {
       var api = {up: false, close: function () {}};
       if (!opts.url || !window.EventSource) return api;
@@ -43,6 +44,12 @@
           opts.onState(body);
         });
         source.addEventListener("ping", alive);
+        source.addEventListener("slips", function (e) {
+          alive();
+          var body = null;
+          try { body = JSON.parse(e.data); } catch (_err) { return; }
+          if (opts.onSlips) opts.onSlips(body);
+        });
         source.addEventListener("error", function () {
           // EventSource reconnects by itself (the server's retry); the page polls meanwhile
           set(false);

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from .. import gamestate, labels
 from ..errors import ServiceError
+from ..live.stream import stream_url
 from ..models import Game, Round, Tournament
 from ..services import actions, games, players, rounds, slips
 from ..web.access import arbiter_view, flash_error
@@ -97,6 +98,7 @@ def game(request: HttpRequest, tournament: Tournament, number: int) -> HttpRespo
     leftover, new = gamestate.next_draw(g) if g.status == Game.Status.PLAYING else ("", 0)
     return render(request, "arbiter/game.html", context(
         tournament, "games", page="game", game=g, round=rnd, live=live_state(tournament, rnd),
+        stream=stream_url(tournament.slug),
         rounds=g.rounds.order_by("number", "id"), draw_form=forms.DrawForm(), cancel_form=forms.ReasonForm(),
         penalty_form=forms.PenaltyForm(), top=(rnd.top_moves[0] if rnd and rnd.top_moves else None),
         next_leftover=leftover, next_new=new, end_text=labels.end_text(g.end_reason, g.end_note) if g.end_reason else "",

@@ -13,6 +13,10 @@ once and sent down every open stream of that tournament. It learns of a change
   without Redis — the embedded default's push inside one process — and every few seconds with it, in case a
   message was lost or a change bypassed the services).
 
+A stream asked with ``?slips=1`` (the arbiter's console) also gets ``event: slips`` — ``{"round", "slips"}``,
+the latest round's slips handed in — when that count moves (woken by ``slips:<id>`` from the slips service,
+read at most every :data:`SLIPS_SECONDS`); the console then fetches its live panel.
+
 A stream that stays quiet gets a ``ping`` event every :data:`HEARTBEAT_SECONDS`, so proxies keep it open and
 the screen knows it is alive; a screen whose stream breaks, or never delivers (a proxy that buffers), falls
 back to its polls (``static/js/stream.js``). Pages offer the stream when ``LIVE_PUSH`` is on (the server runs
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import re
 import time
@@ -32,8 +37,10 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import connection
 from django.http import Http404
 
+from ..models import Game, Round, Slip
 from ..services import push
 from . import version
 from .wsgi import security_headers
@@ -50,6 +57,8 @@ STREAM_PATH = re.compile(r"^/live/stream/([-a-zA-Z0-9_]+)/$")
 HEARTBEAT_SECONDS = 15.0
 #: How often a stream process reads the versions itself: with Redis only as a safety net.
 CHECK_SECONDS_WITH_REDIS = 3.0
+#: The live counts are read at most this often per tournament (a burst of 70 slips a second: 4 events).
+SLIPS_SECONDS = 0.25
 #: Tells the browser how soon to reconnect a broken stream (EventSource's own retry).
 RETRY_MS = 2000
 PING = b"event: ping\ndata: \n\n"
@@ -72,6 +81,20 @@ class Feed:
     listeners: int = 0
     reading: bool = False
     again: bool = False
+    #: the slips handed in for the latest round (the arbiter's live count): streams asked with ``?slips=1``
+    slips: tuple[int, int] | None = None  # (round id, slips)
+    slips_event: bytes = b""
+    slip_listeners: int = 0
+    slips_read_at: float = 0.0
+    slips_pending: bool = False
+
+    def publish_slips(self, counted: tuple[int, int]) -> None:
+        self.slips = counted
+        body = json.dumps({"round": counted[0], "slips": counted[1]}).encode()
+        self.slips_event = b"event: slips\ndata: " + body + b"\n\n"
+        done, self.changed = self.changed, asyncio.get_running_loop().create_future()
+        if not done.done():
+            done.set_result(None)
 
     def publish(self, current: str, body: bytes) -> None:
         self.version = current
@@ -84,6 +107,19 @@ class Feed:
 def _read(tournament_id: int) -> tuple[str, bytes]:
     current, rnd = version.compute(tournament_id)
     return current, version.version_body(current, rnd)
+
+
+_SLIPS_SQL = (f"SELECT r.id, (SELECT COUNT(*) FROM {Slip._meta.db_table} s WHERE s.round_id = r.id) "
+              f"FROM {Round._meta.db_table} r JOIN {Game._meta.db_table} g ON g.id = r.game_id "
+              f"WHERE g.tournament_id = %s ORDER BY g.number DESC, r.number DESC, r.id DESC LIMIT 1")
+
+
+def _read_slips(tournament_id: int) -> tuple[int, int]:
+    """(latest round, slips handed in for it): one small indexed query."""
+    with connection.cursor() as cur:
+        cur.execute(_SLIPS_SQL, [tournament_id])
+        row = cur.fetchone()
+    return (int(row[0]), int(row[1])) if row else (0, 0)
 
 
 class Hub:
@@ -145,6 +181,30 @@ class Hub:
         finally:
             feed.reading = False
 
+    async def refresh_slips(self, tournament_id: int) -> None:
+        """Reads the latest round's slip count (at most every :data:`SLIPS_SECONDS`) for the live counts."""
+        feed = self.feeds.get(tournament_id)
+        if feed is None or feed.slip_listeners == 0:
+            return
+        now = time.monotonic()
+        wait = SLIPS_SECONDS - (now - feed.slips_read_at)
+        if wait > 0:  # read a moment later, once, so the last slip of a burst is counted too
+            if not feed.slips_pending:
+                feed.slips_pending = True
+                asyncio.create_task(self._slips_later(tournament_id, wait))
+            return
+        feed.slips_read_at = now
+        counted = await sync_to_async(_read_slips, thread_sensitive=False)(tournament_id)
+        if counted != feed.slips:
+            feed.publish_slips(counted)
+
+    async def _slips_later(self, tournament_id: int, wait: float) -> None:
+        await asyncio.sleep(wait)
+        feed = self.feeds.get(tournament_id)
+        if feed is not None:
+            feed.slips_pending = False
+            await self.refresh_slips(tournament_id)
+
     async def _check_loop(self) -> None:
         while True:
             await asyncio.sleep(self.check_seconds)
@@ -154,6 +214,7 @@ class Hub:
                     continue
                 try:
                     await self.refresh(tid)
+                    await self.refresh_slips(tid)
                 except Exception:  # the database away: the next pass tries again (screens poll meanwhile)
                     log.warning("stream: version of tournament %s not read", tid, exc_info=True)
 
@@ -165,7 +226,7 @@ class Hub:
             try:
                 client = aioredis.Redis.from_url(self.redis_url)
                 pubsub = client.pubsub()
-                await pubsub.psubscribe(push.PATTERN)
+                await pubsub.psubscribe(push.PATTERN, push.SLIPS_PATTERN)
                 async for message in pubsub.listen():
                     if message.get("type") != "pmessage":
                         continue
@@ -173,7 +234,11 @@ class Hub:
                         tid = int(message["data"])
                     except (TypeError, ValueError):
                         continue
-                    if tid in self.feeds:
+                    if tid not in self.feeds:
+                        continue
+                    if bytes(message.get("pattern") or b"").startswith(b"slips:"):
+                        asyncio.create_task(self.refresh_slips(tid))
+                    else:
                         asyncio.create_task(self.refresh(tid))
             except asyncio.CancelledError:
                 raise
@@ -219,22 +284,33 @@ async def stream(scope: Scope, receive: Receive, send: Send, slug: str, hub: Hub
     await send({"type": "http.response.start", "status": 200, "headers": _headers([
         ("Content-Type", "text/event-stream; charset=utf-8"), ("X-Accel-Buffering", "no"),
         ("X-Server-Time", str(int(time.time() * 1000)))])})
+    counts = b"slips=1" in scope.get("query_string", b"")  # the arbiter's live count too
     feed.listeners += 1
+    if counts:
+        feed.slip_listeners += 1
+        if feed.slips is None:
+            await hub.refresh_slips(tid)
     gone = asyncio.ensure_future(_wait_disconnect(receive))
     try:
-        await send({"type": "http.response.body", "body": f"retry: {RETRY_MS}\n\n".encode() + feed.event,
-                    "more_body": True})
+        first = f"retry: {RETRY_MS}\n\n".encode() + feed.event + (feed.slips_event if counts else b"")
+        await send({"type": "http.response.body", "body": first, "more_body": True})
         hub.events_sent += 1
-        seen = feed.version
+        seen, seen_slips = feed.version, feed.slips
         while True:
             waiter = feed.changed
             done, _pending = await asyncio.wait({waiter, gone}, timeout=HEARTBEAT_SECONDS,
                                                 return_when=asyncio.FIRST_COMPLETED)
             if gone in done:
                 break
+            out = b""
             if feed.version != seen:
                 seen = feed.version
-                await send({"type": "http.response.body", "body": feed.event, "more_body": True})
+                out += feed.event
+            if counts and feed.slips != seen_slips:
+                seen_slips = feed.slips
+                out += feed.slips_event
+            if out:
+                await send({"type": "http.response.body", "body": out, "more_body": True})
                 hub.events_sent += 1
             elif not done:
                 await send({"type": "http.response.body", "body": PING, "more_body": True})
@@ -242,6 +318,8 @@ async def stream(scope: Scope, receive: Receive, send: Send, slug: str, hub: Hub
         pass
     finally:
         feed.listeners -= 1
+        if counts:
+            feed.slip_listeners -= 1
         gone.cancel()
 
 

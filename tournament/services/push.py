@@ -22,6 +22,9 @@ log = logging.getLogger(__name__)
 #: The channel of a tournament's changes; stream processes subscribe to the pattern ``live:*``.
 CHANNEL = "live:{}"
 PATTERN = "live:*"
+#: The channel of the slips handed in (the arbiter's live count; no screen version moves for a slip).
+SLIPS_CHANNEL = "slips:{}"
+SLIPS_PATTERN = "slips:*"
 
 _local = threading.local()
 
@@ -37,13 +40,13 @@ def _client() -> redis.Redis | None:
     return client
 
 
-def publish(tournament_id: int) -> None:
+def publish(tournament_id: int, channel: str = CHANNEL) -> None:
     """Sends the change now (outside a transaction: e.g. a task's own commit already happened)."""
     client = _client()
     if client is None:
         return
     try:
-        client.publish(CHANNEL.format(tournament_id), str(tournament_id))
+        client.publish(channel.format(tournament_id), str(tournament_id))
     except redis.RedisError as exc:  # the streams' own reads catch up; the screens poll meanwhile
         log.warning("push of tournament %s not sent: %s", tournament_id, exc)
 
@@ -54,4 +57,10 @@ def changed(tournament_id: int) -> None:
         transaction.on_commit(lambda: publish(tournament_id))
 
 
-__all__ = ["CHANNEL", "PATTERN", "changed", "publish"]
+def slip_handed_in(tournament_id: int) -> None:
+    """A slip was stored in the current transaction: the arbiter's live count hears of it once it commits."""
+    if getattr(settings, "REDIS_URL", None):
+        transaction.on_commit(lambda: publish(tournament_id, SLIPS_CHANNEL))
+
+
+__all__ = ["CHANNEL", "PATTERN", "SLIPS_CHANNEL", "SLIPS_PATTERN", "changed", "publish", "slip_handed_in"]

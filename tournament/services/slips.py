@@ -20,7 +20,7 @@ from scoring.rules import get_ruleset
 from .. import labels
 from ..errors import Code, ServiceError
 from ..models import Registration, Round, Slip
-from . import audit
+from . import audit, push
 
 #: Slips listed on the console's live panel (the newest); the counts cover every slip.
 RECENT_SLIPS = 200
@@ -105,6 +105,7 @@ def _store(rnd: Round, registration: Registration, key: str, *, word: str, coord
     )
     audit.record(actor, "slip.submit", slip, after={"text": slip.text, "version": version, "late": late,
                                                     "source": source}, tournament=registration.tournament)
+    push.slip_handed_in(registration.tournament_id)
     return slip
 
 

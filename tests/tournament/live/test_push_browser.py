@@ -110,3 +110,26 @@ def test_with_the_stream_blocked_the_screens_poll_and_still_follow(chromium, pus
     assert push_server.hub.listeners == 0
     assert len([t for t in polls["tablet"] if t >= since]) >= 1  # the polls carried it
     assert not tablet.js_errors and not display.js_errors
+
+
+def test_the_arbiters_live_count_follows_the_slips_through_the_stream(chromium, push_server, hall):
+    from tests.tools.browser import arbiter_page
+    from tournament import services
+
+    rnd = hall.open(hall.draw())
+    page = arbiter_page(chromium, push_server, hall.alice)
+    fetched = watch(page, "/live.json")
+    page.goto(f"{page.base}/arbiter/t/{hall.t.slug}/g/{hall.game.number}/")
+    page.wait_for_selector("#live-count")
+    time.sleep(1.0)  # the stream is up
+    since = time.monotonic()
+    for i, (reg, _code) in enumerate(hall.players[:3], 1):
+        services.slips.submit_slip(rnd, reg, word="CARTS", coordinates="H4", score=20)
+        # faster than the 2 s of the console's poll: the slip's event brings it
+        page.wait_for_function(f"() => document.getElementById('live-count').textContent === '{i}'",
+                               timeout=1500)
+    elapsed = time.monotonic() - since
+    # fetched on the slips' events: about one request per slip, not one every 2 s plus
+    assert len([t for t in fetched if t >= since]) <= 3 + 1, (len(fetched), elapsed)
+    assert push_server.hub.feeds and any(f.slip_listeners for f in push_server.hub.feeds.values())
+    assert not page.js_errors

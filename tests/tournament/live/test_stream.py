@@ -116,3 +116,55 @@ def test_pages_offer_the_stream_only_when_the_server_pushes(client, tournament, 
     settings.LIVE_PUSH = True
     page = client.get(f"/display/{tournament.slug}/").content.decode()
     assert f"/live/stream/{tournament.slug}/" in page
+
+
+def open_round(alice, tournament, eager):
+    from tests.tools.world import PREPARED
+
+    reg, _code = services.players.register_player(alice, tournament, name="Anna")
+    game = services.games.create_game(alice, tournament, prepared_racks=PREPARED)
+    with eager(execute=True):
+        rnd = services.rounds.draw_round(alice, game)
+    with eager(execute=False):
+        services.rounds.open_round(alice, rnd)
+    return reg, rnd
+
+
+@pytest.mark.parametrize("redis", [False, True])
+def test_the_arbiters_stream_counts_the_slips(alice, tournament, eager, redis):
+    if redis and not settings.REDIS_URL:
+        pytest.skip("Redis only in the run against PostgreSQL and Redis")
+    reg, rnd = open_round(alice, tournament, eager)
+
+    async def slips(comm: ApplicationCommunicator) -> dict:
+        while True:
+            body = (await comm.receive_output(3)).get("body", b"").decode()
+            for block in body.split("\n\n"):
+                if "event: slips" in block:
+                    return json.loads(block.split("data: ", 1)[1])
+
+    async def scenario() -> None:
+        hub = live_stream.Hub()
+        if redis:
+            hub.check_seconds = 60.0
+        app = live_stream.StreamApp(None, hub=hub)
+        tablet = ApplicationCommunicator(app, request(f"/live/stream/{tournament.slug}/"))
+        comm = ApplicationCommunicator(app, {**request(f"/live/stream/{tournament.slug}/"), "query_string": b"slips=1"})
+        for c in (tablet, comm):
+            await c.send_input({"type": "http.request", "body": b"", "more_body": False})
+            await c.receive_output(3)
+        assert await slips(comm) == {"round": rnd.pk, "slips": 0}
+        if redis:
+            await asyncio.sleep(0.3)
+        await sync_to_async(services.slips.submit_slip, thread_sensitive=False)(
+            rnd, reg, word="CARTS", coordinates="H4", score=20)
+        assert await slips(comm) == {"round": rnd.pk, "slips": 1}
+        # a tablet's stream gets no slip counts
+        await asyncio.sleep(0.3)
+        while not tablet.output_queue.empty():
+            assert b"event: slips" not in tablet.output_queue.get_nowait().get("body", b"")
+        for c in (tablet, comm):
+            await c.send_input({"type": "http.disconnect"})
+        await hub.stop()
+
+    asyncio.run(scenario())
