@@ -198,12 +198,19 @@ class Hub:
         if counted != feed.slips:
             feed.publish_slips(counted)
 
+    @staticmethod
+    async def _safely(read: Awaitable[None]) -> None:
+        try:
+            await read
+        except Exception:  # the database away: the check loop reads again (screens poll meanwhile)
+            log.warning("stream: a version not read", exc_info=True)
+
     async def _slips_later(self, tournament_id: int, wait: float) -> None:
         await asyncio.sleep(wait)
         feed = self.feeds.get(tournament_id)
         if feed is not None:
             feed.slips_pending = False
-            await self.refresh_slips(tournament_id)
+            await self._safely(self.refresh_slips(tournament_id))
 
     async def _check_loop(self) -> None:
         while True:
@@ -236,10 +243,8 @@ class Hub:
                         continue
                     if tid not in self.feeds:
                         continue
-                    if bytes(message.get("pattern") or b"").startswith(b"slips:"):
-                        asyncio.create_task(self.refresh_slips(tid))
-                    else:
-                        asyncio.create_task(self.refresh(tid))
+                    slips = bytes(message.get("pattern") or b"").startswith(b"slips:")
+                    asyncio.create_task(self._safely(self.refresh_slips(tid) if slips else self.refresh(tid)))
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis restarted: subscribe again; the check loop covers the gap
@@ -279,8 +284,17 @@ async def stream(scope: Scope, receive: Receive, send: Send, slug: str, hub: Hub
     except Http404:
         await _plain(send, 404, "no such tournament")
         return
+    except Exception:  # the database does not answer
+        log.warning("stream: tournament %s not found", slug, exc_info=True)
+        await _plain(send, 503, "the database is not answering: try again in a moment")
+        return
     await hub.start()
-    feed = await hub.feed(tid)
+    try:
+        feed = await hub.feed(tid)
+    except Exception:  # the database does not answer: the screen polls (and gets the same 503) meanwhile
+        log.warning("stream: tournament %s not read", tid, exc_info=True)
+        await _plain(send, 503, "the database is not answering: try again in a moment")
+        return
     await send({"type": "http.response.start", "status": 200, "headers": _headers([
         ("Content-Type", "text/event-stream; charset=utf-8"), ("X-Accel-Buffering", "no"),
         ("X-Server-Time", str(int(time.time() * 1000)))])})
