@@ -1,5 +1,6 @@
 /* Server push: an EventSource on the tournament's stream (/live/stream/<slug>/) when the page's config has
- * urls.stream. Every "state" event is a version answer ({version, server_time, round}); "ping" events say the
+ * urls.stream. Every "state" event is a version answer ({version, server_time, round}), an "own" event a tablet's
+ * whole state (what /api/tablet/state/ answers: a judged or published round); "ping" events say the
  * stream is alive. The stream counts as up from its first event on (a proxy that buffers never delivers one),
  * and as down after an error or WATCHDOG_MS without an event; the page polls while it is down (and every
  * few seconds anyway, as a check) and the stream is opened again after a pause.
@@ -10,7 +11,8 @@
   var WATCHDOG_MS = 35000, REOPEN_MS = 5000;
 
   D.stream = {
-    /** opts: url (null: no stream), onState(body), onSlips(body) (a "slips" event: the arbiter's live count,
+    /** opts: url (null: no stream), onState(body), onOwn(body) (an "own" event: a logged-in tablet's whole
+     * state, sent with a judged or published round), onSlips(body) (a "slips" event: the arbiter's live count,
      * asked with ?slips=1), onChange(up). Returns {up, close()}. */
     create: function (opts) {
       var api = {up: false, close: function () {}};
@@ -44,6 +46,12 @@
           opts.onState(body);
         });
         source.addEventListener("ping", alive);
+        source.addEventListener("own", function (e) {
+          alive();
+          var body = null;
+          try { body = JSON.parse(e.data); } catch (_err) { return; }
+          if (opts.onOwn) opts.onOwn(body); else opts.onState(body);
+        });
         source.addEventListener("slips", function (e) {
           alive();
           var body = null;

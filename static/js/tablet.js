@@ -95,7 +95,18 @@
       if (openedNow(body.round)) { etag = tag; render(); return; }
       loadState(tag, etag !== null).catch(function () { schedule(0); });
     }
-    var stream = D.stream.create({url: cfg.urls.stream, onState: pushed, onChange: function (up) {
+    function own(body) {
+      // the stream brought this tablet's whole state (a judged or published round): no request needed
+      if (!body || !body.version || stopped) return;
+      var tag = '"' + body.version + '"';
+      setOnline(true);
+      outbox.nudge();
+      if (tag === etag || T.olderTag(tag, etag)) return;
+      state = body;
+      etag = tag;
+      render();
+    }
+    var stream = D.stream.create({url: cfg.urls.stream, onState: pushed, onOwn: own, onChange: function (up) {
       if (!up) schedule(0);  // the stream broke: poll at once, then every second
     }});
     function openedNow(n) {

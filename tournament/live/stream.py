@@ -41,8 +41,9 @@ from django.db import connection
 from django.http import Http404
 
 from ..models import Game, Round, Slip
+from ..services import players as player_service
 from ..services import push
-from . import version
+from . import tablet, version
 from .wsgi import security_headers
 
 log = logging.getLogger(__name__)
@@ -79,6 +80,10 @@ class Feed:
     event: bytes = b""
     changed: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
     listeners: int = 0
+    #: streams of logged-in tablets (a cookie ``tablet_token``): they get their own state with a judged round
+    players: int = 0
+    #: (version, the judged hall of that version) when the version's round has every slip and verdict frozen
+    hall: tuple[str, tablet.JudgedHall] | None = None
     reading: bool = False
     again: bool = False
     #: the slips handed in for the latest round (the arbiter's live count): streams asked with ``?slips=1``
@@ -175,6 +180,10 @@ class Hub:
                 current, body = await sync_to_async(_read, thread_sensitive=False)(tournament_id)
                 self.reads += 1
                 if current != feed.version:
+                    feed.hall = None
+                    if feed.players:  # read once here, each tablet's own state goes with the change
+                        hall = await sync_to_async(tablet.stream_hall, thread_sensitive=False)(tournament_id, current)
+                        feed.hall = (current, hall) if hall is not None else None
                     feed.publish(current, body)
                 if not feed.again:
                     break
@@ -274,6 +283,40 @@ async def _plain(send: Send, status: int, text: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+def _cookie(scope: Scope, name: str) -> str | None:
+    for key, value in scope.get("headers", []):
+        if key == b"cookie":
+            for part in value.decode("latin-1").split(";"):
+                k, _sep, v = part.strip().partition("=")
+                if k == name and v:
+                    return v
+    return None
+
+
+async def _player(scope: Scope, tournament_id: int) -> tablet.Player | None:
+    """The tablet's player (its ``tablet_token`` cookie) when it plays this tournament."""
+    token = _cookie(scope, "tablet_token")
+    if not token:
+        return None
+    try:
+        reg = await sync_to_async(player_service.registration_for_token, thread_sensitive=False)(token)
+    except Exception:  # the database does not answer: the stream goes on without the player's own state
+        return None
+    if reg is None or reg.tournament_id != tournament_id:
+        return None
+    return (reg.pk, reg.player.name, reg.table_number)
+
+
+def _event_for(feed: Feed, player: tablet.Player | None) -> bytes:
+    """The change as this stream gets it: a logged-in tablet, when the round's slips are frozen (judged,
+    published), its whole own state (``event: own``, what ``GET /api/tablet/state/`` gives); else the
+    version answer."""
+    if player is not None and feed.hall is not None and feed.hall[0] == feed.version:
+        body = tablet.stream_state(feed.hall[1], feed.version, player)
+        return b"id: " + feed.version.encode() + b"\nevent: own\ndata: " + body + b"\n\n"
+    return feed.event
+
+
 async def stream(scope: Scope, receive: Receive, send: Send, slug: str, hub: Hub = HUB) -> None:
     """One screen's stream: the current state at once, then each change, a comment when quiet."""
     if scope.get("method") not in ("GET", "HEAD"):
@@ -299,14 +342,18 @@ async def stream(scope: Scope, receive: Receive, send: Send, slug: str, hub: Hub
         ("Content-Type", "text/event-stream; charset=utf-8"), ("X-Accel-Buffering", "no"),
         ("X-Server-Time", str(int(time.time() * 1000)))])})
     counts = b"slips=1" in scope.get("query_string", b"")  # the arbiter's live count too
+    player = await _player(scope, tid)
     feed.listeners += 1
+    if player is not None:
+        feed.players += 1
     if counts:
         feed.slip_listeners += 1
         if feed.slips is None:
             await hub.refresh_slips(tid)
     gone = asyncio.ensure_future(_wait_disconnect(receive))
     try:
-        first = f"retry: {RETRY_MS}\n\n".encode() + feed.event + (feed.slips_event if counts else b"")
+        first = (f"retry: {RETRY_MS}\n\n".encode() + _event_for(feed, player)
+                 + (feed.slips_event if counts else b""))
         await send({"type": "http.response.body", "body": first, "more_body": True})
         hub.events_sent += 1
         seen, seen_slips = feed.version, feed.slips
@@ -319,7 +366,7 @@ async def stream(scope: Scope, receive: Receive, send: Send, slug: str, hub: Hub
             out = b""
             if feed.version != seen:
                 seen = feed.version
-                out += feed.event
+                out += _event_for(feed, player)
             if counts and feed.slips != seen_slips:
                 seen_slips = feed.slips
                 out += feed.slips_event
@@ -332,6 +379,8 @@ async def stream(scope: Scope, receive: Receive, send: Send, slug: str, hub: Hub
         pass
     finally:
         feed.listeners -= 1
+        if player is not None:
+            feed.players -= 1
         if counts:
             feed.slip_listeners -= 1
         gone.cancel()

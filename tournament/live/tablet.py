@@ -380,6 +380,28 @@ def fast_state(token: str, version: str) -> bytes | None:
     return bytes(JSONRenderer().render(state))
 
 
+def stream_hall(tournament_id: int, version: str) -> JudgedHall | None:
+    """The judged hall of ``version`` for the streams (every player's own state sent with the change, not
+    fetched by 10,000 tablets at once): None when the version's round has no frozen slips or moved on."""
+    t = Tournament.objects.filter(pk=tournament_id).first()
+    if t is None:
+        return None
+    current, shared = shared_state(t, version)
+    r = shared["round"]
+    if current != version or r is None or r["status"] not in FROZEN_SLIPS:
+        return None
+    return judged_hall(t, version, shared, r)
+
+
+def stream_state(hall: JudgedHall, version: str, player: Player) -> bytes:
+    """A player's tablet state from the judged hall, as JSON (the same as ``GET /api/tablet/state/``)."""
+    shown = _shows_verdict(hall.round["status"], hall.tournament["assisted_mode"])
+    state = tablet_state(player=player, tournament=hall.tournament, version=version, shared=hall.shared,
+                         now=timezone.now(), slip=hall.slips.get(player[0]),
+                         verdict=hall.verdicts.get(player[0]) if shown else None)
+    return bytes(JSONRenderer().render(state))
+
+
 __all__ = ["FROZEN_SLIPS", "JudgedHall", "OwnSlip", "Shared", "TabletState", "VerdictBlock", "compute_shared",
-           "fast_state", "judged_hall", "reset",
+           "fast_state", "judged_hall", "reset", "stream_hall", "stream_state",
            "shared_state", "slip_dict", "state_for", "tablet_state", "tournament_block", "verdict_dict"]

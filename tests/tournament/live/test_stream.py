@@ -168,3 +168,42 @@ def test_the_arbiters_stream_counts_the_slips(alice, tournament, eager, redis):
         await hub.stop()
 
     asyncio.run(scenario())
+
+
+def test_a_logged_in_tablet_gets_its_own_state_with_a_judged_round(alice, tournament, eager):
+    _reg, rnd = open_round(alice, tournament, eager)
+    reg2, code = services.players.register_player(alice, tournament, name="Boris")
+    _r, token = services.players.login(code)
+    services.slips.submit_slip(rnd, reg2, word="CARTS", coordinates="H4", score=20)
+
+    async def scenario() -> None:
+        hub = live_stream.Hub()
+        app = live_stream.StreamApp(None, hub=hub)
+        scope = {**request(f"/live/stream/{tournament.slug}/"),
+                 "headers": [(b"cookie", f"lang=en; tablet_token={token}".encode())]}
+        comm = ApplicationCommunicator(app, scope)
+        await comm.send_input({"type": "http.request", "body": b"", "more_body": False})
+        await comm.receive_output(3)
+        await comm.receive_output(3)  # the first event: the stream is counted by now
+        assert hub.feeds and next(iter(hub.feeds.values())).players == 1
+
+        def judge() -> None:
+            services.rounds.close_round(rnd, alice, force=True)
+            services.judging.judge_round(rnd, alice)
+            with eager(execute=True):
+                services.rounds.publish_round(alice, rnd)
+
+        await sync_to_async(judge, thread_sensitive=False)()
+        while True:
+            body = (await comm.receive_output(3)).get("body", b"").decode()
+            own = [b for b in body.split("\n\n") if "event: own" in b]
+            if own:
+                state = json.loads(own[-1].split("data: ", 1)[1])
+                if state["round"]["status"] == "published":
+                    break
+        assert state["player"]["name"] == "Boris" and state["slip"]["word"] == "CARTS"
+        assert state["result"] is not None and state["top"] is not None
+        await comm.send_input({"type": "http.disconnect"})
+        await hub.stop()
+
+    asyncio.run(scenario())
