@@ -104,6 +104,7 @@
       if (tag === etag || T.olderTag(tag, etag)) return;
       state = body;
       etag = tag;
+      byId("status").dataset.via = "stream";  // how the state came (the tests and a curious arbiter read it)
       render();
     }
     var stream = D.stream.create({url: cfg.urls.stream, onState: pushed, onOwn: own, onChange: function (up) {
@@ -134,6 +135,7 @@
             return r.json().then(function (body) {
               clock.sample(D.clock.parseTime(body.server_time), t0, t1);
               state = body;
+              byId("status").dataset.via = "request";
               // the version this answer shows (never older than the poll's): no second fetch for it
               if (body.version) etag = '"' + body.version + '"';
               else if (tag) etag = tag;
