@@ -1,6 +1,6 @@
 /* Server push: an EventSource on the tournament's stream (/live/stream/<slug>/) when the page's config has
  * urls.stream. Every "state" event is a version answer ({version, server_time, round}), an "own" event a tablet's
- * whole state (what /api/tablet/state/ answers: a judged or published round); "ping" events say the
+ * whole state (what /api/tablet/state/ answers: any change but an open); "ping" events say the
  * stream is alive. The stream counts as up from its first event on (a proxy that buffers never delivers one),
  * and as down after an error or WATCHDOG_MS without an event; the page polls while it is down (and every
  * few seconds anyway, as a check) and the stream is opened again after a pause.
@@ -12,7 +12,7 @@
 
   D.stream = {
     /** opts: url (null: no stream), onState(body), onOwn(body) (an "own" event: a logged-in tablet's whole
-     * state, sent with a judged or published round), onSlips(body) (a "slips" event: the arbiter's live count,
+     * state, sent with any change but an open), onSlips(body) (a "slips" event: the arbiter's live count,
      * asked with ?slips=1), onChange(up). Returns {up, close()}. */
     create: function (opts) {
       var api = {up: false, close: function () {}};

@@ -98,7 +98,7 @@
       loadState(tag, etag !== null).catch(function () { schedule(0); });
     }
     function own(body) {
-      // the stream brought this tablet's whole state (a judged or published round): no request needed
+      // the stream brought this tablet's whole state (any change but an open): no request needed
       if (!body || !body.version || stopped) return;
       var tag = '"' + body.version + '"';
       setOnline(true);

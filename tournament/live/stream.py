@@ -80,9 +80,9 @@ class Feed:
     event: bytes = b""
     changed: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
     listeners: int = 0
-    #: streams of logged-in tablets (a cookie ``tablet_token``): they get their own state with a judged round
+    #: streams of logged-in tablets (a cookie ``tablet_token``): they get their own state with each change
     players: int = 0
-    #: (version, the judged hall of that version) when the version's round has every slip and verdict frozen
+    #: (version, every player's slip and verdict of that version's round), for the tablets' own events
     hall: tuple[str, tablet.JudgedHall] | None = None
     reading: bool = False
     again: bool = False
@@ -308,9 +308,9 @@ async def _player(scope: Scope, tournament_id: int) -> tablet.Player | None:
 
 
 def _event_for(feed: Feed, player: tablet.Player | None) -> bytes:
-    """The change as this stream gets it: a logged-in tablet, when the round's slips are frozen (judged,
-    published), its whole own state (``event: own``, what ``GET /api/tablet/state/`` gives); else the
-    version answer."""
+    """The change as this stream gets it: a logged-in tablet its whole own state (``event: own``, what
+    ``GET /api/tablet/state/`` gives) for any change but an open; else (and to the display) the version
+    answer, which carries the open's rack and deadline."""
     if player is not None and feed.hall is not None and feed.hall[0] == feed.version:
         body = tablet.stream_state(feed.hall[1], feed.version, player)
         return b"id: " + feed.version.encode() + b"\nevent: own\ndata: " + body + b"\n\n"

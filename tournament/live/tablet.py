@@ -280,9 +280,10 @@ def judged_hall(t: Tournament, version: str, shared: Shared, judged: SharedRound
             tournament=t, token_hash__isnull=False).order_by().values_list(
             "token_hash", "pk", "player__name", "table_number") if h is not None}
         hall = JudgedHall(tournament_block(t), shared, slips, verdicts, roster, judged)
-        if len(_fast_halls) >= 8:
-            _fast_halls.clear()
-        _fast_halls[version] = (t.pk, hall)
+        if judged["status"] in FROZEN_SLIPS:  # the WSGI layer answers only while every slip is final
+            if len(_fast_halls) >= 8:
+                _fast_halls.clear()
+            _fast_halls[version] = (t.pk, hall)
         return hall
 
     return _halls.get((t.pk, version, round_id), read)
@@ -381,14 +382,16 @@ def fast_state(token: str, version: str) -> bytes | None:
 
 
 def stream_hall(tournament_id: int, version: str) -> JudgedHall | None:
-    """The judged hall of ``version`` for the streams (every player's own state sent with the change, not
-    fetched by 10,000 tablets at once): None when the version's round has no frozen slips or moved on."""
+    """Every player's slip and verdict of ``version``'s round, read once, for the streams: each tablet's own
+    state goes with the change (a draw, a close, the verdicts, a publication) instead of 10,000 tablets
+    fetching it at once. None for an open round (the tablet takes the open from the public event, and slips
+    come in meanwhile), without a round, or when the version moved on."""
     t = Tournament.objects.filter(pk=tournament_id).first()
     if t is None:
         return None
     current, shared = shared_state(t, version)
     r = shared["round"]
-    if current != version or r is None or r["status"] not in FROZEN_SLIPS:
+    if current != version or r is None or r["status"] == Round.Status.OPEN:
         return None
     return judged_hall(t, version, shared, r)
 

@@ -97,6 +97,9 @@ def test_the_open_and_the_publication_come_through_the_stream(chromium, push_ser
     # the published result came whole in the tablet's own event (no state request)
     assert len([t for t in polls["tablet"] if t >= since]) <= 1, polls["tablet"]
     assert tablet.get_attribute("#status", "data-via") == "stream"
+    # the next draw too: the tablet's whole state in its own event, no request
+    within([(tablet, "#status[data-phase=drawn]"), (display, "#display[data-phase=drawn]")], hall.draw)
+    assert tablet.get_attribute("#status", "data-via") == "stream"
     assert len(streams["tablet"]) >= 1 and len(streams["display"]) >= 1
     assert not tablet.js_errors and not display.js_errors
 
