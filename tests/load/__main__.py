@@ -10,6 +10,12 @@ when a check or a target fails. Every process it starts is stopped at the end, a
 Celery broker and the cache on the file system, no server but gunicorn and the worker ``manage.py serve``
 starts (2 web workers by default, as ``serve``). ``--sqlite-synchronous NORMAL FULL NORMAL FULL`` runs it
 once per level (``DUPLICATE_SQLITE_SYNCHRONOUS``), each on a fresh var dir, and ends with one line per run.
+
+``--push`` serves the ASGI application instead (uvicorn ``tournament.asgi``, ``LIVE_PUSH=1``): each tablet
+holds one Server-Sent Events stream and polls only as a check (:mod:`tests.load.tablets`); the CPU of the web
+nodes is measured over a quiet window before the draw (``/proc/<pid>/stat``). ``--nodes N`` starts N web nodes
+(uvicorn, one process each) behind nginx (``tournament/management/nginx.py``), with or without ``--push``.
+The client raises its open-files limit to the hard limit, so that one event loop holds 10,000 streams.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import resource
 import shutil
 import signal
 import sys
@@ -37,7 +44,7 @@ except ImportError:  # optional: the asyncio loop does the same, with more of th
 
 #: The options written with the figures (``--json``).
 RUN_OPTIONS = ("tablets", "burst", "poll", "announce", "seconds_per_move", "grace", "web_workers", "threads",
-               "celery_concurrency", "embedded", "synchronous")
+               "celery_concurrency", "embedded", "synchronous", "push", "nodes", "check_poll", "quiet")
 #: SQLite's synchronous levels the settings accept (tournament.settings.SQLITE_SYNCHRONOUS_LEVELS).
 SYNCHRONOUS = ("NORMAL", "FULL", "EXTRA")
 #: Web workers of a run: the production set-up's, and ``manage.py serve``'s default for the embedded one.
@@ -70,7 +77,19 @@ def parser() -> argparse.ArgumentParser:
                    help=f"default {WEB_WORKERS}; {SERVE_WEB_WORKERS} with --embedded (as manage.py serve)")
     p.add_argument("--threads", type=int, default=8)
     p.add_argument("--celery-concurrency", type=int, default=2)
-    p.add_argument("--connections", type=int, default=1000, help="client connection pool size")
+    p.add_argument("--connections", type=int, default=1000, help="client connection pool size (requests; "
+                   "the streams have a connection each)")
+    p.add_argument("--push", action="store_true",
+                   help="the ASGI application (uvicorn, LIVE_PUSH=1): every tablet holds a Server-Sent Events "
+                        "stream and polls only as a check")
+    p.add_argument("--nodes", type=int, default=0,
+                   help="N web nodes (uvicorn, one process each) behind nginx; 0: one process, no nginx")
+    p.add_argument("--check-poll", type=float, default=10.0, help="with --push: poll interval while the stream "
+                   "is up (s)")
+    p.add_argument("--ramp", type=float, default=None,
+                   help="seconds over which the tablets connect (default: poll, or tablets/500 with --push)")
+    p.add_argument("--quiet", type=float, default=20.0,
+                   help="with --push or --nodes: seconds of the quiet window whose CPU is measured (0: none)")
     p.add_argument("--timeline", action="store_true", help="also print requests and p95 per 5 s of the round")
     p.add_argument("--json", help="also write the figures to this file (a list with several runs)")
     p.add_argument("--settings-module", default="tournament.settings",
@@ -110,12 +129,24 @@ def drive_and_check(o: dict[str, Any], env: stack.Env, servers: stack.Stack, var
                     setup: dict[str, Any]) -> report.Figures:
     """Starts the servers, runs the clients, checks the database, prints the report; the run's figures."""
     servers.start_worker()
-    servers.start_web()
-    say(f"gunicorn {o['web_workers']}×{o['threads']} threads on {servers.url}, "
-        f"Celery worker ×{o['celery_concurrency']}")
+    asgi = o["push"] or o["nodes"] > 0
+    if asgi:
+        names = servers.start_nodes(o["nodes"], push=o["push"])
+        say(f"uvicorn (tournament.asgi, LIVE_PUSH={int(o['push'])}, {o['threads']} WSGI threads): "
+            + (f"{o['nodes']} nodes behind nginx on {servers.url}" if o["nodes"] else f"one process on {servers.url}")
+            + f", Celery worker ×{o['celery_concurrency']}")
+        names += ["nginx"] if o["nodes"] else []
+    else:
+        servers.start_web()
+        say(f"gunicorn {o['web_workers']}×{o['threads']} threads on {servers.url}, "
+            f"Celery worker ×{o['celery_concurrency']}")
     setup["token"] = arbiter_token(servers.url, setup)
-    drive = Drive(DriveOptions(url=servers.url, tablets=o["tablets"], burst=o["burst"], poll=o["poll"],
-                               announce=o["announce"], connections=o["connections"]), setup)
+    ramp = o["ramp"] if o["ramp"] is not None else (o["tablets"] / 500 if o["push"] else 0.0)
+    drive = Drive(DriveOptions(
+        url=servers.url, tablets=o["tablets"], burst=o["burst"], poll=o["poll"], announce=o["announce"],
+        connections=o["connections"], push=o["push"], check_poll=o["check_poll"], ramp=ramp,
+        quiet=o["quiet"] if asgi else 0.0,
+        cpu=(lambda: {n: servers.cpu_seconds([n]) for n in names}) if asgi else None), setup)
     run_client(drive.run())
     summary = report.summarize(drive)
     log_file = var_dir / "client.json"
@@ -138,6 +169,18 @@ def clean_up(o: dict[str, Any], var_dir: Path) -> None:
         stack.drop_database(db_url)
     except Exception as exc:  # noqa: BLE001 (best effort)
         print(f"could not drop the database: {exc}", file=sys.stderr)
+
+
+def raise_open_files() -> int:
+    """The open-files limit of this process (and of the servers it starts) raised to the hard limit: 10,000
+    streams are 10,000 sockets here, as many in the web node and twice as many in nginx (which raises its
+    own, ``worker_rlimit_nofile``). The new soft limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        soft = target
+    return soft
 
 
 def on_term(_signum: int, _frame: FrameType | None) -> None:
@@ -187,9 +230,14 @@ def main(argv: list[str] | None = None) -> int:
     o = vars(p.parse_args(argv))
     if o["sqlite_synchronous"] and not o["embedded"]:
         p.error("--sqlite-synchronous needs --embedded")
+    if o["nodes"] < 0:
+        p.error("--nodes must be 0 or more")
     if o["web_workers"] is None:
         o["web_workers"] = SERVE_WEB_WORKERS if o["embedded"] else WEB_WORKERS
     signal.signal(signal.SIGTERM, on_term)
+    files = raise_open_files()
+    if files < o["tablets"] + o["connections"] + 500:
+        say(f"warning: {files} open files at most (RLIMIT_NOFILE's hard limit): too few for {o['tablets']} streams")
     levels = o.pop("sqlite_synchronous") or [None]
     runs: list[tuple[str | None, report.Figures | None]] = []
     try:

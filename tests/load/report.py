@@ -16,6 +16,11 @@ TARGET_SUBMIT_P95_MS = 300
 TARGET_VERDICTS_SECONDS = 5
 TARGET_REAL_TIME_SECONDS = 2  # an arbiter's change on every screen (issue 7): the open and the publication
 
+#: Push (issue 16): (open max s, publication max s, slip p95 ms) for 1,500 and for 10,000 tablets; the CPU of the
+#: web nodes while nothing changes (share of one core).
+PUSH_TARGETS = {1500: (0.5, 0.5, 100), 10000: (1.0, 1.5, 300)}
+TARGET_QUIET_CPU = 0.10
+
 #: PRAGMA synchronous's answer → its name.
 SQLITE_LEVELS = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}
 
@@ -110,6 +115,16 @@ def summarize(drive: Drive) -> Figures:
     out["timeline"] = timeline(drive)
     out.update(real_time(drive))
     out["polling"] = "version (ETag/304) + state on change" if drive.version_url else "plain GET /api/tablet/state/"
+    if drive.o.push:
+        out["polling"] = f"a stream per tablet, version polls every {drive.o.check_poll:g} s as a check"
+        gaps = [up - broke for _t, broke, up in drive.reconnects]
+        out["push"] = {"events": dict(drive.events), "streams_up_at_end": drive.streams_up,
+                       "reconnects": len(gaps), "reconnect_max_s": round(max(gaps), 2) if gaps else None,
+                       "reconnect_p50_s": round(pct(gaps, 50), 2) if gaps else None}
+    if drive.quiet_cpu:
+        out["quiet"] = {"seconds": round(drive.quiet_seconds, 1),
+                        "cpu_share": {k: round(v, 3) for k, v in drive.quiet_cpu.items()},
+                        "requests": dict(drive.quiet_requests)}
     return out
 
 
@@ -165,10 +180,43 @@ def write_slips(w: Write, o: dict[str, Any], summary: Figures, check: Figures) -
         w("  ! " + line)
 
 
-def reached(summary: Figures, key: str, tablets: int) -> bool:
+def write_push(w: Write, summary: Figures) -> None:
+    push, quiet = summary.get("push"), summary.get("quiet")
+    if push:
+        w("streams: " + ", ".join(f"{k}: {v}" for k, v in push["events"].items())
+          + f"; up at the end: {push['streams_up_at_end']}; reconnected {push['reconnects']}"
+          + (f" (p50 {push['reconnect_p50_s']} s, max {push['reconnect_max_s']} s)" if push["reconnects"] else ""))
+    if quiet:
+        nodes = {k: v for k, v in quiet["cpu_share"].items() if k != "nginx"}
+        w(f"quiet window ({quiet['seconds']} s, nothing changing): web nodes {100 * sum(nodes.values()):.1f} % of a "
+          "core (" + ", ".join(f"{k} {100 * v:.1f} %" for k, v in quiet["cpu_share"].items()) + "); requests "
+          + (", ".join(f"{k} {v}" for k, v in quiet["requests"].items() if v) or "none"))
+
+
+def reached(summary: Figures, key: str, tablets: int, limit: float = TARGET_REAL_TIME_SECONDS) -> bool:
     seen = summary.get(key) or {}
     latest = seen.get("max_s")
-    return seen.get("tablets") == tablets and latest is not None and latest <= TARGET_REAL_TIME_SECONDS
+    return seen.get("tablets") == tablets and latest is not None and latest <= limit
+
+
+def push_targets(o: dict[str, Any], summary: Figures) -> list[tuple[str, bool]]:
+    """Issue 16's targets for a run with ``--push``: those of 10,000 tablets from 5,000 on, else of 1,500."""
+    size = 10000 if o["tablets"] >= 5000 else 1500
+    open_s, publish_s, slip_ms = PUSH_TARGETS[size]
+    slip = summary["endpoints"].get("slip", {})
+    out = [
+        (f"({size:,} tablets) the open reaches every tablet ≤ {open_s} s",
+         reached(summary, "open_to_tablets", o["tablets"], open_s)),
+        (f"({size:,} tablets) publication → every player's result ≤ {publish_s} s",
+         reached(summary, "publish_to_tablets", o["tablets"], publish_s)),
+        (f"({size:,} tablets) p95 submissions ≤ {slip_ms} ms", slip.get("p95_ms", 1e9) <= slip_ms),
+    ]
+    quiet = summary.get("quiet")
+    if size == 10000 and quiet:
+        share = sum(v for k, v in quiet["cpu_share"].items() if k != "nginx")
+        out.append((f"web nodes ≤ {100 * TARGET_QUIET_CPU:.0f} % of a core while nothing changes",
+                    share <= TARGET_QUIET_CPU))
+    return out
 
 
 def targets(o: dict[str, Any], summary: Figures, check: Figures) -> list[tuple[str, bool]]:
@@ -185,13 +233,15 @@ def targets(o: dict[str, Any], summary: Figures, check: Figures) -> list[tuple[s
         ("no check failure", check["failure_count"] == 0),
         *[(f"the {what} reaches every tablet ≤ {TARGET_REAL_TIME_SECONDS} s", reached(summary, key, o["tablets"]))
           for key, what in (("open_to_tablets", "open"), ("publish_to_tablets", "publication"))],
+        *(push_targets(o, summary) if o.get("push") else []),
     ]
 
 
 def report(w: Write, o: dict[str, Any], summary: Figures, check: Figures) -> bool:
     """Prints the figures and PASS/FAIL per target; True when every target holds."""
     w("")
-    w(f"Load test{' (embedded: SQLite, file-system broker)' if o.get('embedded') else ''}: {o['tablets']} tablets, poll {o['poll']} s, draw → open {o['announce']} s, "
+    nodes = f", {o['nodes']} web nodes behind nginx" if o.get("nodes") else ""
+    w(f"Load test{' (embedded: SQLite, file-system broker)' if o.get('embedded') else ''}{nodes}: {o['tablets']} tablets, poll {o['poll']} s, draw → open {o['announce']} s, "
       f"{o['seconds_per_move']} s per move, burst {o['burst']} s; polling: {summary['polling']}")
     w(f"logins took {summary['login_seconds']} s; solver {summary['solve_seconds']} s; "
       f"measured span {summary['span_seconds']} s")
@@ -199,6 +249,7 @@ def report(w: Write, o: dict[str, Any], summary: Figures, check: Figures) -> boo
     if o.get("timeline"):
         write_timeline(w, summary)
     write_real_time(w, summary)
+    write_push(w, summary)
     write_slips(w, o, summary, check)
     results = targets(o, summary, check)
     for name, passed in results:

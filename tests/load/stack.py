@@ -108,14 +108,15 @@ class Stack:
         self.celery_concurrency, self.worker_pool = celery_concurrency, worker_pool
         self.worker_argv = worker_argv
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        self.node_ports: dict[str, int] = {}  # the web nodes of start_nodes and their ports
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def _spawn(self, name: str, argv: list[str]) -> subprocess.Popen[bytes]:
+    def _spawn(self, name: str, argv: list[str], env: Env | None = None) -> subprocess.Popen[bytes]:
         log = open(self.log_dir / f"{name}.log", "ab")  # noqa: SIM115 (kept open for the child)
-        proc = subprocess.Popen(argv, cwd=self.root, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+        proc = subprocess.Popen(argv, cwd=self.root, env=env or self.env, stdout=log, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, start_new_session=True)
         log.close()
         self.procs[name] = proc
@@ -131,6 +132,35 @@ class Stack:
         self.wait_ready(wait)
         return proc
 
+    def start_nodes(self, nodes: int, *, push: bool = True, backlog: int = 16384, wait: float = 60) -> list[str]:
+        """The ASGI application (``tournament.asgi``: streams + Django) under uvicorn: one process on the stack's
+        port when ``nodes`` is 0, else ``nodes`` processes on ports of their own behind nginx on the stack's port
+        (``tournament/management/nginx.py``; the nodes trust nginx's X-Forwarded-For). The nodes' names
+        (``node1``…, or ``web``)."""
+        env = {**self.env, "LIVE_PUSH": "1" if push else "0", "STREAM_WSGI_THREADS": str(self.threads)}
+        if nodes > 0:
+            env["DJANGO_TRUSTED_PROXIES"] = "127.0.0.1"
+        ports = [free_port() for _ in range(nodes)] if nodes > 0 else [self.port]
+        names = [f"node{i}" for i in range(1, nodes + 1)] if nodes > 0 else ["web"]
+        for name, port in zip(names, ports, strict=True):
+            self._spawn(name, [
+                sys.executable, "-m", "uvicorn", "tournament.asgi:application", "--host", "127.0.0.1",
+                "--port", str(port), "--loop", "uvloop", "--http", "httptools", "--backlog", str(backlog),
+                "--timeout-graceful-shutdown", "3", "--no-server-header", "--no-access-log",
+            ], env=env)
+        for name, port in zip(names, ports, strict=True):
+            self.wait_ready(wait, name=name, url=f"http://127.0.0.1:{port}")
+        if nodes > 0:
+            from tournament.management import nginx  # noqa: PLC0415 (it imports no Django; the package does)
+
+            prefix = self.log_dir / "nginx"
+            nginx.write(prefix, listen=f"127.0.0.1:{self.port}", nodes=[f"127.0.0.1:{p}" for p in ports])
+            nginx.check(prefix)
+            self._spawn("nginx", nginx.command(prefix))
+            self.wait_ready(wait, name="nginx")
+        self.node_ports = dict(zip(names, ports, strict=True))
+        return names
+
     def start_worker(self) -> subprocess.Popen[bytes]:
         argv = self.worker_argv or [sys.executable, "-m", "celery", "-A", "tournament", "worker"]
         return self._spawn("worker", [
@@ -139,20 +169,31 @@ class Stack:
             "--beat",  # the recovery sweep, as `serve` runs it
         ])
 
-    def wait_ready(self, timeout: float = 60) -> None:
+    def wait_ready(self, timeout: float = 60, *, name: str = "web", url: str | None = None) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            proc = self.procs.get("web")
+            proc = self.procs.get(name)
             if proc is not None and proc.poll() is not None:
-                raise RuntimeError(f"the web server exited ({proc.returncode}); see {self.log_dir / 'web.log'}")
+                raise RuntimeError(f"{name} exited ({proc.returncode}); see {self.log_dir / (name + '.log')}")
             try:
-                with urllib.request.urlopen(self.url + "/api/public/tournaments/", timeout=2) as r:
+                with urllib.request.urlopen((url or self.url) + "/api/public/tournaments/", timeout=2) as r:
                     if r.status == 200:
                         return
             except OSError:
                 pass
             time.sleep(0.2)
         raise RuntimeError(f"the web server did not answer within {timeout:.0f} s")
+
+    def cpu_seconds(self, names: list[str]) -> float:
+        """User + system CPU seconds of those processes and their children so far (``/proc/<pid>/stat``)."""
+        tick = os.sysconf("SC_CLK_TCK")
+        total = 0
+        for name in names:
+            for pid in self.pids(name):
+                with contextlib.suppress(OSError):
+                    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                    total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14, 15)
+        return total / tick
 
     def pids(self, name: str) -> list[int]:
         """The process and its children (e.g. the Celery pool processes)."""

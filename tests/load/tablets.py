@@ -8,17 +8,26 @@ from the poll's answer, fetches its state on other changes (spread over 0.2 s, w
 version the poll saw) and hands in its slips with an ``Idempotency-Key`` — most of them in the last
 ``burst`` seconds before the deadline, some retrying the same key after a lost answer, some aborting
 mid-flight and retrying, some replacing their slip. Every request is timed (:class:`Recorder`).
+
+With ``push`` each tablet holds one Server-Sent Events stream (``/live/stream/<slug>/``) and acts on its
+events as ``static/js/tablet.js`` does: the open of the round it shows comes with the event (no request),
+any other new version makes it fetch its own state (``?v=``); it polls only every ``check_poll`` seconds
+while its stream is up, every ``poll`` seconds while it is down, and opens a broken stream again (after the
+server's ``retry``, as EventSource; 5–10 s after a refused one, as ``static/js/stream.js``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
+import re
 import time
 import urllib.request
 import uuid
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -34,6 +43,12 @@ Answer = tuple[int | None, Any, bytes]
 def parse_time(value: str) -> float:
     """An API timestamp as epoch seconds."""
     return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+
+
+def older_tag(tag: str | None, than: str | None) -> bool:
+    """tablet.js ``T.olderTag``: the version in ``tag`` is below the one in ``than`` (both numbered)."""
+    a, b = (re.search(r"\d+", t or "") for t in (tag, than))
+    return a is not None and b is not None and int(a.group()) < int(b.group())
 
 
 def split_move(move: str) -> tuple[str, str]:
@@ -85,6 +100,13 @@ class DriveOptions:
     connections: int = 1000
     max_seconds: float = 900
     seed: int = 1
+    push: bool = False  # one Server-Sent Events stream per tablet; polls only as a check / fallback
+    check_poll: float = 10.0  # poll interval while the stream is up (tablet.js POLL_STREAMING_MS)
+    ramp: float = 0.0  # seconds over which the tablets start (their first poll and stream), 0: within `poll`
+    quiet: float = 0.0  # seconds of a quiet window before the draw, all streams up, measured with `cpu`
+    cpu: Callable[[], dict[str, float]] | None = None  # CPU seconds so far of the server's processes, by name
+    #: called (in a thread) with the drive when the round is open, e.g. a fault test killing a node
+    on_open: Callable[[Drive], None] | None = None
 
 
 @dataclass
@@ -97,12 +119,15 @@ class Screen:
     shown: dict[str, Any] = field(default_factory=dict)
     planned: bool = False
     changed_at: float = 0.0  # epoch: its poll saw a new version
+    stream_up: bool = False
+    wake: asyncio.Event | None = None  # set when the stream breaks: poll at once (push)
+    broke_at: float | None = None  # epoch: its stream broke (the last time)
 
 
 class Drive:
     """One run of the clients; the figures are read from it afterwards (:mod:`tests.load.report`)."""
 
-    def __init__(self, opts: DriveOptions, setup: dict[str, Any]):
+    def __init__(self, opts: DriveOptions, setup: dict[str, Any]) -> None:
         self.o = opts
         self.setup = setup
         self.rec = Recorder()
@@ -127,6 +152,15 @@ class Drive:
         self.saw_published: dict[int, float] = {}  # table → epoch its state first showed its result
         self.published_detected: dict[int, float] = {}  # table → epoch its poll saw the version of that state
         self.session: aiohttp.ClientSession | None = None
+        self.streams: aiohttp.ClientSession | None = None  # push: the tablets' streams (no pool limit)
+        self.stream_path = f"/live/stream/{setup['slug']}/"
+        self.streams_up = 0
+        self.events: Counter[str] = Counter()  # push: events received, by type; stream breaks, refusals
+        self.reconnects: list[tuple[int, float, float]] = []  # (table, broke at, up again at) epoch
+        self.quiet_cpu: dict[str, float] = {}  # process → CPU share of a core in the quiet window
+        self.quiet_seconds = 0.0
+        self.quiet_requests: Counter[str] = Counter()
+        self.hooks: list[asyncio.Future[None]] = []
 
     # -- HTTP with measurement --------------------------------------------------------------------------------
     async def request(self, endpoint: str, method: str, path: str, *, timeout: float = 30, **kw: Any) -> Answer:
@@ -203,6 +237,8 @@ class Drive:
     async def arbiter(self) -> None:
         await self.draw()
         due = await self.open()
+        if self.o.on_open is not None:
+            self.hooks.append(asyncio.get_running_loop().run_in_executor(None, self.o.on_open, self))
         await self.wait_judged(due)
         if self.judged_seen is not None and self.o.publish:
             await self.publish()
@@ -221,7 +257,10 @@ class Drive:
 
     async def tablet(self, table: int) -> None:
         screen = Screen(table, {"Authorization": f"Tablet {self.tokens[table]}", "Accept": "application/json"})
-        await asyncio.sleep(self.rng.random() * self.o.poll)
+        await asyncio.sleep(self.rng.random() * (self.o.ramp or self.o.poll))
+        if self.o.push:
+            await self.pushed_tablet(screen)
+            return
         while not self.done.is_set():
             if self.version_url:
                 new_tag = await self.poll(screen)
@@ -236,7 +275,7 @@ class Drive:
         """One version poll; the new ETag ("" if none) when the tablet must fetch its state, else None."""
         headers = {"If-None-Match": screen.etag} if screen.etag else {}
         st, h, raw = await self.request("version", "GET", self.version_url or "", headers=headers)
-        if st != 200 or h.get("ETag") == screen.etag:
+        if st != 200 or h.get("ETag") == screen.etag or older_tag(h.get("ETag"), screen.etag):
             return None
         new_tag = h.get("ETag") or ""
         screen.changed_at = time.time()
@@ -245,14 +284,9 @@ class Drive:
             opened = json.loads(raw).get("round") or {}
         except (ValueError, AttributeError):
             opened = {}
-        shown = screen.shown
-        if not (shown.get("id") == opened.get("id") == self.round_id and shown.get("status") == "drawn"
-                and opened.get("status") == "open" and opened.get("rack") and opened.get("deadline")):
+        if not self.opened_now(screen, opened):
             return new_tag
-        screen.etag, screen.shown = new_tag, opened
-        self.saw_open.setdefault(screen.table, time.time())
-        self.state_seen["open (from the poll)"] += 1
-        self.start_plan(screen, parse_time(opened["deadline"]))
+        screen.etag = new_tag
         return None
 
     async def fetch_state(self, screen: Screen, query: str, new_tag: str | None) -> None:
@@ -271,6 +305,118 @@ class Drive:
         if rnd.get("status") == "published" and state.get("result") and screen.table not in self.saw_published:
             self.saw_published[screen.table] = time.time()
             self.published_detected[screen.table] = screen.changed_at
+
+    # -- a tablet with a stream (push) ------------------------------------------------------------------------
+    async def pushed_tablet(self, screen: Screen) -> None:
+        """The stream and the polls beside it, as tablet.js: a poll at once, then every ``check_poll`` s while
+        the stream is up, every ``poll`` s while it is down (at once when it breaks)."""
+        screen.wake = asyncio.Event()
+        listener = asyncio.get_running_loop().create_task(self.listen(screen))
+        try:
+            while not self.done.is_set():
+                new_tag = await self.poll(screen)
+                if new_tag is not None:
+                    if screen.etag is not None:
+                        await asyncio.sleep(self.rng.random() * 0.2)
+                    await self.fetch_state(screen, f"?v={new_tag.strip(chr(34))}" if new_tag else "", new_tag)
+                interval = self.o.check_poll if screen.stream_up else self.o.poll + self.rng.random() * 0.15
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(screen.wake.wait(), interval)
+                screen.wake.clear()
+        finally:
+            listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await listener
+
+    async def listen(self, screen: Screen) -> None:
+        """One EventSource: reads ``event:``/``data:`` blocks; opens the stream again when it breaks."""
+        assert self.streams is not None
+        retry = 2.0
+        timeout = aiohttp.ClientTimeout(total=None, sock_connect=10, sock_read=35)  # stream.js's watchdog: 35 s
+        while not self.done.is_set():
+            refused = False
+            try:
+                async with self.streams.get(self.o.url + self.stream_path, timeout=timeout,
+                                            headers={"Accept": "text/event-stream"}) as r:
+                    if r.status != 200:
+                        refused = True
+                        self.events[f"refused {r.status}"] += 1
+                    else:
+                        self.events["connected"] += 1
+                        kind, data = "message", []
+                        async for raw in r.content:
+                            line = raw.decode("utf-8", "replace").rstrip("\r\n")
+                            if line:
+                                name, _, value = line.partition(":")
+                                value = value[1:] if value.startswith(" ") else value
+                                if name == "event":
+                                    kind = value
+                                elif name == "data":
+                                    data.append(value)
+                                elif name == "retry" and value.isdigit():
+                                    retry = int(value) / 1000
+                                continue
+                            if data or kind != "message":
+                                self.on_event(screen, kind, "\n".join(data))
+                            kind, data = "message", []
+                        self.events["ended by the server"] += 1
+            except (TimeoutError, aiohttp.ClientError, OSError) as exc:
+                self.events[f"broken ({type(exc).__name__})"] += 1
+            if screen.stream_up:
+                screen.stream_up = False
+                self.streams_up -= 1
+                screen.broke_at = time.time()
+                assert screen.wake is not None
+                screen.wake.set()  # poll at once, then every second
+            if self.done.is_set():
+                return
+            # EventSource opens a broken stream again after the server's retry; stream.js reopens a refused one
+            await asyncio.sleep(5 + 5 * self.rng.random() if refused else retry)
+
+    def on_event(self, screen: Screen, kind: str, data: str) -> None:
+        self.events[kind] += 1
+        if not screen.stream_up:
+            screen.stream_up = True
+            self.streams_up += 1
+            if screen.broke_at is not None:
+                self.reconnects.append((screen.table, screen.broke_at, time.time()))
+                screen.broke_at = None
+        if kind != "state":
+            return
+        try:
+            body = json.loads(data)
+        except ValueError:
+            return
+        if isinstance(body, dict) and body.get("version"):
+            self.pushed(screen, body)
+
+    def pushed(self, screen: Screen, body: dict[str, Any]) -> None:
+        """An event of the stream: the same answer as a poll's 200 (tablet.js ``pushed``)."""
+        tag = f'"{body["version"]}"'
+        if tag == screen.etag or older_tag(tag, screen.etag):
+            return
+        screen.changed_at = time.time()
+        if self.opened_now(screen, body.get("round") or {}):
+            screen.etag = tag
+            return
+        asyncio.get_running_loop().create_task(self.pushed_fetch(screen, tag, spread=screen.etag is not None))
+
+    async def pushed_fetch(self, screen: Screen, tag: str, *, spread: bool) -> None:
+        if spread:
+            await asyncio.sleep(self.rng.random() * 0.2)  # tablet.js loadState spreads them over 0.2 s
+        await self.fetch_state(screen, f"?v={tag.strip(chr(34))}", tag)
+
+    def opened_now(self, screen: Screen, opened: dict[str, Any]) -> bool:
+        """The round it shows as drawn has opened: the rack and the deadline come with the answer."""
+        shown = screen.shown
+        if not (shown.get("id") == opened.get("id") == self.round_id and shown.get("status") == "drawn"
+                and opened.get("status") == "open" and opened.get("rack") and opened.get("deadline")):
+            return False
+        screen.shown = opened
+        self.saw_open.setdefault(screen.table, time.time())
+        self.state_seen["open (from the stream)" if self.o.push else "open (from the poll)"] += 1
+        self.start_plan(screen, parse_time(opened["deadline"]))
+        return True
 
     def start_plan(self, screen: Screen, deadline: float) -> None:
         if not screen.planned:
@@ -351,16 +497,43 @@ class Drive:
         await asyncio.gather(*(one(int(t), c) for t, c in self.setup["codes"].items()))
         self.login_seconds = time.monotonic() - t0
 
+    async def settle(self) -> None:
+        """Push: until every tablet's stream is up and every tablet shows the tournament (or 3 min)."""
+        end = time.monotonic() + 180 + self.o.ramp
+        while time.monotonic() < end and (self.streams_up < len(self.tokens) or
+                                          sum(self.state_seen.values()) < len(self.tokens)):
+            await asyncio.sleep(0.25)
+        await asyncio.sleep(self.o.check_poll)  # the first check polls are behind us
+
+    async def measure_quiet(self) -> None:
+        """CPU of the server's processes over ``quiet`` seconds in which nothing changes (no round going on)."""
+        assert self.o.cpu is not None
+        loop = asyncio.get_running_loop()
+        before, t0, m0 = await loop.run_in_executor(None, self.o.cpu), time.time(), time.monotonic()
+        await asyncio.sleep(self.o.quiet)
+        after, m1 = await loop.run_in_executor(None, self.o.cpu), time.monotonic()
+        self.quiet_seconds = time.time() - t0
+        self.quiet_cpu = {k: (after[k] - before.get(k, 0.0)) / self.quiet_seconds for k in after}
+        for ep, times in self.rec.times.items():
+            self.quiet_requests[ep] = sum(1 for t in times if m0 <= t <= m1)
+
     async def run(self) -> None:
         connector = aiohttp.TCPConnector(limit=self.o.connections, force_close=False, keepalive_timeout=4)
-        async with aiohttp.ClientSession(connector=connector) as self.session:
+        streams = aiohttp.TCPConnector(limit=0, force_close=True)  # one connection per stream, as a browser
+        async with aiohttp.ClientSession(connector=connector) as self.session, \
+                aiohttp.ClientSession(connector=streams) as self.streams:
             probe = f"/tablet/version/{self.setup['slug']}/"
             st, _h, _b = await self.request("probe", "GET", probe)
             self.version_url = probe if st == 200 else None
             await self.login_all()
             self.start = time.monotonic()
             tablets = [asyncio.create_task(self.tablet(t)) for t in self.tokens]
+            await asyncio.sleep(self.o.ramp or 0)
+            if self.o.push:
+                await self.settle()
             await asyncio.sleep(3 + self.o.poll)  # steady polling before the round
+            if self.o.quiet and self.o.cpu is not None:
+                await self.measure_quiet()
             try:
                 await asyncio.wait_for(self.arbiter(), timeout=self.o.max_seconds)
             finally:
@@ -370,3 +543,5 @@ class Drive:
                 pending = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
                 if pending:
                     await asyncio.wait(pending, timeout=30)
+                if self.hooks:
+                    await asyncio.wait(self.hooks, timeout=60)
