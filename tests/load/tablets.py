@@ -503,7 +503,8 @@ class Drive:
         while time.monotonic() < end and (self.streams_up < len(self.tokens) or
                                           sum(self.state_seen.values()) < len(self.tokens)):
             await asyncio.sleep(0.25)
-        await asyncio.sleep(self.o.check_poll)  # the first check polls are behind us
+        if self.o.quiet:
+            await asyncio.sleep(self.o.check_poll)  # the first check polls behind us, before a quiet window
 
     async def measure_quiet(self) -> None:
         """CPU of the server's processes over ``quiet`` seconds in which nothing changes (no round going on)."""
