@@ -154,7 +154,9 @@ class Stack:
             from tournament.management import nginx  # noqa: PLC0415 (it imports no Django; the package does)
 
             prefix = self.log_dir / "nginx"
-            nginx.write(prefix, listen=f"127.0.0.1:{self.port}", nodes=[f"127.0.0.1:{p}" for p in ports])
+            # two workers: 10,000 streams are 20,000 sockets in nginx, the open-files hard limit here is 20,000
+            nginx.write(prefix, listen=f"127.0.0.1:{self.port}", nodes=[f"127.0.0.1:{p}" for p in ports],
+                        workers=2)
             nginx.check(prefix)
             self._spawn("nginx", nginx.command(prefix))
             self.wait_ready(wait, name="nginx")

@@ -18,8 +18,12 @@ NGINX = "/usr/sbin/nginx"
 
 
 def render(*, listen: str, nodes: list[str], prefix: Path, static_root: Path | None = None,
-           worker_connections: int = 40000) -> str:
-    """The nginx configuration: ``listen`` (``[host:]port``) in front of ``nodes`` (``host:port`` each)."""
+           worker_connections: int = 40000, workers: int = 1) -> str:
+    """The nginx configuration: ``listen`` (``[host:]port``) in front of ``nodes`` (``host:port`` each).
+
+    Each proxied stream holds two sockets in nginx (the screen's and the node's): where the open-files hard limit
+    cannot be raised (nginx's ``worker_rlimit_nofile`` then fails), ``workers`` processes share them (the
+    listening socket with ``reuseport``, so that the kernel spreads the connections evenly)."""
     servers = "\n".join(f"        server {node} max_fails=1 fail_timeout=3s;" for node in nodes)
     static = (f"""
         location /static/ {{
@@ -35,7 +39,7 @@ def render(*, listen: str, nodes: list[str], prefix: Path, static_root: Path | N
             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
             proxy_set_header X-Forwarded-Proto $scheme;"""
     return f"""# written by duplicate-hall (tournament/management/nginx.py); nginx -p {prefix} -c {prefix}/nginx.conf
-worker_processes 1;
+worker_processes {workers};
 worker_rlimit_nofile {2 * worker_connections + 1024};
 daemon off;
 pid {prefix}/nginx.pid;
@@ -65,7 +69,7 @@ http {{
     }}
 
     server {{
-        listen {listen} backlog=8192;
+        listen {listen} backlog=8192{" reuseport" if workers > 1 else ""};
         # a node that refuses or fails: the request goes to the next one (slips are idempotent by their key)
         proxy_next_upstream error timeout http_502 http_503 non_idempotent;
         proxy_next_upstream_tries 3;
