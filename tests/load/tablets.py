@@ -152,6 +152,7 @@ class Drive:
         self.saw_published: dict[int, float] = {}  # table → epoch its state first showed its result
         self.published_detected: dict[int, float] = {}  # table → epoch its poll saw the version of that state
         self.session: aiohttp.ClientSession | None = None
+        self.arbiter_session: aiohttp.ClientSession | None = None
         self.streams: aiohttp.ClientSession | None = None  # push: the tablets' streams (no pool limit)
         self.stream_path = f"/live/stream/{setup['slug']}/"
         self.streams_up = 0
@@ -164,10 +165,12 @@ class Drive:
 
     # -- HTTP with measurement --------------------------------------------------------------------------------
     async def request(self, endpoint: str, method: str, path: str, *, timeout: float = 30, **kw: Any) -> Answer:
-        assert self.session is not None
+        # the arbiter is another device: his requests do not wait for a free connection of the tablets' pool
+        session = self.arbiter_session if endpoint == "arbiter" and self.arbiter_session else self.session
+        assert session is not None
         t0 = time.monotonic()
         try:
-            async with self.session.request(method, self.o.url + path, timeout=aiohttp.ClientTimeout(total=timeout),
+            async with session.request(method, self.o.url + path, timeout=aiohttp.ClientTimeout(total=timeout),
                                             **kw) as r:
                 body = await r.read()
                 ok = r.status < 400 or (endpoint.startswith("slip") and r.status == 409)
@@ -522,7 +525,8 @@ class Drive:
         connector = aiohttp.TCPConnector(limit=self.o.connections, force_close=False, keepalive_timeout=4)
         streams = aiohttp.TCPConnector(limit=0, force_close=True)  # one connection per stream, as a browser
         async with aiohttp.ClientSession(connector=connector) as self.session, \
-                aiohttp.ClientSession(connector=streams) as self.streams:
+                aiohttp.ClientSession(connector=streams) as self.streams, \
+                aiohttp.ClientSession() as self.arbiter_session:
             probe = f"/tablet/version/{self.setup['slug']}/"
             st, _h, _b = await self.request("probe", "GET", probe)
             self.version_url = probe if st == 200 else None
