@@ -44,7 +44,7 @@ except ImportError:  # optional: the asyncio loop does the same, with more of th
 
 #: The options written with the figures (``--json``).
 RUN_OPTIONS = ("tablets", "burst", "poll", "announce", "seconds_per_move", "grace", "web_workers", "threads",
-               "celery_concurrency", "embedded", "synchronous", "push", "nodes", "check_poll", "quiet")
+               "celery_concurrency", "embedded", "synchronous", "push", "nodes", "check_poll", "quiet", "lean")
 #: SQLite's synchronous levels the settings accept (tournament.settings.SQLITE_SYNCHRONOUS_LEVELS).
 SYNCHRONOUS = ("NORMAL", "FULL", "EXTRA")
 #: Web workers of a run: the production set-up's, and ``manage.py serve``'s default for the embedded one.
@@ -86,6 +86,9 @@ def parser() -> argparse.ArgumentParser:
                    help="N web nodes (uvicorn, one process each) behind nginx; 0: one process, no nginx")
     p.add_argument("--check-poll", type=float, default=10.0, help="with --push: poll interval while the stream "
                    "is up (s)")
+    p.add_argument("--lean", action="store_true",
+                   help="with --push: a tablet fetches its own state only for a publication and applies every "
+                        "other change from the event (a proposal; tablet.js fetches on every change)")
     p.add_argument("--ramp", type=float, default=None,
                    help="seconds over which the tablets connect (default: poll, or tablets/500 with --push)")
     p.add_argument("--quiet", type=float, default=20.0,
@@ -144,7 +147,7 @@ def drive_and_check(o: dict[str, Any], env: stack.Env, servers: stack.Stack, var
     ramp = o["ramp"] if o["ramp"] is not None else (o["tablets"] / 500 if o["push"] else 0.0)
     drive = Drive(DriveOptions(
         url=servers.url, tablets=o["tablets"], burst=o["burst"], poll=o["poll"], announce=o["announce"],
-        connections=o["connections"], push=o["push"], check_poll=o["check_poll"], ramp=ramp,
+        connections=o["connections"], push=o["push"], lean=o["lean"], check_poll=o["check_poll"], ramp=ramp,
         quiet=o["quiet"] if asgi else 0.0,
         cpu=(lambda: {n: servers.cpu_seconds([n]) for n in names}) if asgi else None), setup)
     run_client(drive.run())

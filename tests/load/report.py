@@ -116,7 +116,8 @@ def summarize(drive: Drive) -> Figures:
     out.update(real_time(drive))
     out["polling"] = "version (ETag/304) + state on change" if drive.version_url else "plain GET /api/tablet/state/"
     if drive.o.push:
-        out["polling"] = f"a stream per tablet, version polls every {drive.o.check_poll:g} s as a check"
+        out["polling"] = (f"a stream per tablet, version polls every {drive.o.check_poll:g} s as a check"
+                          + ("; lean: own state fetched only for a publication" if drive.o.lean else ""))
         gaps = [up - broke for _t, broke, up in drive.reconnects]
         out["push"] = {"events": dict(drive.events), "streams_up_at_end": drive.streams_up,
                        "reconnects": len(gaps), "reconnect_max_s": round(max(gaps), 2) if gaps else None,

@@ -102,6 +102,9 @@ class DriveOptions:
     seed: int = 1
     push: bool = False  # one Server-Sent Events stream per tablet; polls only as a check / fallback
     check_poll: float = 10.0  # poll interval while the stream is up (tablet.js POLL_STREAMING_MS)
+    #: push: fetch the tablet's own state only for a publication (or a first state); every other change is
+    #: applied from the event's public round (a proposal: tablet.js fetches its state on every change today)
+    lean: bool = False
     ramp: float = 0.0  # seconds over which the tablets start (their first poll and stream), 0: within `poll`
     quiet: float = 0.0  # seconds of a quiet window before the draw, all streams up, measured with `cpu`
     cpu: Callable[[], dict[str, float]] | None = None  # CPU seconds so far of the server's processes, by name
@@ -402,7 +405,22 @@ class Drive:
         if self.opened_now(screen, body.get("round") or {}):
             screen.etag = tag
             return
+        if self.o.lean and screen.etag is not None and self.applied(screen, body.get("round")):
+            screen.etag = tag
+            return
         asyncio.get_running_loop().create_task(self.pushed_fetch(screen, tag, spread=screen.etag is not None))
+
+    def applied(self, screen: Screen, rnd: dict[str, Any] | None) -> bool:
+        """``lean``: a change but a publication shown from the event's public round alone, no request."""
+        if not rnd or rnd.get("status") == "published":
+            return False
+        same = screen.shown.get("id") == rnd.get("id")
+        screen.shown = {**screen.shown, **rnd} if same else dict(rnd)
+        self.state_seen["applied from the event"] += 1
+        if rnd.get("id") == self.round_id and rnd.get("status") == "open" and rnd.get("deadline"):
+            self.saw_open.setdefault(screen.table, time.time())
+            self.start_plan(screen, parse_time(rnd["deadline"]))
+        return True
 
     async def pushed_fetch(self, screen: Screen, tag: str, *, spread: bool) -> None:
         if spread:
