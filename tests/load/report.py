@@ -122,6 +122,9 @@ def summarize(drive: Drive) -> Figures:
         out["push"] = {"events": dict(drive.events), "streams_up_at_end": drive.streams_up,
                        "reconnects": len(gaps), "reconnect_max_s": round(max(gaps), 2) if gaps else None,
                        "reconnect_p50_s": round(pct(gaps, 50), 2) if gaps else None}
+    if drive.round_cpu:
+        out["round_cpu"] = {"cpu_seconds": {k: round(v, 1) for k, v in drive.round_cpu.items()},
+                            "requests": dict(drive.round_requests)}
     if drive.quiet_cpu:
         out["quiet"] = {"seconds": round(drive.quiet_seconds, 1),
                         "cpu_share": {k: round(v, 3) for k, v in drive.quiet_cpu.items()},
@@ -194,6 +197,16 @@ def write_push(w: Write, summary: Figures) -> None:
           + (", ".join(f"{k} {v}" for k, v in quiet["requests"].items() if v) or "none"))
 
 
+def write_round_cpu(w: Write, summary: Figures) -> None:
+    busy = summary.get("round_cpu")
+    if busy:
+        nodes = sum(v for k, v in busy["cpu_seconds"].items() if k != "nginx")
+        n = sum(busy["requests"].values())
+        w(f"from the draw to the end: web nodes {nodes:.1f} CPU s for {n} requests ({1000 * nodes / max(1, n):.2f} ms "
+          "each on average; " + ", ".join(f"{k} {v} s" for k, v in busy["cpu_seconds"].items()) + "; requests "
+          + ", ".join(f"{k} {v}" for k, v in busy["requests"].items() if v) + ")")
+
+
 def reached(summary: Figures, key: str, tablets: int, limit: float = TARGET_REAL_TIME_SECONDS) -> bool:
     seen = summary.get(key) or {}
     latest = seen.get("max_s")
@@ -251,6 +264,7 @@ def report(w: Write, o: dict[str, Any], summary: Figures, check: Figures) -> boo
         write_timeline(w, summary)
     write_real_time(w, summary)
     write_push(w, summary)
+    write_round_cpu(w, summary)
     write_slips(w, o, summary, check)
     results = targets(o, summary, check)
     for name, passed in results:

@@ -165,6 +165,8 @@ class Drive:
         self.quiet_seconds = 0.0
         self.quiet_requests: Counter[str] = Counter()
         self.hooks: list[asyncio.Future[None]] = []
+        self.round_cpu: dict[str, float] = {}  # CPU seconds of the server's processes from the draw to the end
+        self.round_requests: Counter[str] = Counter()
 
     # -- HTTP with measurement --------------------------------------------------------------------------------
     async def request(self, endpoint: str, method: str, path: str, *, timeout: float = 30, **kw: Any) -> Answer:
@@ -557,11 +559,19 @@ class Drive:
             await asyncio.sleep(3 + self.o.poll)  # steady polling before the round
             if self.o.quiet and self.o.cpu is not None:
                 await self.measure_quiet()
+            loop = asyncio.get_running_loop()
+            cpu0 = await loop.run_in_executor(None, self.o.cpu) if self.o.cpu else {}
+            m0 = time.monotonic()
             try:
                 await asyncio.wait_for(self.arbiter(), timeout=self.o.max_seconds)
             finally:
                 self.done.set()
                 self.end = time.monotonic()
+                if self.o.cpu:
+                    cpu1 = await loop.run_in_executor(None, self.o.cpu)
+                    self.round_cpu = {k: cpu1[k] - cpu0.get(k, 0.0) for k in cpu1}
+                    self.round_requests = Counter({ep: sum(1 for t in ts if m0 <= t <= self.end)
+                                                   for ep, ts in self.rec.times.items()})
                 await asyncio.wait(tablets, timeout=30)
                 pending = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
                 if pending:
