@@ -32,7 +32,6 @@ def render(*, listen: str, nodes: list[str], prefix: Path, static_root: Path | N
             add_header Cache-Control "public";
         }}""" if static_root else "")
     proxied = """
-            proxy_pass http://hall;
             proxy_http_version 1.1;
             proxy_set_header Connection "";
             proxy_set_header Host $http_host;
@@ -62,10 +61,20 @@ http {{
     client_max_body_size 20m;
     keepalive_timeout 65;
 
+    # the streams and the requests in upstreams of their own: least_conn counts a node's open connections per
+    # upstream, and a node holding a few streams fewer would otherwise get every short request; the state in a
+    # shared zone, so that both workers count the same connections
     upstream hall {{
+        zone hall 256k;
         least_conn;
 {servers}
         keepalive 128;
+    }}
+
+    upstream hall_streams {{
+        zone hall_streams 256k;
+        least_conn;
+{servers}
     }}
 
     server {{
@@ -75,13 +84,15 @@ http {{
         proxy_next_upstream_tries 3;
         proxy_connect_timeout 2s;
 
-        location /live/stream/ {{{proxied}
+        location /live/stream/ {{
+            proxy_pass http://hall_streams;{proxied}
             proxy_buffering off;
             proxy_cache off;
             proxy_read_timeout 1h;
         }}{static}
 
-        location / {{{proxied}
+        location / {{
+            proxy_pass http://hall;{proxied}
             proxy_read_timeout 120s;
         }}
     }}
