@@ -11,7 +11,8 @@ mid-flight and retrying, some replacing their slip. Every request is timed (:cla
 
 With ``push`` each tablet holds one Server-Sent Events stream (``/live/stream/<slug>/``) and acts on its
 events as ``static/js/tablet.js`` does: the open of the round it shows comes with the event (no request),
-any other new version makes it fetch its own state (``?v=``); it polls only every ``check_poll`` seconds
+any other new version makes it fetch its own state (``?v=``), unless an ``own`` event (the stream of a
+logged-in tablet, cookie ``tablet_token``) brought it; it polls only every ``check_poll`` seconds
 while its stream is up, every ``poll`` seconds while it is down, and opens a broken stream again (after the
 server's ``retry``, as EventSource; 5–10 s after a refused one, as ``static/js/stream.js``).
 """
@@ -101,7 +102,7 @@ class DriveOptions:
     max_seconds: float = 900
     seed: int = 1
     push: bool = False  # one Server-Sent Events stream per tablet; polls only as a check / fallback
-    check_poll: float = 10.0  # poll interval while the stream is up (tablet.js POLL_STREAMING_MS)
+    check_poll: float = 60.0  # poll interval while the stream is up (tablet.js POLL_STREAMING_MS)
     #: push: fetch the tablet's own state only for a publication (or a first state); every other change is
     #: applied from the event's public round (a proposal: tablet.js fetches its state on every change today)
     lean: bool = False
@@ -301,7 +302,9 @@ class Drive:
         st, _h, body = await self.request("state", "GET", "/api/tablet/state/" + query, headers=screen.auth)
         if st != 200:
             return
-        state = json.loads(body)
+        self.show_state(screen, json.loads(body), new_tag)
+
+    def show_state(self, screen: Screen, state: dict[str, Any], new_tag: str | None) -> None:
         screen.etag = f'"{state["version"]}"' if state.get("version") else new_tag  # as the tablet page
         rnd = screen.shown = state.get("round") or {}
         self.state_seen[rnd.get("status")] += 1
@@ -344,8 +347,9 @@ class Drive:
         while not self.done.is_set():
             refused = False
             try:
-                async with self.streams.get(self.o.url + self.stream_path, timeout=timeout,
-                                            headers={"Accept": "text/event-stream"}) as r:
+                # the tablet page's cookie: the stream sends this tablet its own state with each change ("own")
+                async with self.streams.get(self.o.url + self.stream_path, timeout=timeout, headers={
+                        "Accept": "text/event-stream", "Cookie": f"tablet_token={self.tokens[screen.table]}"}) as r:
                     if r.status != 200:
                         refused = True
                         self.events[f"refused {r.status}"] += 1
@@ -389,14 +393,26 @@ class Drive:
             if screen.broke_at is not None:
                 self.reconnects.append((screen.table, screen.broke_at, time.time()))
                 screen.broke_at = None
-        if kind != "state":
+        if kind not in ("state", "own"):
             return
         try:
             body = json.loads(data)
         except ValueError:
             return
         if isinstance(body, dict) and body.get("version"):
-            self.pushed(screen, body)
+            if kind == "own":
+                self.own(screen, body)
+            else:
+                self.pushed(screen, body)
+
+    def own(self, screen: Screen, body: dict[str, Any]) -> None:
+        """An "own" event: the tablet's whole state (tablet.js ``own``), no request."""
+        tag = f'"{body["version"]}"'
+        if tag == screen.etag or older_tag(tag, screen.etag):
+            return
+        screen.changed_at = time.time()
+        self.state_seen["own (from the stream)"] += 1
+        self.show_state(screen, body, tag)
 
     def pushed(self, screen: Screen, body: dict[str, Any]) -> None:
         """An event of the stream: the same answer as a poll's 200 (tablet.js ``pushed``)."""
@@ -527,7 +543,7 @@ class Drive:
                                           sum(self.state_seen.values()) < len(self.tokens)):
             await asyncio.sleep(0.25)
         if self.o.quiet:
-            await asyncio.sleep(self.o.check_poll)  # the first check polls behind us, before a quiet window
+            await asyncio.sleep(min(self.o.check_poll, 10))  # the first check polls behind us, before a quiet window
 
     async def measure_quiet(self) -> None:
         """CPU of the server's processes over ``quiet`` seconds in which nothing changes (no round going on)."""
