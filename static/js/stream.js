@@ -8,7 +8,7 @@
 (function () {
   "use strict";
   var D = window.Duplicate = window.Duplicate || {};
-  var WATCHDOG_MS = 35000, REOPEN_MS = 5000;
+  var WATCHDOG_MS = 75000, REOPEN_MS = 5000;  // the server pings every 30 s
 
   D.stream = {
     /** opts: url (null: no stream), onState(body), onOwn(body) (an "own" event: a logged-in tablet's whole

@@ -343,7 +343,7 @@ class Drive:
         """One EventSource: reads ``event:``/``data:`` blocks; opens the stream again when it breaks."""
         assert self.streams is not None
         retry = 2.0
-        timeout = aiohttp.ClientTimeout(total=None, sock_connect=10, sock_read=35)  # stream.js's watchdog: 35 s
+        timeout = aiohttp.ClientTimeout(total=None, sock_connect=10, sock_read=75)  # stream.js's watchdog: 75 s (pings every 30 s)
         while not self.done.is_set():
             refused = False
             try:

@@ -55,7 +55,7 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 STREAM_PATH = re.compile(r"^/live/stream/([-a-zA-Z0-9_]+)/$")
-HEARTBEAT_SECONDS = 15.0
+HEARTBEAT_SECONDS = 30.0  # 10,000 quiet streams: ~330 pings a second
 #: How often a stream process reads the versions itself: with Redis only as a safety net.
 CHECK_SECONDS_WITH_REDIS = 3.0
 #: The live counts are read at most this often per tournament (a burst of 70 slips a second: 4 events).

@@ -57,7 +57,8 @@ class Command(BaseCommand):
         prefix = Path(settings.VAR_DIR) / "nginx"
         nginx.write(prefix, listen=f"{opts['host']}:{opts['port']}", nodes=[f"127.0.0.1:{p}" for p in ports],
                     # nginx serves the static files when they were collected (collectstatic), else the nodes do
-                    static_root=Path(settings.STATIC_ROOT) if (Path(settings.STATIC_ROOT) / "js").is_dir() else None)
+                    static_root=Path(settings.STATIC_ROOT) if (Path(settings.STATIC_ROOT) / "js").is_dir() else None,
+                    workers=2)  # each stream is two sockets in nginx: two workers share the open-files limit
         nginx.check(prefix)
         commands["nginx"] = nginx.command(prefix)
 
