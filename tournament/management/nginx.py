@@ -17,6 +17,27 @@ from pathlib import Path
 NGINX = "/usr/sbin/nginx"
 
 
+#: What every proxied location sets (keep-alive to the nodes, the client's address for the trusted proxy).
+PROXIED = """
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $http_host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_set_header X-Forwarded-Proto $scheme;"""
+
+
+def _static(static_root: Path | None) -> str:
+    """The static files served by nginx itself (when collected), else nothing: the nodes serve them."""
+    if not static_root:
+        return ""
+    return f"""
+        location /static/ {{
+            alias {static_root}/;
+            expires 1h;
+            add_header Cache-Control "public";
+        }}"""
+
+
 def render(*, listen: str, nodes: list[str], prefix: Path, static_root: Path | None = None,
            worker_connections: int = 40000, workers: int = 1) -> str:
     """The nginx configuration: ``listen`` (``[host:]port``) in front of ``nodes`` (``host:port`` each).
@@ -25,18 +46,8 @@ def render(*, listen: str, nodes: list[str], prefix: Path, static_root: Path | N
     cannot be raised (nginx's ``worker_rlimit_nofile`` then fails), ``workers`` processes share them (the
     listening socket with ``reuseport``, so that the kernel spreads the connections evenly)."""
     servers = "\n".join(f"        server {node} max_fails=1 fail_timeout=3s;" for node in nodes)
-    static = (f"""
-        location /static/ {{
-            alias {static_root}/;
-            expires 1h;
-            add_header Cache-Control "public";
-        }}""" if static_root else "")
-    proxied = """
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-            proxy_set_header Host $http_host;
-            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-            proxy_set_header X-Forwarded-Proto $scheme;"""
+    static = _static(static_root)
+    proxied = PROXIED
     return f"""# written by duplicate-hall (tournament/management/nginx.py); nginx -p {prefix} -c {prefix}/nginx.conf
 worker_processes {workers};
 worker_rlimit_nofile {2 * worker_connections + 1024};
