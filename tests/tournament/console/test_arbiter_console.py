@@ -58,7 +58,7 @@ def test_every_page_renders_for_the_arbiter(client, alice, tournament, played):
         response = client.get(url)
         assert response.status_code == 200, url
         if response["Content-Type"].startswith("text/html"):  # the console's scripts, none inline
-            assert page_scripts(response.content.decode()) == ["text", "coords", "clock", "board", "console"], url
+            assert page_scripts(response.content.decode()) == ["text", "coords", "clock", "stream", "board", "console"], url
             assert not re.search(r"\son[a-z]+=", response.content.decode()), url  # no inline event handler
 
 

@@ -85,9 +85,10 @@ def within(pages_selectors, action) -> float:
 
 def test_the_open_and_the_publication_come_through_the_stream(chromium, push_server, hall):
     tablet, display, streams, polls = screens(chromium, push_server, hall, blocked=False)
-    rnd = hall.draw()
-    within([(tablet, "#status[data-phase=drawn]"), (display, "#display[data-phase=drawn]")], lambda: None)
-    time.sleep(1.5)  # both streams are up by now: the polls slow down to one every 10 s
+    rnd = hall.draw()  # the set-up (not timed): the pages have just loaded and open their streams
+    tablet.wait_for_selector("#status[data-phase=drawn]", timeout=10_000)
+    display.wait_for_selector("#display[data-phase=drawn]", timeout=10_000)
+    time.sleep(1.5)  # both streams are up by now: the polls slow down
     assert push_server.hub.listeners == 2
     since = time.monotonic()
     within([(tablet, "#status[data-phase=open]"), (display, "#display[data-phase=open]")], lambda: hall.open(rnd))

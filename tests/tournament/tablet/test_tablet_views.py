@@ -70,8 +70,8 @@ def test_tablet_page_needs_a_token_and_speaks_the_tournament_language(client, al
     assert page.status_code == 200 and page["Content-Language"] == "ru"
     html = page.content.decode()
     assert "Иван Петров" in html and 'lang="ru"' in html
-    assert page_scripts(html) == ["text", "coords", "clock", "board", "session", "outbox", "slip", "assist", "receipt",
-                             "tablet"]  # the shared parts first, in order; no inline script
+    assert page_scripts(html) == ["text", "coords", "clock", "stream", "board", "session", "outbox", "slip", "assist",
+                                  "receipt", "tablet"]  # the shared parts first, in order; no inline script
     config = json.loads(re.search(r'id="tablet-config" type="application/json">(.*?)</script>', html).group(1))
     assert config["urls"]["version"] == f"/tablet/version/{tournament.slug}/"
     assert config["urls"]["state"] == "/api/tablet/state/" and config["urls"]["slip"] == "/api/tablet/slip/"
@@ -235,7 +235,7 @@ def test_display_page_and_state(client, alice, tournament, regs, eager, fresh_ve
     tournament.save()
     page = client.get(f"/display/{tournament.slug}/")
     assert page.status_code == 200 and page["Content-Language"] == "uk"
-    assert page_scripts(page.content.decode()) == ["text", "coords", "clock", "board", "display"]
+    assert page_scripts(page.content.decode()) == ["text", "coords", "clock", "stream", "board", "display"]
     assert client.get(f"/display/{tournament.slug}/?lang=en")["Content-Language"] == "en"
     assert client.get("/display/nope/").status_code == 404
     assert tournament.name in client.get("/display/").content.decode()
