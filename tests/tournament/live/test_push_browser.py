@@ -17,6 +17,7 @@ from types import SimpleNamespace
 import pytest
 import uvicorn
 from a2wsgi import WSGIMiddleware
+from django.conf import settings
 
 from tests.tools.browser import REAL_TIME, new_page
 from tests.tournament.tablet.test_tablet_browser import login
@@ -97,10 +98,14 @@ def test_the_open_and_the_publication_come_through_the_stream(chromium, push_ser
     # the changes came by the stream: hardly a version poll meanwhile (every second without the stream), and
     # the published result came whole in the tablet's own event (no state request)
     assert len([t for t in polls["tablet"] if t >= since]) <= 1, polls["tablet"]
-    assert tablet.get_attribute("#status", "data-via") == "stream"
+    # (with Redis the close, the verdicts and the publication can come as three events, and a tablet may fetch
+    # one intermediate state itself when its version had moved on: how it came is checked without Redis)
+    if not settings.REDIS_URL:
+        assert tablet.get_attribute("#status", "data-via") == "stream"
     # the next draw too: the tablet's whole state in its own event, no request
     within([(tablet, "#status[data-phase=drawn]"), (display, "#display[data-phase=drawn]")], hall.draw)
-    assert tablet.get_attribute("#status", "data-via") == "stream"
+    if not settings.REDIS_URL:
+        assert tablet.get_attribute("#status", "data-via") == "stream"
     assert len(streams["tablet"]) >= 1 and len(streams["display"]) >= 1
     assert not tablet.js_errors and not display.js_errors
 
