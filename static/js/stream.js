@@ -39,25 +39,18 @@
       }
       function open() {
         source = new EventSource(opts.url);
-        source.addEventListener("state", function (e) {
-          alive();
-          var body = null;
-          try { body = JSON.parse(e.data); } catch (_err) { return; }
-          opts.onState(body);
-        });
+        function listen(name, handler) {  // an event whose data is JSON: alive, then the handler
+          source.addEventListener(name, function (e) {
+            alive();
+            var body = null;
+            try { body = JSON.parse(e.data); } catch (_err) { return; }
+            if (handler) handler(body);
+          });
+        }
+        listen("state", opts.onState);
+        listen("own", opts.onOwn || opts.onState);
+        listen("slips", opts.onSlips);
         source.addEventListener("ping", alive);
-        source.addEventListener("own", function (e) {
-          alive();
-          var body = null;
-          try { body = JSON.parse(e.data); } catch (_err) { return; }
-          if (opts.onOwn) opts.onOwn(body); else opts.onState(body);
-        });
-        source.addEventListener("slips", function (e) {
-          alive();
-          var body = null;
-          try { body = JSON.parse(e.data); } catch (_err) { return; }
-          if (opts.onSlips) opts.onSlips(body);
-        });
         source.addEventListener("error", function () {
           // EventSource reconnects by itself (the server's retry); the page polls meanwhile
           set(false);

@@ -87,23 +87,25 @@
         schedule(!online ? POLL_OFFLINE_MS : stream.up ? POLL_STREAMING_MS : POLL_MS + Math.random() * 150);
       });
     }
-    function pushed(body) {
-      // an event of the stream: the same answer as a poll's 200
-      if (!body || !body.version || stopped) return;
+    function news(body) {
+      // an event of the stream: its version's ETag when it is newer than what the tablet shows, else null
+      if (!body || !body.version || stopped) return null;
       var tag = '"' + body.version + '"';
       setOnline(true);
       outbox.nudge();
-      if (tag === etag || T.olderTag(tag, etag)) return;
+      return tag === etag || T.olderTag(tag, etag) ? null : tag;
+    }
+    function pushed(body) {
+      // the same answer as a poll's 200: the open from it, else the tablet's state fetched
+      var tag = news(body);
+      if (!tag) return;
       if (openedNow(body.round)) { etag = tag; render(); return; }
       loadState(tag, etag !== null).catch(function () { schedule(0); });
     }
     function own(body) {
       // the stream brought this tablet's whole state (any change but an open): no request needed
-      if (!body || !body.version || stopped) return;
-      var tag = '"' + body.version + '"';
-      setOnline(true);
-      outbox.nudge();
-      if (tag === etag || T.olderTag(tag, etag)) return;
+      var tag = news(body);
+      if (!tag) return;
       state = body;
       etag = tag;
       byId("status").dataset.via = "stream";  // how the state came (the tests and a curious arbiter read it)
