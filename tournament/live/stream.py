@@ -13,6 +13,10 @@ once and sent down every open stream of that tournament. It learns of a change
   without Redis — the embedded default's push inside one process — and every few seconds with it, in case a
   message was lost or a change bypassed the services).
 
+Changes that come in a row (the close, the verdicts and the publication within milliseconds) are sent as one:
+a version read while a newer change was announced is read again (at most :data:`COALESCE_READS` times)
+and only the latest goes down the streams.
+
 A stream asked with ``?slips=1`` (the arbiter's console) also gets ``event: slips`` — ``{"round", "slips"}``,
 the latest round's slips handed in — when that count moves (woken by ``slips:<id>`` from the slips service,
 read at most every :data:`SLIPS_SECONDS`); the console then fetches its live panel.
@@ -60,6 +64,8 @@ HEARTBEAT_SECONDS = 30.0  # 10,000 quiet streams: ~330 pings a second
 CHECK_SECONDS_WITH_REDIS = 3.0
 #: The live counts are read at most this often per tournament (a burst of 70 slips a second: 4 events).
 SLIPS_SECONDS = 0.25
+#: A version read while a newer change was announced is skipped (read again) at most this many times in a row.
+COALESCE_READS = 3
 #: Tells the browser how soon to reconnect a broken stream (EventSource's own retry).
 RETRY_MS = 2000
 PING = b"event: ping\ndata: \n\n"
@@ -174,11 +180,17 @@ class Hub:
             feed.again = True
             return
         feed.reading = True
+        skipped = 0
         try:
             while True:
                 feed.again = False
                 current, body = await sync_to_async(_read, thread_sensitive=False)(tournament_id)
                 self.reads += 1
+                if feed.again and skipped < COALESCE_READS:
+                    # another change came while this one was read (close → verdicts → publication in a row):
+                    # read again and send only the latest, so a tablet never fetches a state already gone
+                    skipped += 1
+                    continue
                 if current != feed.version:
                     feed.hall = None
                     if feed.players:  # read once here, each tablet's own state goes with the change

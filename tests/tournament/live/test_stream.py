@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -207,3 +208,34 @@ def test_a_logged_in_tablet_gets_its_own_state_with_a_judged_round(alice, tourna
         await hub.stop()
 
     asyncio.run(scenario())
+
+
+def test_changes_in_a_row_are_sent_once_as_the_latest(monkeypatch):
+    """A change announced while the previous one is being read: the read version is not sent, the latest is."""
+    versions = iter(["v1", "v2", "v3"])
+    reads: list[str] = []
+
+    def slow_read(_tournament_id: int) -> tuple[str, bytes]:
+        current = next(versions)
+        reads.append(current)
+        time.sleep(0.05)
+        return current, json.dumps({"version": current}).encode()
+
+    monkeypatch.setattr(live_stream, "_read", slow_read)
+
+    async def scenario() -> list[str]:
+        hub = live_stream.Hub()
+        feed = hub.feeds[1] = live_stream.Feed(1, version="v0")
+        sent: list[str] = []
+        publish = feed.publish
+        monkeypatch.setattr(feed, "publish", lambda current, body: (sent.append(current), publish(current, body)))
+        first = asyncio.create_task(hub.refresh(1))
+        await asyncio.sleep(0.01)
+        await hub.refresh(1)  # two more changes while v1 is read
+        await hub.refresh(1)
+        await first
+        assert feed.version == "v2" and feed.event.startswith(b"id: v2\n")
+        return sent
+
+    assert asyncio.run(scenario()) == ["v2"]
+    assert reads == ["v1", "v2"]
