@@ -23,7 +23,7 @@ from scoring.notation import NotationError, parse_rack
 from .. import gamestate, labels
 from ..errors import Code, ServiceError, from_engine
 from ..models import Game, Round, Solo, Tournament
-from . import audit, games, jobs, solving
+from . import audit, games, jobs, rows, solving
 
 
 def current_round(game: Game) -> Round | None:
@@ -31,10 +31,15 @@ def current_round(game: Game) -> Round | None:
     return games.live_rounds(game).order_by("-number", "-id").first()
 
 
+_LATEST = rows.Select(Round, "game")
+
+
 def tournament_round(tournament: Tournament) -> Round | None:
-    """The tournament's latest live round (games are played one after another)."""
-    return (Round.objects.filter(game__tournament=tournament).exclude(status=Round.Status.CANCELLED)
-            .select_related("game").order_by("-game__number", "-number", "-id").first())
+    """The tournament's latest live round (games are played one after another), its game read with it
+    (asked with every slip: the SQL is written once)."""
+    return _LATEST.one('WHERE a1."tournament_id" = %s AND a0."status" <> %s '
+                       'ORDER BY a1."number" DESC, a0."number" DESC, a0."id" DESC LIMIT 1',
+                       [tournament.pk, Round.Status.CANCELLED.value])
 
 
 @transaction.atomic

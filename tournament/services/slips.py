@@ -20,7 +20,7 @@ from scoring.rules import get_ruleset
 from .. import labels
 from ..errors import Code, ServiceError
 from ..models import Registration, Round, Slip
-from . import audit, push
+from . import audit, push, rows
 
 #: Slips listed on the console's live panel (the newest); the counts cover every slip.
 RECENT_SLIPS = 200
@@ -51,7 +51,7 @@ def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinate
     """
     key = idempotency_key or f"auto-{uuid.uuid4()}"
     if not checked:
-        existing = Slip.objects.filter(idempotency_key=key).order_by("pk").first()
+        existing = slip_for_key(key)
         if existing is not None:
             return _same_slip(existing, rnd, registration)
     tournament = registration.tournament
@@ -67,7 +67,7 @@ def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinate
             slip = _store(rnd, registration, key, word=word, coordinates=coordinates, score=score, source=source,
                           actor=actor, received_at=received_at, marked_late=marked_late)
     except IntegrityError:
-        existing = Slip.objects.filter(idempotency_key=key).order_by("pk").first()
+        existing = slip_for_key(key)
         if existing is None:
             raise
         return _same_slip(existing, rnd, registration)
@@ -88,25 +88,46 @@ def _store(rnd: Round, registration: Registration, key: str, *, word: str, coord
     # a tablet slip that comes after the close (even a close forced before the deadline) is late
     late = ((deadline is not None and now > deadline) or (status != Round.Status.OPEN and not paper)
             or marked_late)
-    # one player's slips one at a time (versions), other players' side by side
-    # (no ordering: Registration's default one joins the tournament, whose row would be locked too)
-    list(Registration.objects.select_for_update(no_key=True).filter(pk=registration.pk).order_by()
-         .values_list("pk", flat=True))
-    last = (Slip.objects.filter(registration=registration, round_id=rnd.pk)
-            .order_by("-version").values_list("version", flat=True).first())
-    version = (last + 1) if last else 1
+    version = _lock_player(registration.pk, rnd.pk) + 1
     current = not late
     if current and version > 1:
-        Slip.objects.filter(registration=registration, round_id=rnd.pk, is_current=True).update(is_current=False)
-    slip = Slip.objects.create(
+        with connection.cursor() as cur:
+            cur.execute(f'UPDATE "{Slip._meta.db_table}" SET "is_current" = %s '
+                        'WHERE "registration_id" = %s AND "round_id" = %s AND "is_current" = %s',
+                        [False, registration.pk, rnd.pk, True])
+    slip = rows.insert(Slip(
         registration=registration, round_id=rnd.pk, word=word.strip(), coordinates=(coordinates or "").strip(),
         announced_score=score, received_at=now, source=source, idempotency_key=key, version=version,
         is_current=current, late=late, entered_by=audit.user_or_none(actor),
-    )
+    ))
     audit.record(actor, "slip.submit", slip, after={"text": slip.text, "version": version, "late": late,
                                                     "source": source}, tournament=registration.tournament)
     push.slip_handed_in(registration.tournament_id)
     return slip
+
+
+_BY_KEY = rows.Select(Slip)
+
+
+def slip_for_key(key: str) -> Slip | None:
+    """The slip stored under this idempotency key (asked with every tablet slip: the SQL is written once)."""
+    return _BY_KEY.one('WHERE a0."idempotency_key" = %s ORDER BY a0."id" LIMIT 1', [key])
+
+
+def _lock_player(registration_id: int, round_id: int) -> int:
+    """Locks the player's row until the transaction ends — one player's slips one at a time (versions), other
+    players' side by side — and returns his last slip version of the round (0: none yet)."""
+    lock = " FOR NO KEY UPDATE" if connection.features.has_select_for_no_key_update else (
+        " FOR UPDATE" if connection.features.has_select_for_update else "")
+    with connection.cursor() as cur:
+        cur.execute(f'SELECT "id" FROM "{Registration._meta.db_table}" WHERE "id" = %s{lock}', [registration_id])
+        if cur.fetchone() is None:
+            raise Registration.DoesNotExist(registration_id)
+        # a statement of its own, after the lock: one that waited for it must see the version just stored
+        cur.execute(f'SELECT MAX("version") FROM "{Slip._meta.db_table}" '
+                    'WHERE "registration_id" = %s AND "round_id" = %s', [registration_id, round_id])
+        row = cur.fetchone()
+    return int(row[0] or 0) if row else 0
 
 
 def _share_lock_round(pk: int) -> tuple[str, datetime | None]:
@@ -143,7 +164,7 @@ def retried_slip(key: str, registration: Registration, *, word: str, coordinates
 
     Same key + another body or another player → ``idempotency_conflict``.
     """
-    existing = Slip.objects.filter(idempotency_key=key).order_by("pk").first()
+    existing = slip_for_key(key)
     if existing is not None and (existing.registration_id != registration.pk
                                  or not same_body(existing, word, coordinates, score)):
         raise ServiceError(Code.IDEMPOTENCY_CONFLICT, _("this slip key was already used for another slip: "
@@ -198,5 +219,5 @@ def recent(rnd: Round, limit: int = RECENT_SLIPS) -> list[Slip]:
                 .select_related("registration__player").order_by("registration__table_number", "-version")[:limit])
 
 
-__all__ = ["RECENT_SLIPS", "Count", "count", "recent", "retried_slip", "same_body", "submit_once",
+__all__ = ["RECENT_SLIPS", "Count", "count", "recent", "retried_slip", "same_body", "slip_for_key", "submit_once",
            "submit_slip"]
