@@ -1,5 +1,6 @@
 """The ASGI application: the screens' streams (``/live/stream/<slug>/``, :mod:`tournament.live.stream`) served
-here, every other request to the WSGI application (Django behind the version-poll layer) in a thread pool.
+here, and so are the version polls the version-poll layer answers from the process's memo (no thread hop);
+every other request goes to the WSGI application (Django behind that layer) in a thread pool.
 
 ``manage.py serve --push`` runs it with uvicorn; behind nginx with several web nodes each node runs it (see
 README "Real time"). ``STREAM_WSGI_THREADS`` threads serve the WSGI requests of one process.
@@ -17,4 +18,4 @@ from tournament.live.stream import StreamApp  # noqa: E402
 
 # (a2wsgi's own protocol types: the same WSGI and ASGI callables under other names)
 _django = WSGIMiddleware(cast(Any, wsgi_application), workers=int(os.environ.get("STREAM_WSGI_THREADS", "8")))
-application = StreamApp(cast(Any, _django))
+application = StreamApp(cast(Any, _django), fast=wsgi_application)

@@ -149,7 +149,8 @@ def drive_and_check(o: dict[str, Any], env: stack.Env, servers: stack.Stack, var
         url=servers.url, tablets=o["tablets"], burst=o["burst"], poll=o["poll"], announce=o["announce"],
         connections=o["connections"], push=o["push"], lean=o["lean"], check_poll=o["check_poll"], ramp=ramp,
         quiet=o["quiet"] if asgi else 0.0,
-        cpu=(lambda: {n: servers.cpu_seconds([n]) for n in names}) if asgi else None), setup)
+        cpu=(lambda: {**{n: servers.cpu_seconds([n]) for n in names}, **servers.beside_cpu_seconds()})
+        if asgi else None), setup)
     run_client(drive.run())
     summary = report.summarize(drive)
     log_file = var_dir / "client.json"

@@ -184,6 +184,11 @@ def write_slips(w: Write, o: dict[str, Any], summary: Figures, check: Figures) -
         w("  ! " + line)
 
 
+def is_node(name: str) -> bool:
+    """A web node's figure (``web`` or ``node1``…), not nginx's or the processes beside them."""
+    return name == "web" or name.startswith("node")
+
+
 def write_push(w: Write, summary: Figures) -> None:
     push, quiet = summary.get("push"), summary.get("quiet")
     if push:
@@ -191,7 +196,7 @@ def write_push(w: Write, summary: Figures) -> None:
           + f"; up at the end: {push['streams_up_at_end']}; reconnected {push['reconnects']}"
           + (f" (p50 {push['reconnect_p50_s']} s, max {push['reconnect_max_s']} s)" if push["reconnects"] else ""))
     if quiet:
-        nodes = {k: v for k, v in quiet["cpu_share"].items() if k != "nginx"}
+        nodes = {k: v for k, v in quiet["cpu_share"].items() if is_node(k)}
         w(f"quiet window ({quiet['seconds']} s, nothing changing): web nodes {100 * sum(nodes.values()):.1f} % of a "
           "core (" + ", ".join(f"{k} {100 * v:.1f} %" for k, v in quiet["cpu_share"].items()) + "); requests "
           + (", ".join(f"{k} {v}" for k, v in quiet["requests"].items() if v) or "none"))
@@ -200,7 +205,7 @@ def write_push(w: Write, summary: Figures) -> None:
 def write_round_cpu(w: Write, summary: Figures) -> None:
     busy = summary.get("round_cpu")
     if busy:
-        nodes = sum(v for k, v in busy["cpu_seconds"].items() if k != "nginx")
+        nodes = sum(v for k, v in busy["cpu_seconds"].items() if is_node(k))
         n = sum(busy["requests"].values())
         w(f"from the draw to the end: web nodes {nodes:.1f} CPU s for {n} requests ({1000 * nodes / max(1, n):.2f} ms "
           "each on average; " + ", ".join(f"{k} {v} s" for k, v in busy["cpu_seconds"].items()) + "; requests "
@@ -227,7 +232,7 @@ def push_targets(o: dict[str, Any], summary: Figures) -> list[tuple[str, bool]]:
     ]
     quiet = summary.get("quiet")
     if size == 10000 and quiet:
-        share = sum(v for k, v in quiet["cpu_share"].items() if k != "nginx")
+        share = sum(v for k, v in quiet["cpu_share"].items() if is_node(k))
         out.append((f"web nodes ≤ {100 * TARGET_QUIET_CPU:.0f} % of a core while nothing changes",
                     share <= TARGET_QUIET_CPU))
     return out

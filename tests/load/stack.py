@@ -197,6 +197,25 @@ class Stack:
                     total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14, 15)
         return total / tick
 
+    def beside_cpu_seconds(self) -> dict[str, float]:
+        """CPU seconds so far of what shares the machine with the nodes: the Celery worker, the PostgreSQL and
+        Redis servers (every process of theirs: the whole server, other databases included) and this load
+        generator itself."""
+        tick = os.sysconf("SC_CLK_TCK")
+        out = {"worker": self.cpu_seconds(["worker"]) if "worker" in self.procs else 0.0, "postgres": 0.0,
+               "redis": 0.0}
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                text = stat.read_text()
+                comm = text[text.index("(") + 1:text.rindex(")")]
+                key = "postgres" if comm == "postgres" else "redis" if comm.startswith("redis-server") else None
+                if key:
+                    fields = text.rsplit(")", 1)[1].split()
+                    out[key] += (int(fields[11]) + int(fields[12])) / tick
+        mine = os.times()
+        out["generator"] = mine.user + mine.system
+        return out
+
     def pids(self, name: str) -> list[int]:
         """The process and its children (e.g. the Celery pool processes)."""
         proc = self.procs[name]

@@ -330,7 +330,8 @@ class Drive:
                     if screen.etag is not None:
                         await asyncio.sleep(self.rng.random() * 0.2)
                     await self.fetch_state(screen, f"?v={new_tag.strip(chr(34))}" if new_tag else "", new_tag)
-                interval = self.o.check_poll if screen.stream_up else self.o.poll + self.rng.random() * 0.15
+                interval = (self.o.check_poll * (0.75 + self.rng.random() * 0.5) if screen.stream_up
+                            else self.o.poll + self.rng.random() * 0.15)
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(screen.wake.wait(), interval)
                 screen.wake.clear()

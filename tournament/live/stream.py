@@ -48,7 +48,7 @@ from ..models import Game, Round, Slip
 from ..services import players as player_service
 from ..services import push
 from . import tablet, version
-from .wsgi import security_headers
+from .wsgi import POLL_PATH, FastVersionPolls, security_headers
 
 log = logging.getLogger(__name__)
 
@@ -398,12 +398,49 @@ async def stream(scope: Scope, receive: Receive, send: Send, slug: str, hub: Hub
         gone.cancel()
 
 
-class StreamApp:
-    """ASGI: the streams here, everything else to ``app`` (Django, through a WSGI adapter)."""
+def _environ(scope: Scope) -> dict[str, Any]:
+    """The WSGI environ of a bodiless GET, for the version-poll layer."""
+    environ: dict[str, Any] = {
+        "REQUEST_METHOD": scope.get("method", "GET"), "PATH_INFO": scope.get("path", ""),
+        "QUERY_STRING": scope.get("query_string", b"").decode("latin-1"), "wsgi.url_scheme": scope.get("scheme", "http"),
+    }
+    for key, value in scope.get("headers", []):
+        name = "HTTP_" + key.decode("latin-1").upper().replace("-", "_")
+        text = value.decode("latin-1")
+        environ[name] = f"{environ[name]},{text}" if name in environ else text
+    return environ
 
-    def __init__(self, app: ASGIApp | None, hub: Hub = HUB) -> None:
+
+class StreamApp:
+    """ASGI: the streams here; the version polls the poll layer ``fast`` can answer from the process's memo
+    answered here too (without a thread: no query is made); everything else to ``app`` (Django, through a WSGI
+    adapter)."""
+
+    def __init__(self, app: ASGIApp | None, hub: Hub = HUB, fast: FastVersionPolls | None = None) -> None:
         self.app = app
         self.hub = hub
+        self.fast = fast
+
+    async def _answered(self, scope: Scope, send: Send) -> bool:
+        """A poll answered from the memo (the WSGI layer's answer, sent from here), or False: Django's."""
+        path = scope.get("path", "")
+        # polls only: a judged round's state checks the token against the code keys, which may need a query
+        if self.fast is None or scope.get("method") != "GET" or not POLL_PATH.match(path):
+            return False
+        started: list[tuple[str, list[tuple[str, str]]]] = []
+
+        def start_response(status: str, headers: list[tuple[str, str]], _exc: Any = None) -> Callable[[bytes], object]:
+            started.append((status, headers))
+            return len
+
+        body = self.fast.answer_here(_environ(scope), start_response)
+        if body is None or not started:
+            return False
+        status, headers = started[0]
+        await send({"type": "http.response.start", "status": int(status.split()[0]),
+                    "headers": [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers]})
+        await send({"type": "http.response.body", "body": b"".join(body)})
+        return True
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -413,6 +450,8 @@ class StreamApp:
             match = STREAM_PATH.match(scope.get("path", ""))
             if match:
                 await stream(scope, receive, send, match.group(1), self.hub)
+                return
+            if await self._answered(scope, send):
                 return
         if self.app is None:
             await _plain(send, 404, "not found")

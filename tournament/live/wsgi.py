@@ -76,12 +76,16 @@ class FastVersionPolls:
         self.answered = 0  # polls answered here (this process), for the load test and the tests
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        answered = self.answer_here(environ, start_response)
+        return self.app(environ, start_response) if answered is None else answered
+
+    def answer_here(self, environ: WSGIEnvironment, start_response: StartResponse) -> list[bytes] | None:
+        """The answer when this layer can give it (a known version, a judged round's state), else None:
+        Django's to give (also called by the ASGI application, without a thread, for the streams' nodes)."""
         if environ.get("REQUEST_METHOD") == "GET" and (not self.redirect or self.is_secure(environ)):
             if environ.get("PATH_INFO") == STATE_PATH:
                 body = self.tablet_state(environ)
-                if body is not None:
-                    return self.json(environ, start_response, body)
-                return self.app(environ, start_response)
+                return None if body is None else self.json(environ, start_response, body)
             match = POLL_PATH.match(environ.get("PATH_INFO", ""))
             if match:
                 slug = match.group(1) or match.group(2)
@@ -89,7 +93,7 @@ class FastVersionPolls:
                 known = version.known_screen_state(tid) if tid is not None else None
                 if known is not None:
                     return self.answer(environ, start_response, *known)
-        return self.app(environ, start_response)
+        return None
 
     def answer(self, environ: WSGIEnvironment, start_response: StartResponse, current: str,
                rnd: version.PublicRound | None) -> list[bytes]:

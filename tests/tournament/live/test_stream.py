@@ -239,3 +239,39 @@ def test_changes_in_a_row_are_sent_once_as_the_latest(monkeypatch):
 
     assert asyncio.run(scenario()) == ["v2"]
     assert reads == ["v1", "v2"]
+
+
+def test_the_node_answers_known_version_polls_without_django(client, tournament, monkeypatch):
+    """The ASGI application answers a version poll from the process's memo as the WSGI layer does (200 with the
+    version, 304 with its ETag); a poll of a tournament it has no fresh memo of goes on to Django."""
+    from tournament.live import version
+    from tournament.live.wsgi import FastVersionPolls
+
+    monkeypatch.setattr(version, "VERSION_TTL", 60.0)  # the memo stays fresh through a slow machine's pause
+    path = f"/tablet/version/{tournament.slug}/"
+    reached: list[str] = []
+
+    async def django(scope, receive, send) -> None:
+        reached.append(scope["path"])
+        await send({"type": "http.response.start", "status": 299, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    def wsgi_never(environ, start_response):
+        raise AssertionError("the WSGI application is not called for an answer given from the memo")
+
+    app = live_stream.StreamApp(django, hub=live_stream.Hub(), fast=FastVersionPolls(wsgi_never))
+
+    async def poll(headers: list[tuple[bytes, bytes]]) -> tuple[int, dict, bytes]:
+        comm = ApplicationCommunicator(app, {**request(path), "headers": headers})
+        await comm.send_input({"type": "http.request", "body": b"", "more_body": False})
+        start = await comm.receive_output(3)
+        body = await comm.receive_output(3)
+        return start["status"], dict(start["headers"]), body.get("body", b"")
+
+    assert asyncio.run(poll([]))[0] == 299 and reached == [path]  # no memo yet: Django's
+    view = client.get(path)  # Django's view fills the memo
+    status, headers, body = asyncio.run(poll([]))
+    assert status == 200 and json.loads(body)["version"] == view.json()["version"]
+    assert headers[b"etag"].decode() == view["ETag"] and b"content-security-policy" in headers
+    status, _headers, body = asyncio.run(poll([(b"if-none-match", view["ETag"].encode())]))
+    assert status == 304 and body == b"" and reached == [path]
