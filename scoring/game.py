@@ -534,7 +534,9 @@ class DuplicateGame:
         game.log = [DrawEvent.from_json(e) for e in data["log"]]
         game.total = data["total"]
         game.end_reason = data["end_reason"]
-        if game.phase not in ("draw", "play", "over") or (game.phase == "play") != (game.rack is not None):
+        # a game ended by "no legal move" keeps its last rack on the stand: phase "over" takes either
+        racked = game.rack is not None
+        if game.phase not in ("draw", "play", "over") or game.phase != "over" and (game.phase == "play") != racked:
             raise ValueError(f"phase {game.phase!r} with rack {data['rack']!r}")
         return game
 
