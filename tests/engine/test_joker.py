@@ -20,8 +20,9 @@ from django.core.management import call_command
 
 from lexicon.graph import WordGraph, build
 from scoring.board import Board
-from scoring.draw import BLANK, check_rack
+from scoring.draw import BLANK, Bag, DrawError, check_rack, draw_rack
 from scoring.game import DuplicateGame
+from scoring.judge import judge_slip
 from scoring.notation import parse_move
 from scoring.placement import evaluate
 from scoring.records import game_to_gcg, game_to_json, replay_json
@@ -275,3 +276,54 @@ def test_variants_are_data() -> None:
     assert joker.blank_on_rack and joker.blank_replaced
     with pytest.raises(ValueError, match="unknown variant"):
         get_variant("explosive")
+
+
+def test_solver_and_judge_score_the_replaced_tile(tmp_path: Path) -> None:
+    """The solver and the judge read the board: after the Joker rule the P of pLANTIEZ is a P tile
+    (Eliot 78e8972c5b, round 4: dEPLANTIEZ through it scores 20 with the P at 3 points)."""
+    rows = [("AK?EZEN", "AKENEs", "H3", 48), ("Z+IL?ENT", "pLANTIEZ", "3F", 86), ("DEDOTC?", "DECODaT", "G5", 79)]
+    game = replay_eliot(rows, "joker")
+    rs = game.ruleset
+    path = tmp_path / "fr.kwg"
+    build(["AKENES", "PLANTIEZ", "DECODAT", "DEPLANTIEZ"], rs.alphabet, path)
+    solve = graph_solver(rs, WordGraph.load(path))
+    tops = {m.notation(): m.score for m in solve(game.board, list("RABEGE?"))}
+    assert tops == {"3D dEPLANTIEZ": 20}
+    verdict = judge_slip(game.board, "RABEGE?", "3D dEPLANTIEZ 17", round_number=4, lexicon=None)
+    assert (verdict.awarded, verdict.warning, verdict.true_score) == (20, True, 20)
+
+
+def test_joker_typed_racks_hold_one_blank() -> None:
+    game = DuplicateGame("ru", 1, variant="joker")
+    with pytest.raises(DrawError) as no_blank:
+        game.type_rack("ОЕТВРАК")
+    assert no_blank.value.code == "joker_no_blank"
+    with pytest.raises(DrawError) as two:
+        game.type_rack("??ЕТВРА")
+    assert two.value.code == "joker_two_blanks"
+    assert len(game.bag) == 104 and game.phase == "draw"  # refused racks leave the bag untouched
+    outcome = game.type_rack("?ОЕТВРА")
+    assert outcome.rack is not None and outcome.rack.count(BLANK) == 1
+    classic = DuplicateGame("ru", 1)
+    assert classic.type_rack("ОЕТВРАК").rack is not None  # the classic game asks for no blank
+
+
+def test_joker_redraws_start_again_with_the_blank() -> None:
+    for seed in range(200):
+        game = DuplicateGame("ru", seed, variant="joker")
+        outcome = game.draw()
+        if outcome.redraws:
+            break
+    else:
+        raise AssertionError("no redraw in round 1 in 200 seeds")
+    assert [e.kind for e in outcome.events][-1] == "redraw"
+    for event in outcome.events:
+        assert event.rack.count(BLANK) == 1 and event.drawn.startswith(BLANK), event
+    assert game.bag.count(BLANK) == 1  # the other blank stays in the bag
+
+
+def test_joker_racks_without_a_blank_once_both_are_on_the_board() -> None:
+    rs = get_ruleset("ru")
+    bag = Bag(rs, 7, [t for t in rs.full_bag() if t != BLANK])
+    outcome = draw_rack(rs, bag, [], 1, variant=get_variant("joker"))
+    assert outcome.rack is not None and BLANK not in outcome.rack and len(outcome.rack) == 7
