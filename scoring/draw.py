@@ -62,6 +62,7 @@ from typing import TypedDict
 
 from .notation import NotationError, parse_rack
 from .rules import RuleSet
+from .variants import CLASSIC, Variant
 
 BLANK = "?"
 #: Rounds 1..EARLY_ROUNDS need 2 vowels and 2 consonants, later rounds 1 and 1.
@@ -398,16 +399,42 @@ def rack_size_for(ruleset: RuleSet, leftover: list[str], bag: Bag) -> int:
     return min(ruleset.rack_size, len(leftover) + len(bag))
 
 
-def draw_rack(ruleset: RuleSet, bag: Bag, leftover: Iterable[str], round_no: int, *, first_kind: str = "draw") -> DrawOutcome:
-    """Fill the rack at random: leftover + tiles from the bag, redrawing everything until valid."""
+def _draw_joker(ruleset: RuleSet, bag: Bag, keep: list[str]) -> tuple[list[str], list[str]]:
+    """The Joker variant's fill (:mod:`scoring.variants`): (the pool that decides the relaxation, the tiles drawn).
+
+    Without a blank among the kept tiles a blank is taken from the bag first (no drawing event);
+    the random part is drawn from the letters only, the other blanks set aside meanwhile."""
+    blank = [] if BLANK in keep or BLANK not in bag else bag.take([BLANK])
+    aside = bag.take([BLANK] * bag.count(BLANK))
+    pool = keep + blank + bag.tiles()
+    drawn = blank + bag.draw(ruleset.rack_size - len(keep) - len(blank))
+    bag.put_back(aside)
+    return pool, drawn
+
+
+def draw_rack(
+    ruleset: RuleSet,
+    bag: Bag,
+    leftover: Iterable[str],
+    round_no: int,
+    *,
+    first_kind: str = "draw",
+    variant: Variant = CLASSIC,
+) -> DrawOutcome:
+    """Fill the rack at random: leftover + tiles from the bag, redrawing everything until valid.
+
+    ``variant``: in the Joker game the rack holds a blank while one is available (:func:`_draw_joker`)."""
     leftover = list(leftover)
     keep = list(leftover)
     events: list[DrawEvent] = []
     redraws = 0
     kind = first_kind
     while True:
-        pool = keep + bag.tiles()
-        drawn = bag.draw(ruleset.rack_size - len(keep))
+        if variant.blank_on_rack:
+            pool, drawn = _draw_joker(ruleset, bag, keep)
+        else:
+            pool = keep + bag.tiles()
+            drawn = bag.draw(ruleset.rack_size - len(keep))
         rack = keep + drawn
         verdict = check_rack(ruleset, rack, round_no, pool)
         events.append(
@@ -433,6 +460,7 @@ def accept_rack(
     *,
     kind: str = "typed",
     invalid: str = "redraw",
+    variant: Variant = CLASSIC,
 ) -> DrawOutcome:
     """Check a rack typed by the arbiter (or taken from a prepared game) and take its new tiles.
 
@@ -443,6 +471,8 @@ def accept_rack(
     logged and all its tiles go back into the bag, as a physical redraw
     (``outcome.rack`` is None, the leftover is then empty); with
     ``invalid="raise"`` it is a DrawError ``invalid_rack`` (a prepared game).
+    In the Joker variant a rack without a blank while one is left, or with two, is a DrawError
+    (``joker_no_blank``, ``joker_two_blanks``).
     """
     leftover = list(leftover)
     if isinstance(text, str):
@@ -487,6 +517,8 @@ def accept_rack(
             "wrong_size", f"the rack {shown} has {len(rack)} tiles: {expected}", size=len(rack), expected=size,
             typed=shown,
         )
+    if variant.blank_on_rack:
+        _check_joker_rack(rack, leftover, bag)
     verdict = check_rack(ruleset, rack, round_no, leftover + bag.tiles())
     if not verdict.valid and invalid == "raise":
         raise DrawError("invalid_rack", f"the rack {shown} is not valid: {verdict.reason}", reason=verdict.reason,
@@ -498,6 +530,18 @@ def accept_rack(
         return DrawOutcome(rack, leftover, new, 0, [event], verdict)
     bag.put_back(rack)
     return DrawOutcome(None, [], new, 1, [event], verdict)
+
+
+def _check_joker_rack(rack: list[str], leftover: list[str], bag: Bag) -> None:
+    """The Joker variant's rack: one blank while one is left (DrawError otherwise)."""
+    shown = tiles_text(rack)
+    blanks = rack.count(BLANK)
+    if blanks == 0 and (BLANK in leftover or BLANK in bag):
+        raise DrawError("joker_no_blank", f"the rack {shown} has no blank: in the Joker game every rack holds one "
+                        "while one is left", typed=shown)
+    if blanks > 1:
+        raise DrawError("joker_two_blanks", f"the rack {shown} has {blanks} blanks: in the Joker game a rack "
+                        "holds one", typed=shown)
 
 
 def _multisets(counts: Iterable[int], k_max: int) -> list[int]:

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from .board import Board, Tile
 from .coords import Coord, format_coord
@@ -48,9 +48,10 @@ from .draw import (
 )
 from .moves import Move, SolveFn, same_move
 from .notation import MoveText, NotationError, format_move, parse_move
-from .placement import IllegalMove, evaluate
+from .placement import IllegalMove, Placement, evaluate
 from .rules import RuleSet, get_ruleset
 from .tops import END_REASONS, end_reason, offered_moves, rank_tops, subtract
+from .variants import Variant, get_variant, replace_blanks
 
 STATE_VERSION = 1
 
@@ -79,7 +80,8 @@ class RoundRecord:
     ``leftover`` is what the previous rack kept; when the round had redraws
     (``redraws`` > 0: invalid racks or racks without a legal move) it went back
     into the bag and ``rack`` == ``drawn``; otherwise ``rack`` == leftover + drawn.
-    ``bag_after`` is the number of tiles in the bag once the rack is drawn.
+    ``bag_after`` is the number of tiles in the bag once the rack is drawn. ``replaced``: the
+    letters whose tiles replaced the blanks of the move on the board (the Joker variant).
     """
 
     round: int
@@ -92,6 +94,7 @@ class RoundRecord:
     cumulative: int
     used: str
     bag_after: int
+    replaced: str = ""
 
     @property
     def kept(self) -> str:
@@ -106,7 +109,7 @@ class RoundRecord:
         return text
 
     def to_json(self) -> RoundRecordState:
-        return {
+        state: RoundRecordState = {
             "round": self.round,
             "leftover": self.leftover,
             "drawn": self.drawn,
@@ -118,6 +121,9 @@ class RoundRecord:
             "used": self.used,
             "bag_after": self.bag_after,
         }
+        if self.replaced:
+            state["replaced"] = self.replaced
+        return state
 
     @classmethod
     def from_json(cls, data: RoundRecordState) -> RoundRecord:
@@ -137,6 +143,7 @@ class RoundRecordState(TypedDict):
     cumulative: int
     used: str
     bag_after: int
+    replaced: NotRequired[str]  # the Joker variant, when a blank was replaced
 
 
 class GameState(TypedDict):
@@ -162,6 +169,7 @@ class GameState(TypedDict):
     end_reason: str | None
     prepared: list[str] | None
     max_no_move_redraws: int
+    variant: NotRequired[str]  # absent: classic
 
 
 # -- the game ----------------------------------------------------------------------
@@ -177,6 +185,7 @@ class DuplicateGame:
 
     ``prepared``: a prepared game, one rack per round (``"ОЕТ+ВРАК"`` or
     ``"ОЕТВРАК"``), verified round by round instead of drawing at random.
+    ``variant``: ``"classic"`` (default) or ``"joker"`` (:mod:`scoring.variants`).
     """
 
     def __init__(
@@ -186,8 +195,10 @@ class DuplicateGame:
         *,
         prepared: Sequence[str] | None = None,
         max_no_move_redraws: int = 100,
+        variant: Variant | str | None = None,
     ):
         self.ruleset = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+        self.variant = get_variant(variant)
         self.seed = seed
         self.bag = Bag(self.ruleset, seed)
         self.board = Board(self.ruleset)
@@ -271,7 +282,8 @@ class DuplicateGame:
         self._require("draw")
         if self.prepared is None:
             kind = "redraw" if self.redraws else "draw"
-            return self._take(draw_rack(self.ruleset, self.bag, self.leftover, self.round_no, first_kind=kind))
+            return self._take(draw_rack(self.ruleset, self.bag, self.leftover, self.round_no, first_kind=kind,
+                                        variant=self.variant))
         if self.round_no > len(self.prepared):
             raise GameError(
                 "prepared_exhausted",
@@ -289,7 +301,8 @@ class DuplicateGame:
             )
         try:
             outcome = accept_rack(
-                self.ruleset, self.bag, self.leftover, self.round_no, text, kind="prepared", invalid="raise"
+                self.ruleset, self.bag, self.leftover, self.round_no, text, kind="prepared", invalid="raise",
+                variant=self.variant,
             )
         except DrawError as exc:
             raise DrawError(exc.code, f"round {self.round_no}: prepared rack «{text}»: {exc}",
@@ -304,7 +317,7 @@ class DuplicateGame:
         ``outcome.valid`` is False: the arbiter redraws a full rack.
         """
         self._require("draw")
-        return self._take(accept_rack(self.ruleset, self.bag, self.leftover, self.round_no, text))
+        return self._take(accept_rack(self.ruleset, self.bag, self.leftover, self.round_no, text, variant=self.variant))
 
     # -- moves -------------------------------------------------------------------------
     def legal_moves(self, solve_fn: SolveFn) -> list[Move]:
@@ -328,6 +341,8 @@ class DuplicateGame:
         self.no_move_tries += 1
         ends = len(pool) <= size or self.no_move_tries > self.max_no_move_redraws
         if not ends:
+            if self.variant.blank_on_rack:  # a Joker rack holds one blank at a time
+                pool = [t for t in pool if t != BLANK] + [BLANK] * min(1, pool.count(BLANK))
             ends = distinct_racks(self.ruleset, pool, size, self.round_no) <= len(self.no_move_racks)
         self.log.append(
             DrawEvent(self.round_no, "no_move", "", "", tiles_text(rack), False,
@@ -409,6 +424,7 @@ class DuplicateGame:
                 square = format_coord(Coord(p.row, p.col, False))
                 raise GameError("occupied", f"{text}: square {square} is taken", move=text, square=square)
             board[p.row, p.col] = Tile(p.letter, p.blank)
+        replaced = self._replace_blanks(board, placed)
         self.board = board
         leftover = subtract(rack, used)
         self.total += move.score
@@ -423,6 +439,7 @@ class DuplicateGame:
             cumulative=self.total,
             used=tiles_text(used),
             bag_after=len(self.bag),
+            replaced=tiles_text(replaced),
         )
         self.rounds.append(record)
         self.rack = None
@@ -439,6 +456,16 @@ class DuplicateGame:
             self.round_no += 1
             self.phase = "draw"
         return record
+
+    def _replace_blanks(self, board: Board, placed: tuple[Placement, ...]) -> list[str]:
+        """The Joker variant after the top: each blank played whose letter the bag holds becomes that
+        letter's tile on ``board``; the tile leaves the bag and the blank goes back (:mod:`scoring.variants`)."""
+        if not self.variant.blank_replaced:
+            return []
+        replaced = replace_blanks(board, self.bag.counts(), placed)
+        self.bag.take(replaced)
+        self.bag.put_back([BLANK] * len(replaced))
+        return replaced
 
     def _finish(self, reason: str) -> None:
         self.end_reason = reason
@@ -471,7 +498,7 @@ class DuplicateGame:
 
     # -- persistence -----------------------------------------------------------------------
     def to_json(self) -> GameState:
-        return {
+        state: GameState = {
             "version": STATE_VERSION,
             "ruleset": self.ruleset.id,
             "seed": self.seed,
@@ -493,6 +520,9 @@ class DuplicateGame:
             "prepared": self.prepared,
             "max_no_move_redraws": self.max_no_move_redraws,
         }
+        if not self.variant.classic:
+            state["variant"] = self.variant.id
+        return state
 
     @classmethod
     def from_json(cls, data: object) -> DuplicateGame:
@@ -517,7 +547,7 @@ class DuplicateGame:
     @classmethod
     def _from_json(cls, data: dict[str, Any]) -> DuplicateGame:
         game = cls(data["ruleset"], data["seed"], prepared=data.get("prepared"),
-                   max_no_move_redraws=data.get("max_no_move_redraws", 100))
+                   max_no_move_redraws=data.get("max_no_move_redraws", 100), variant=data.get("variant"))
         rs = game.ruleset
         game.bag = Bag.from_json(rs, data["bag"])
         game.board = Board.from_fen(rs, data["board"])
@@ -534,7 +564,9 @@ class DuplicateGame:
         game.log = [DrawEvent.from_json(e) for e in data["log"]]
         game.total = data["total"]
         game.end_reason = data["end_reason"]
-        if game.phase not in ("draw", "play", "over") or (game.phase == "play") != (game.rack is not None):
+        # a game ended by "no legal move" keeps its last rack on the stand: phase "over" takes either
+        racked = game.rack is not None
+        if game.phase not in ("draw", "play", "over") or game.phase != "over" and (game.phase == "play") != racked:
             raise ValueError(f"phase {game.phase!r} with rack {data['rack']!r}")
         return game
 

@@ -15,6 +15,11 @@ into the bag with the invalid racks, and ``rack`` == ``drawn``; otherwise
 once the rack was drawn. Moves are written in the duplicate notation with
 Latin row labels (``H8 WORD`` horizontal, ``8H WORD`` vertical).
 
+A game of a variant (:mod:`scoring.variants`) says so: ``"variant": "joker"`` next to the rule
+set, and a round whose blank was replaced by its letter's tile ``"replaced": "S"``; a classic
+game's record has neither key (records of classic games are as they always were). The GCG
+record notes the variant in its header and each replacement in a ``#note``.
+
 :func:`replay_json` plays such a record again and checks every rack against
 the bag (leftover, tiles available, rack size, validity) and every move
 (legal placement from the rack, words in the lexicon when one is given, the
@@ -39,6 +44,7 @@ from .notation import NotationError, parse_move
 from .placement import IllegalMove, evaluate
 from .rules import RulesError, get_ruleset
 from .tops import END_REASONS, offered_moves
+from .variants import VariantError, get_variant
 
 _T = TypeVar("_T")
 
@@ -68,10 +74,15 @@ class RoundRecordJson(TypedDict):
     redraws: int
     top: TopRecord
     bag_after: int
+    replaced: NotRequired[str]  # the Joker variant: the letters whose tiles replaced the blanks
 
 
 class _LexiconName(TypedDict):
     lexicon: NotRequired[str]
+
+
+class _VariantName(TypedDict):
+    variant: NotRequired[str]
 
 
 class GameRecord(TypedDict):
@@ -79,6 +90,7 @@ class GameRecord(TypedDict):
 
     seed: int
     ruleset: str
+    variant: NotRequired[str]  # absent: classic
     lexicon: NotRequired[str]
     rounds: list[RoundRecordJson]
     total: int
@@ -88,8 +100,9 @@ class GameRecord(TypedDict):
 
 def game_to_json(game: DuplicateGame, *, lexicon: str | None = None) -> GameRecord:
     """The record of a game (see the module doc); ``lexicon`` adds its name."""
-    rounds: list[RoundRecordJson] = [
-        {
+    rounds: list[RoundRecordJson] = []
+    for r in game.rounds:
+        rnd: RoundRecordJson = {
             "round": r.round,
             "leftover": r.leftover,
             "drawn": r.drawn,
@@ -98,12 +111,15 @@ def game_to_json(game: DuplicateGame, *, lexicon: str | None = None) -> GameReco
             "top": {"move": r.move, "score": r.score},
             "bag_after": r.bag_after,
         }
-        for r in game.rounds
-    ]
+        if r.replaced:
+            rnd["replaced"] = r.replaced
+        rounds.append(rnd)
     named: _LexiconName = {"lexicon": lexicon} if lexicon else {}
+    variant: _VariantName = {} if game.variant.classic else {"variant": game.variant.id}
     return {
         "seed": game.seed,
         "ruleset": game.ruleset.id,
+        **variant,
         **named,
         "rounds": rounds,
         "total": game.total,
@@ -154,7 +170,11 @@ def replay_json(
     except RulesError as exc:
         raise ReplayError("bad_record", str(exc)) from None
     rounds = _field(data, "rounds", list)
-    game = DuplicateGame(ruleset, seed)
+    try:
+        variant = get_variant(data.get("variant"))
+    except VariantError as exc:
+        raise ReplayError("bad_record", str(exc)) from None
+    game = DuplicateGame(ruleset, seed, variant=variant)
     for i, rec in enumerate(rounds, start=1):
         if not isinstance(rec, dict):
             raise ReplayError("bad_record", "a round must be a JSON object", i)
@@ -235,7 +255,7 @@ def _replay_round(
     # the rack in leftover-then-drawn order, as drawn
     ordered = keep + list(drawn)
     try:
-        outcome = accept_rack(rs, game.bag, keep, i, ordered, kind="replay", invalid="raise")
+        outcome = accept_rack(rs, game.bag, keep, i, ordered, kind="replay", invalid="raise", variant=game.variant)
     except DrawError as exc:
         raise ReplayError(exc.code, str(exc), i) from None
     game._take(outcome)
@@ -260,9 +280,12 @@ def _replay_round(
         if best is not None and best != score:
             raise ReplayError("not_top", f"{move_text} scores {score}, the top of the rack {rack_text} scores {best}", i)
     try:
-        game.play(play)
+        played = game.play(play)
     except GameError as exc:
         raise ReplayError(exc.code, str(exc), i) from None
+    if "replaced" in rec and not _same_tiles(str(rec["replaced"]), played.replaced):
+        raise ReplayError("replaced", f"the blanks were replaced by «{played.replaced}», the record says "
+                          f"«{rec['replaced']}»", i)
 
 
 def load_json(
@@ -306,6 +329,9 @@ def game_to_gcg(game: DuplicateGame, *, lexicon: str | None = None, player: str 
     ]
     if lexicon:
         lines.append(f"#lexicon {lexicon}")
+    if not game.variant.classic:
+        lines.append(f"#note variant {game.variant.id}: {game.variant.name}; a blank played is replaced by "
+                     "its letter's tile from the bag, when one is left")
     board = Board(rs)
     for r in game.rounds:
         coord, word = gcg_move(board, r.move)
@@ -313,6 +339,8 @@ def game_to_gcg(game: DuplicateGame, *, lexicon: str | None = None, player: str 
         lines.append(f">{player}: {rack} {coord} {word} +{r.score} {r.cumulative}")
         if r.redraws:
             lines.append(f"#note round {r.round}: rack {r.rack_display()}")
+        if r.replaced:
+            lines.append(f"#note round {r.round}: the blank is replaced by {r.replaced} from the bag")
         written = parse_move(r.move, rs)
         play = evaluate(board, written)
         for p in play.placed:

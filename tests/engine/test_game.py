@@ -134,6 +134,15 @@ def test_no_move_safety_net():
     game.check_invariant()
 
 
+def test_a_game_ended_by_no_move_loads_again():
+    """The last rack stays on the stand of a game ended by "no legal move": its state still loads."""
+    game = DuplicateGame(RU, 5, max_no_move_redraws=5)
+    game.play_round(lambda board, rack: [])
+    assert game.over and game.rack is not None
+    state = json.loads(json.dumps(game.to_json()))
+    assert DuplicateGame.from_json(state).to_json() == game.to_json()
+
+
 def test_no_move_sends_the_rack_back_and_redraws(solvers):
     real = solvers["ru"]
     calls = []

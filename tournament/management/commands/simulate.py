@@ -4,13 +4,16 @@
     python manage.py simulate --ruleset ru --lexicon ru --seed 1 --json
     python manage.py simulate --ruleset en --lexicon words.txt --seed 1 --gcg game.gcg
     python manage.py simulate --ruleset ru --lexicon ru --seed 1 --games 100
+    python manage.py simulate --ruleset fr --lexicon fr --seed 1 --variant joker
 
 Text output: one line per round (round, rack as leftover+new tiles with its
 redraws, top move, score, cumulative score), then the total and why the game
 ended. ``--json``: the game record of ``scoring.records``. ``--games K`` plays
 the seeds N … N+K−1 and prints one line per game and the games per second
 (the game play only, the lexicon being loaded once before). The same seed
-always gives the same game. Bad arguments exit with status 2 and one line.
+always gives the same game. ``--variant joker`` plays the Joker game
+(``scoring.variants``: a blank on every rack, replaced on the board by its
+letter's tile after the top). Bad arguments exit with status 2 and one line.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from scoring.game import DuplicateGame
 from scoring.records import game_to_gcg, game_to_json
 from scoring.rules import RulesError, get_ruleset, ruleset_ids
 from scoring.solver import graph_solver
+from scoring.variants import variant_ids
 
 from ..cli import one_line_errors
 
@@ -59,6 +63,9 @@ class Command(BaseCommand):
         parser.add_argument("--games", type=int, default=None, metavar="K", help="play seeds N … N+K−1")
         parser.add_argument("--json", action="store_true", help="print the game record as JSON")
         parser.add_argument("--gcg", metavar="FILE", help="also write the game as GCG to FILE (one game)")
+        parser.add_argument(
+            "--variant", choices=variant_ids(), default="classic", help="the game's variant (default classic)"
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         try:
@@ -83,9 +90,10 @@ class Command(BaseCommand):
             raise _usage_error(str(exc).splitlines()[0]) from None
         solve = graph_solver(ruleset, graph)
         lexicon_name = opts["lexicon"]
+        variant = opts["variant"]
 
         if games is None:
-            game = DuplicateGame(ruleset, seed).play_out(solve)
+            game = DuplicateGame(ruleset, seed, variant=variant).play_out(solve)
             if opts["json"]:
                 self.stdout.write(json.dumps(game_to_json(game, lexicon=lexicon_name), ensure_ascii=False, indent=1))
             else:
@@ -97,7 +105,7 @@ class Command(BaseCommand):
         started = time.perf_counter()
         played = []
         for s in range(seed, seed + games):
-            game = DuplicateGame(ruleset, s).play_out(solve)
+            game = DuplicateGame(ruleset, s, variant=variant).play_out(solve)
             played.append(game)
         seconds = time.perf_counter() - started
         rate = games / seconds if seconds > 0 else float("inf")
@@ -117,7 +125,7 @@ class Command(BaseCommand):
                 )
             mean = sum(g.total for g in played) / games
             self.stdout.write(
-                f"{games} games ({ruleset.id}, lexicon {lexicon_name}, seeds {seed}–{seed + games - 1}) "
+                f"{games} games ({ruleset.id}{'' if variant == 'classic' else ', ' + variant}, lexicon {lexicon_name}, seeds {seed}–{seed + games - 1}) "
                 f"in {seconds:.2f} s: {rate:.1f} games/s; mean top total {mean:.1f}"
             )
         if gcg_path is not None:
@@ -139,7 +147,8 @@ class Command(BaseCommand):
             return "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
 
         rs = game.ruleset
-        self.stdout.write(f"Duplicate game: rule set {rs.id} ({rs.name}), seed {game.seed}")
+        variant = "" if game.variant.classic else f", variant {game.variant.id}"
+        self.stdout.write(f"Duplicate game: rule set {rs.id} ({rs.name}){variant}, seed {game.seed}")
         self.stdout.write(line(head))
         for row in rows:
             self.stdout.write(line(row))

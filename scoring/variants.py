@@ -1,0 +1,101 @@
+"""Game variants as data (RULES §4 "Variants"): what a variant changes in the draw and after a top.
+
+Nothing here imports Django. A game has one variant next to its rule set; ``classic`` changes
+nothing (the game of RULES §4 as it is). ``joker`` is the Joker game (issue 17):
+
+* **the rack** — every rack holds one blank while one is available: when the leftover has no blank,
+  a blank is taken from the bag first (not drawn at random), then the rack is filled at random
+  from the letters only (the other blank is never drawn while the first is in play), and the
+  vowel/consonant rule of RULES §4 applies to the whole rack, the blank counting as whichever the
+  rack needs; a redraw puts everything back and starts again with the blank;
+* **after the top** — a blank the top played from the rack is replaced on the board by the real
+  tile of its letter when the bag holds one: that tile leaves the bag, the blank goes back into
+  it and comes out on the next rack; later moves score that square's tile at full value. When the
+  bag holds none of that letter (all on the board or on the rack), the blank stays on the board as
+  a blank, and the next rack takes the other blank, if one is left;
+* **the end** — as RULES §4; once both blanks are on the board the racks are drawn as usual.
+
+Sources: Eliot (``game/game.cpp`` ``helperSetRackRandom``: the joker put on the rack first, the
+other jokers kept out of the random part; ``game/cmd/game_move_cmd.cpp`` ``playRound``: the joker
+replaced by its letter when the bag still holds it, the joker back into the bag) and its
+regression games ``records/fr/eliot/*joker_variant*.ref`` (replayed by ``tests/engine/test_joker.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .board import Board, Tile
+from .placement import Placement
+
+BLANK = "?"
+
+
+class VariantError(ValueError):
+    """A variant name the engine does not know."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One variant: its id, its name and the rules it changes (flags read by the draw and the game)."""
+
+    id: str
+    name: str
+    #: every rack holds a blank while one is available (taken before the random draw)
+    blank_on_rack: bool = False
+    #: a blank played by the top is replaced by its letter from the bag and goes back into the bag
+    blank_replaced: bool = False
+
+    @property
+    def classic(self) -> bool:
+        return not (self.blank_on_rack or self.blank_replaced)
+
+
+CLASSIC = Variant("classic", "Classic")
+JOKER = Variant("joker", "Joker", blank_on_rack=True, blank_replaced=True)
+VARIANTS = {v.id: v for v in (CLASSIC, JOKER)}
+
+
+def get_variant(variant: Variant | str | None) -> Variant:
+    """The variant named ``variant`` (``None`` is ``classic``); VariantError when unknown."""
+    if variant is None:
+        return CLASSIC
+    if isinstance(variant, Variant):
+        return variant
+    try:
+        return VARIANTS[variant]
+    except KeyError:
+        known = ", ".join(VARIANTS)
+        raise VariantError(f"unknown variant {variant!r} (known: {known})") from None
+
+
+def variant_ids() -> list[str]:
+    return list(VARIANTS)
+
+
+def replace_blanks(board: Board, bag_has: dict[str, int], placed: tuple[Placement, ...]) -> list[str]:
+    """The Joker rule after a top: each blank of ``placed`` whose letter ``bag_has`` still holds
+    becomes that letter's tile on ``board`` (changed in place).
+
+    Returns the letters that replaced a blank, in board order; the caller takes them from the bag
+    and puts as many blanks back. ``bag_has`` is the bag's contents (letter → count)."""
+    left = dict(bag_has)
+    replaced: list[str] = []
+    for p in placed:
+        if p.blank and left.get(p.letter, 0) > 0:
+            left[p.letter] -= 1
+            board[p.row, p.col] = Tile(p.letter, False)
+            replaced.append(p.letter)
+    return replaced
+
+
+__all__ = [
+    "CLASSIC",
+    "JOKER",
+    "VARIANTS",
+    "Variant",
+    "VariantError",
+    "get_variant",
+    "replace_blanks",
+    "variant_ids",
+]
