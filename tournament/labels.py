@@ -83,6 +83,9 @@ ENGINE_ERRORS: dict[str, Promise] = {
     "wrong_size": _("The rack «%(typed)s» has %(size)s tiles: it must have %(expected)s."),
     "invalid_rack": _("The rack «%(typed)s» is not valid in round %(round)s: vowels %(vowels)s of %(need_vowels)s, "
                       "consonants %(consonants)s of %(need_consonants)s (a blank counts as either)."),
+    "joker_no_blank": _("The rack «%(typed)s» has no blank: in the Joker game every rack holds one while one is "
+                        "left."),
+    "joker_two_blanks": _("The rack «%(typed)s» has two blanks: in the Joker game a rack holds one."),
     "game_over": _("The game is over: %(end)s."),
     "wrong_phase.draw": _("Round %(round)s needs a rack first."),
     "wrong_phase.play": _("The rack of round %(round)s is already drawn."),
