@@ -128,6 +128,30 @@ class Screen:
     broke_at: float | None = None  # epoch: its stream broke (the last time)
 
 
+def sse_blocks(buffer: bytes) -> tuple[list[tuple[str, str, int | None]], bytes]:
+    """The complete Server-Sent Events blocks in ``buffer`` — (event name, data lines joined, retry ms or None)
+    each — and what is left of an incomplete one (the streams here end lines with a line feed)."""
+    out: list[tuple[str, str, int | None]] = []
+    start = 0
+    while True:
+        end = buffer.find(b"\n\n", start)
+        if end < 0:
+            return out, buffer[start:]
+        kind, data, retry = "message", [], None
+        for raw in buffer[start:end].split(b"\n"):
+            line = raw.decode("utf-8", "replace").rstrip("\r")
+            name, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if name == "event":
+                kind = value
+            elif name == "data":
+                data.append(value)
+            elif name == "retry" and value.isdigit():
+                retry = int(value)
+        out.append((kind, "\n".join(data), retry))
+        start = end + 2
+
+
 class Drive:
     """One run of the clients; the figures are read from it afterwards (:mod:`tests.load.report`)."""
 
@@ -356,22 +380,14 @@ class Drive:
                         self.events[f"refused {r.status}"] += 1
                     else:
                         self.events["connected"] += 1
-                        kind, data = "message", []
-                        async for raw in r.content:
-                            line = raw.decode("utf-8", "replace").rstrip("\r\n")
-                            if line:
-                                name, _, value = line.partition(":")
-                                value = value[1:] if value.startswith(" ") else value
-                                if name == "event":
-                                    kind = value
-                                elif name == "data":
-                                    data.append(value)
-                                elif name == "retry" and value.isdigit():
-                                    retry = int(value) / 1000
-                                continue
-                            if data or kind != "message":
-                                self.on_event(screen, kind, "\n".join(data))
-                            kind, data = "message", []
+                        rest = b""
+                        async for chunk in r.content.iter_any():  # one await per chunk, not per line
+                            blocks, rest = sse_blocks(rest + chunk)
+                            for kind, data, retry_ms in blocks:
+                                if retry_ms is not None:
+                                    retry = retry_ms / 1000
+                                if data or kind != "message":
+                                    self.on_event(screen, kind, data)
                         self.events["ended by the server"] += 1
             except (TimeoutError, aiohttp.ClientError, OSError) as exc:
                 self.events[f"broken ({type(exc).__name__})"] += 1

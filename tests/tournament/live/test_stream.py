@@ -275,3 +275,25 @@ def test_the_node_answers_known_version_polls_without_django(client, tournament,
     assert headers[b"etag"].decode() == view["ETag"] and b"content-security-policy" in headers
     status, _headers, body = asyncio.run(poll([(b"if-none-match", view["ETag"].encode())]))
     assert status == 304 and body == b"" and reached == [path]
+
+
+def test_the_load_generators_reader_reads_what_the_stream_writes():
+    """The load test reads the streams by chunks (:func:`tests.load.tablets.sse_blocks`): an event cut anywhere
+    comes out whole, once, with its name and data."""
+    from tests.load.tablets import sse_blocks
+
+    async def written() -> bytes:
+        feed = live_stream.Feed(1)
+        feed.publish("v7", b'{"version": "v7", "round": null}')
+        return f"retry: {live_stream.RETRY_MS}\n\n".encode() + feed.event + live_stream.PING + feed.event
+
+    wire = asyncio.run(written())
+    for cut in range(len(wire) + 1):
+        first, rest = sse_blocks(wire[:cut])
+        second, left = sse_blocks(rest + wire[cut:])
+        blocks = first + second
+        assert left == b""
+        assert [(k, d) for k, d, _r in blocks] == [
+            ("message", ""), ("state", '{"version": "v7", "round": null}'), ("ping", ""),
+            ("state", '{"version": "v7", "round": null}')]
+        assert blocks[0][2] == live_stream.RETRY_MS
