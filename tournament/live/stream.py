@@ -192,11 +192,14 @@ class Hub:
                     skipped += 1
                     continue
                 if current != feed.version:
+                    began = time.monotonic()
                     feed.hall = None
                     if feed.players:  # read once here, each tablet's own state goes with the change
                         hall = await sync_to_async(tablet.stream_hall, thread_sensitive=False)(tournament_id, current)
                         feed.hall = (current, hall) if hall is not None else None
                     feed.publish(current, body)
+                    log.info("stream: tournament %s version %s to %s streams (%s players), hall read in %.3f s",
+                             tournament_id, current, feed.listeners, feed.players, time.monotonic() - began)
                 if not feed.again:
                     break
         finally:

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NotRequired, TypedDict
 
-from django.core.cache import cache
 from django.utils import timezone, translation
 from rest_framework.fields import DateTimeField
 from rest_framework.renderers import JSONRenderer
@@ -25,7 +24,7 @@ from ..gamestate import Redraw
 from ..models import Game, Registration, Round, Slip, Tournament, Verdict, seconds_left, secret_hashes
 from ..services import rounds, standings
 from . import version as versions
-from .memo import OnceMemo
+from .memo import OnceMemo, shared_once
 
 log = logging.getLogger(__name__)
 
@@ -237,19 +236,9 @@ def shared_state(tournament: Tournament, seen_version: str | None = None) -> tup
 
 
 def _cached_shared(key: str, tournament: Tournament) -> Shared:
-    """The shared state from the cache (Redis), else computed and put there (one process computes it)."""
-    try:
-        data = cache.get(key)
-    except Exception:  # the cache (Redis) is down: tablets carry on without it
-        log.warning("cache unavailable: tablet state computed without it", exc_info=True)
-        return compute_shared(tournament)
-    if data is None:
-        data = compute_shared(tournament)
-        try:
-            cache.set(key, data, SHARED_TTL)
-        except Exception:
-            log.warning("cache unavailable: tablet state not kept", exc_info=True)
-    return data
+    """The shared state from the cache (Redis), else computed and put there (one process computes it, the
+    other nodes wait for it)."""
+    return shared_once(key, lambda: compute_shared(tournament), SHARED_TTL)
 
 
 @dataclass(frozen=True)
@@ -270,6 +259,15 @@ def judged_hall(t: Tournament, version: str, shared: Shared, judged: SharedRound
     round_id = judged["id"]
 
     def read() -> JudgedHall:
+        # one node reads it, the others take it from the cache (each node's streams need it at the same moment)
+        hall = shared_once(f"tablet-hall:{t.pk}:{version}:{round_id}", read_hall, SHARED_TTL)
+        if judged["status"] in FROZEN_SLIPS:  # the WSGI layer answers only while every slip is final
+            if len(_fast_halls) >= 8:
+                _fast_halls.clear()
+            _fast_halls[version] = (t.pk, hall)
+        return hall
+
+    def read_hall() -> JudgedHall:
         slips: dict[int, OwnSlip] = {}
         for slip in Slip.objects.filter(round_id=round_id).order_by("registration_id", "-is_current", "-version"):
             slips.setdefault(slip.registration_id, slip_dict(slip))
@@ -279,12 +277,7 @@ def judged_hall(t: Tournament, version: str, shared: Shared, judged: SharedRound
         roster = {h: (pk, name, table) for h, pk, name, table in Registration.objects.filter(
             tournament=t, token_hash__isnull=False).order_by().values_list(
             "token_hash", "pk", "player__name", "table_number") if h is not None}
-        hall = JudgedHall(tournament_block(t), shared, slips, verdicts, roster, judged)
-        if judged["status"] in FROZEN_SLIPS:  # the WSGI layer answers only while every slip is final
-            if len(_fast_halls) >= 8:
-                _fast_halls.clear()
-            _fast_halls[version] = (t.pk, hall)
-        return hall
+        return JudgedHall(tournament_block(t), shared, slips, verdicts, roster, judged)
 
     return _halls.get((t.pk, version, round_id), read)
 

@@ -1,9 +1,11 @@
-"""tournament/memo.py: one computation per key and process, however many threads ask at once."""
+"""tournament/live/memo.py: one computation per key and process, however many threads ask at once; one per key
+across processes through the cache."""
 
 from __future__ import annotations
 
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from tournament.live.memo import OnceMemo
 
@@ -46,3 +48,35 @@ def test_a_failed_computation_is_not_kept_and_the_memo_stays_small():
     assert len(memo.values) <= 3
     memo.clear()
     assert memo.values == {}
+
+
+def test_one_process_computes_a_shared_value_the_others_wait_for_it(local_cache, monkeypatch):
+    """:func:`shared_once`: of several callers (nodes) missing the cache at the same moment, one computes, the
+    others take its value from the cache; with the cache away each computes it."""
+    from django.core.cache import cache
+
+    from tournament.live import memo
+
+    calls: list[int] = []
+    barrier = threading.Barrier(4)
+
+    def compute() -> dict:
+        calls.append(1)
+        time.sleep(0.2)
+        return {"standings": 1500}
+
+    def node() -> dict:
+        barrier.wait()
+        return memo.shared_once("test-shared:1", compute, 60)
+
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda _i: node(), range(4)))
+    assert got == [{"standings": 1500}] * 4 and len(calls) == 1
+    assert cache.get("test-shared:1:computing") is None  # the lock is let go
+
+    class Down:
+        def __getattr__(self, _name: str):
+            raise ConnectionError("the cache is down")
+
+    monkeypatch.setattr(memo, "cache", Down())
+    assert memo.shared_once("test-shared:2", compute, 60) == {"standings": 1500} and len(calls) == 2
