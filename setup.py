@@ -13,6 +13,11 @@ setup(
             extra_compile_args=COMMON,
         ),
         Extension(
+            "lexicon._dawgdic",
+            sources=["lexicon/_dawgdic.c"],
+            extra_compile_args=COMMON,
+        ),
+        Extension(
             "scoring._solver",
             sources=["scoring/_solver.c"],
             depends=["lexicon/graph_format.h"],
