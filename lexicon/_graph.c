@@ -13,6 +13,10 @@
  *     Bad input raises ValueError(("letter", word_index, char_index)) or
  *     ValueError(("length", word_index, length)); a non-str raises TypeError.
  *
+ *   pack_lines(data, alphabet, extra, apostrophe, upper, lower), build_packed(records, alphabet_size, gaddag)
+ *     A word list read straight from its UTF-8 bytes into sorted, distinct records (the lines it
+ *     cannot read as words are handed back), and the graph built from such records.
+ *
  *   Core(edges_buffer, alphabet: str)
  *     Read-only view of an edge array (e.g. a memoryview of an mmap):
  *     `word in core`, contains_many, encode, decode, accepts(root, codes),
@@ -287,6 +291,15 @@ static uint32_t builder_finish(builder_t *b) {
     return root;
 }
 
+/* Sorts the records and moves the distinct ones to the front; returns how many there are. */
+static size_t sort_unique(rec_t *w, size_t n) {
+    radix_sort(w, n, 0);
+    size_t u = 0;
+    for (size_t i = 0; i < n; i++)
+        if (u == 0 || memcmp(w[u - 1].s, w[i].s, MAX_ENTRY) != 0) w[u++] = w[i];
+    return u;
+}
+
 static inline int rec_len(const rec_t *r) {
     int n = 0;
     while (n < MAX_ENTRY && r->s[n]) n++;
@@ -296,6 +309,7 @@ static inline int rec_len(const rec_t *r) {
 typedef struct {
     rec_t *words;
     size_t nwords; /* in: encoded words; out: distinct words */
+    int presorted; /* the words are sorted and distinct already (and read-only) */
     int nletters;
     int gaddag;
     builder_t b;
@@ -306,11 +320,7 @@ typedef struct {
 static void run_build(job_t *job) {
     rec_t *w = job->words;
     size_t n = job->nwords;
-    radix_sort(w, n, 0);
-    size_t u = 0;
-    for (size_t i = 0; i < n; i++)
-        if (u == 0 || memcmp(w[u - 1].s, w[i].s, MAX_ENTRY) != 0) w[u++] = w[i];
-    job->nwords = n = u;
+    if (!job->presorted) job->nwords = n = sort_unique(w, n);
 
     builder_t *b = &job->b;
     uint8_t *lens = malloc(n ? n : 1);
@@ -365,6 +375,53 @@ static void run_build(job_t *job) {
     }
     free(lens);
     if (b->failed) job->oom = 1;
+}
+
+/* Builds the graph of job->words (not freed here) and returns (edges | None, word count, edge count);
+ * frees the job. */
+static PyObject *run_job(job_t *job) {
+    if (builder_init(&job->b) < 0) {
+        builder_free(&job->b);
+        free(job);
+        return PyErr_NoMemory();
+    }
+    Py_BEGIN_ALLOW_THREADS
+    run_build(job);
+    Py_END_ALLOW_THREADS
+    job->words = NULL;
+    if (job->oom) {
+        builder_free(&job->b);
+        free(job);
+        return PyErr_NoMemory();
+    }
+    builder_t *b = &job->b;
+    size_t count = b->len;
+    PyObject *edges;
+    if (count > KWG_MAX_NODES) {
+        edges = Py_NewRef(Py_None);
+    } else {
+        b->arena[0] = BE_END | job->dawg_root;
+        b->arena[1] = BE_END | job->gaddag_root;
+        edges = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(count * 4));
+        if (!edges) {
+            builder_free(b);
+            free(job);
+            return NULL;
+        }
+        uint8_t *out = (uint8_t *)PyBytes_AS_STRING(edges);
+        for (size_t i = 0; i < count; i++) {
+            uint64_t e = b->arena[i];
+            uint32_t v = KWG_EDGE(BE_TILE(e), (e & BE_ACC) ? 1 : 0, (e & BE_END) ? 1 : 0, BE_CHILD(e));
+            out[4 * i] = (uint8_t)v;
+            out[4 * i + 1] = (uint8_t)(v >> 8);
+            out[4 * i + 2] = (uint8_t)(v >> 16);
+            out[4 * i + 3] = (uint8_t)(v >> 24);
+        }
+    }
+    PyObject *result = Py_BuildValue("(Nnn)", edges, (Py_ssize_t)job->nwords, (Py_ssize_t)count);
+    builder_free(b);
+    free(job);
+    return result;
 }
 
 static PyObject *py_build(PyObject *self, PyObject *args) {
@@ -430,49 +487,8 @@ static PyObject *py_build(PyObject *self, PyObject *args) {
     job->gaddag = gaddag;
     free(alpha);
     alpha = NULL;
-    if (builder_init(&job->b) < 0) {
-        builder_free(&job->b);
-        free(recs);
-        free(job);
-        return PyErr_NoMemory();
-    }
-    Py_BEGIN_ALLOW_THREADS
-    run_build(job);
-    Py_END_ALLOW_THREADS
+    PyObject *result = run_job(job);
     free(recs);
-    job->words = NULL;
-    if (job->oom) {
-        builder_free(&job->b);
-        free(job);
-        return PyErr_NoMemory();
-    }
-    builder_t *b = &job->b;
-    size_t count = b->len;
-    PyObject *edges;
-    if (count > KWG_MAX_NODES) {
-        edges = Py_NewRef(Py_None);
-    } else {
-        b->arena[0] = BE_END | job->dawg_root;
-        b->arena[1] = BE_END | job->gaddag_root;
-        edges = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(count * 4));
-        if (!edges) {
-            builder_free(b);
-            free(job);
-            return NULL;
-        }
-        uint8_t *out = (uint8_t *)PyBytes_AS_STRING(edges);
-        for (size_t i = 0; i < count; i++) {
-            uint64_t e = b->arena[i];
-            uint32_t v = KWG_EDGE(BE_TILE(e), (e & BE_ACC) ? 1 : 0, (e & BE_END) ? 1 : 0, BE_CHILD(e));
-            out[4 * i] = (uint8_t)v;
-            out[4 * i + 1] = (uint8_t)(v >> 8);
-            out[4 * i + 2] = (uint8_t)(v >> 16);
-            out[4 * i + 3] = (uint8_t)(v >> 24);
-        }
-    }
-    PyObject *result = Py_BuildValue("(Nnn)", edges, (Py_ssize_t)job->nwords, (Py_ssize_t)count);
-    builder_free(b);
-    free(job);
     return result;
 
 fail:
@@ -481,6 +497,240 @@ fail:
     free(recs);
     free(job);
     return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Packed words: a word list read straight from its bytes                */
+/* ------------------------------------------------------------------ */
+
+/* Decodes one UTF-8 character of s[0..n) (shortest form only, no surrogates): its code point and
+ * length, or 0 when the bytes are not valid UTF-8. */
+static inline int utf8_next(const uint8_t *s, size_t n, Py_UCS4 *cp) {
+    uint8_t c = s[0];
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    if ((c & 0xE0) == 0xC0) {
+        if (n < 2 || (s[1] & 0xC0) != 0x80) return 0;
+        *cp = ((Py_UCS4)(c & 0x1F) << 6) | (s[1] & 0x3F);
+        return *cp >= 0x80 ? 2 : 0;
+    }
+    if ((c & 0xF0) == 0xE0) {
+        if (n < 3 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80) return 0;
+        *cp = ((Py_UCS4)(c & 0x0F) << 12) | ((Py_UCS4)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
+        return *cp >= 0x800 && (*cp < 0xD800 || *cp > 0xDFFF) ? 3 : 0;
+    }
+    if ((c & 0xF8) == 0xF0) {
+        if (n < 4 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 || (s[3] & 0xC0) != 0x80) return 0;
+        *cp = ((Py_UCS4)(c & 0x07) << 18) | ((Py_UCS4)(s[1] & 0x3F) << 12) | ((Py_UCS4)(s[2] & 0x3F) << 6) |
+              (s[3] & 0x3F);
+        return *cp >= 0x10000 && *cp <= 0x10FFFF ? 4 : 0;
+    }
+    return 0;
+}
+
+static inline int blank(uint8_t c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+/* Case of the characters a word list may write (for "skip capitalised words"). */
+#define CASE_UPPER 1 /* its lower case differs: a line with it is capitalised */
+#define CASE_LOWER 2 /* its upper case differs */
+
+typedef struct {
+    alphabet_t alpha;
+    int apostrophe;           /* letter code of ', 0 if none */
+    int split;                /* capitalised lines apart */
+    uint8_t casing[65536];    /* CASE_* by code point */
+} packer_t;
+
+/* Encodes one line (without its "\n") into `r`: 0 when it is blank, 1 when it is a word, -1 when the
+ * fast reader leaves it to the caller (anything else: a foreign or unknown character, a bad length, an
+ * apostrophe at an end or doubled, invalid UTF-8). *casing gets the CASE_* bits of its characters. */
+static int pack_line(const packer_t *p, const uint8_t *s, size_t n, rec_t *r, int *casing) {
+    const alphabet_t *a = &p->alpha;
+    int apostrophe = p->apostrophe;
+    while (n && blank(s[n - 1])) n--;
+    while (n && blank(s[0])) s++, n--;
+    if (!n) return 0;
+    int len = 0;
+    *casing = 0;
+    for (size_t i = 0; i < n;) {
+        Py_UCS4 cp;
+        int k = utf8_next(s + i, n - i, &cp);
+        if (!k) return -1;
+        int code = alphabet_code(a, cp);
+        if (!code || len == MAX_WORD) return -1;
+        if (code == apostrophe && (len == 0 || r->s[len - 1] == apostrophe + 1)) return -1;
+        if (cp < 65536) *casing |= p->casing[cp];
+        r->s[len++] = (uint8_t)(code + 1);
+        i += (size_t)k;
+    }
+    if (len < 2 || (apostrophe && r->s[len - 1] == apostrophe + 1)) return -1;
+    memset(r->s + len, 0, (size_t)(MAX_ENTRY - len));
+    return 1;
+}
+
+static int append_line(PyObject *list, size_t number, size_t start, size_t end) {
+    PyObject *item = Py_BuildValue("(nnn)", (Py_ssize_t)number, (Py_ssize_t)start, (Py_ssize_t)end);
+    int r = item ? PyList_Append(list, item) : -1;
+    Py_XDECREF(item);
+    return r;
+}
+
+/* Fills the packer from the arguments of pack_lines; -1 with an exception set. */
+static int packer_init(packer_t *p, PyObject *alphabet, PyObject *extra, int apostrophe, PyObject *upper,
+                       PyObject *lower) {
+    if (alphabet_init(&p->alpha, alphabet) < 0) return -1;
+    Py_ssize_t nextra = PyUnicode_GET_LENGTH(extra);
+    for (Py_ssize_t i = 0; i + 1 < nextra; i += 2) {
+        Py_UCS4 from = PyUnicode_READ_CHAR(extra, i), to = PyUnicode_READ_CHAR(extra, i + 1);
+        int code = alphabet_code(&p->alpha, to);
+        if (from < 65536 && code && !p->alpha.bmp[from]) p->alpha.bmp[from] = (uint8_t)code;
+    }
+    p->apostrophe = apostrophe;
+    memset(p->casing, 0, sizeof p->casing);
+    p->split = PyUnicode_GET_LENGTH(upper) > 0;
+    for (int which = 0; which < 2; which++) {
+        PyObject *chars = which ? lower : upper;
+        for (Py_ssize_t i = 0; i < PyUnicode_GET_LENGTH(chars); i++) {
+            Py_UCS4 cp = PyUnicode_READ_CHAR(chars, i);
+            if (cp < 65536) p->casing[cp] |= which ? CASE_LOWER : CASE_UPPER;
+        }
+    }
+    return 0;
+}
+
+/* Appends (number, start, end) of every capitalised word line to `list` (a second pass: only when the
+ * list has lower-case words, so that a list in capitals costs nothing). */
+static int find_capitalised(const packer_t *p, const uint8_t *s, size_t n, PyObject *list) {
+    rec_t spare;
+    size_t number = 0, at = 0;
+    if (n >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF) at = 3;
+    while (at < n) {
+        const uint8_t *nl = memchr(s + at, '\n', n - at);
+        size_t end = nl ? (size_t)(nl - s) : n;
+        number++;
+        int casing = 0;
+        if (pack_line(p, s + at, end - at, &spare, &casing) > 0 && (casing & CASE_UPPER) &&
+            append_line(list, number, at, end) < 0)
+            return -1;
+        at = end + 1;
+    }
+    return 0;
+}
+
+/* pack_lines(data, alphabet, extra, apostrophe, upper, lower)
+ *     -> (records, duplicates, words, left, cap_records, cap_words, cap_duplicates, cap_lines, has_lower)
+ *   data: UTF-8 text, one word a line ("\n"; surrounding spaces, tabs and CR ignored, a BOM first);
+ *   extra: pairs of characters, the second a letter of the alphabet the first is read as (e.g. the
+ *   lower-case letters); apostrophe: the letter code of ' (never at an end or doubled), 0 if none;
+ *   upper: when not empty, the lines with one of these characters (capitalised) are kept apart;
+ *   lower: the lower-case characters (has_lower: some other line read as a word holds one).
+ *   records: the distinct words as sorted 16-byte records; duplicates: words read again; words:
+ *   lines read as words; left: (line number, start, end) of every other non-blank line; cap_*: the
+ *   same for the capitalised lines (cap_lines: where they are, None unless has_lower). */
+static PyObject *py_pack_lines(PyObject *self, PyObject *args) {
+    Py_buffer data;
+    PyObject *alphabet, *extra, *upper, *lower;
+    int apostrophe;
+    if (!PyArg_ParseTuple(args, "y*UUiUU:pack_lines", &data, &alphabet, &extra, &apostrophe, &upper, &lower))
+        return NULL;
+    PyObject *result = NULL, *left = PyList_New(0), *cap_lines = PyList_New(0);
+    rec_t *recs = NULL, *caps = NULL;
+    packer_t *p = malloc(sizeof *p);
+    if (!p || !left || !cap_lines) {
+        if (!p) PyErr_NoMemory();
+        goto out;
+    }
+    if (packer_init(p, alphabet, extra, apostrophe, upper, lower) < 0) goto out;
+    const uint8_t *s = data.buf;
+    size_t n = (size_t)data.len, lines = 1;
+    for (size_t i = 0; i < n; i++) lines += s[i] == '\n';
+    recs = malloc(lines * sizeof *recs);
+    caps = p->split ? malloc(lines * sizeof *caps) : NULL;
+    if (!recs || (p->split && !caps)) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    size_t count = 0, ncaps = 0, number = 0, at = 0;
+    int has_lower = 0;
+    if (n >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF) at = 3;
+    while (at < n) {
+        const uint8_t *nl = memchr(s + at, '\n', n - at);
+        size_t end = nl ? (size_t)(nl - s) : n;
+        number++;
+        int casing = 0;
+        rec_t *r = &recs[count];
+        int got = pack_line(p, s + at, end - at, r, &casing);
+        if (got > 0 && p->split && (casing & CASE_UPPER)) {
+            caps[ncaps++] = *r;
+        } else if (got > 0) {
+            count++;
+            has_lower |= (casing & CASE_LOWER) != 0;
+        } else if (got < 0 && append_line(left, number, at, end) < 0) {
+            goto out;
+        }
+        at = end + 1;
+    }
+    if (ncaps && has_lower && find_capitalised(p, s, n, cap_lines) < 0) goto out;
+    size_t unique, cap_unique;
+    Py_BEGIN_ALLOW_THREADS
+    unique = sort_unique(recs, count);
+    cap_unique = caps ? sort_unique(caps, ncaps) : 0;
+    Py_END_ALLOW_THREADS
+    PyObject *packed = PyBytes_FromStringAndSize((const char *)recs, (Py_ssize_t)(unique * sizeof *recs));
+    free(recs);
+    recs = NULL;
+    PyObject *cap_packed = PyBytes_FromStringAndSize((const char *)caps, (Py_ssize_t)(cap_unique * sizeof *recs));
+    if (packed && cap_packed)
+        result = Py_BuildValue("(NnnONnnOO)", packed, (Py_ssize_t)(count - unique), (Py_ssize_t)(count + ncaps),
+                               left, cap_packed, (Py_ssize_t)ncaps, (Py_ssize_t)(ncaps - cap_unique),
+                               ncaps && has_lower ? cap_lines : Py_None, has_lower ? Py_True : Py_False);
+    else {
+        Py_XDECREF(packed);
+        Py_XDECREF(cap_packed);
+    }
+out:
+    Py_XDECREF(left);
+    Py_XDECREF(cap_lines);
+    free(recs);
+    free(caps);
+    free(p);
+    PyBuffer_Release(&data);
+    return result;
+}
+
+/* build_packed(records, alphabet_size, gaddag) -> as build(): the records of pack_lines (checked). */
+static PyObject *py_build_packed(PyObject *self, PyObject *args) {
+    Py_buffer data;
+    int nletters, gaddag;
+    if (!PyArg_ParseTuple(args, "y*ip:build_packed", &data, &nletters, &gaddag)) return NULL;
+    const rec_t *w = data.buf;
+    size_t n = (size_t)data.len / sizeof *w;
+    const char *bad = NULL;
+    if (data.len % (Py_ssize_t)sizeof *w || nletters < 1 || nletters > (int)KWG_MAX_LETTERS) bad = "not packed words";
+    for (size_t i = 0; !bad && i < n; i++) {
+        int len = rec_len(&w[i]);
+        if (len < 2 || len > MAX_WORD) bad = "a packed word has a bad length";
+        for (int k = 0; !bad && k < MAX_ENTRY; k++)
+            if (k < len ? (w[i].s[k] < 2 || w[i].s[k] > nletters + 1) : w[i].s[k] != 0) bad = "a packed word is corrupt";
+        if (!bad && i && memcmp(w[i - 1].s, w[i].s, MAX_ENTRY) >= 0) bad = "packed words are not sorted and distinct";
+    }
+    job_t *job = bad ? NULL : calloc(1, sizeof *job);
+    if (!job) {
+        PyBuffer_Release(&data);
+        if (bad) PyErr_SetString(PyExc_ValueError, bad);
+        else PyErr_NoMemory();
+        return NULL;
+    }
+    job->words = (rec_t *)data.buf; /* only read: presorted */
+    job->nwords = n;
+    job->presorted = 1;
+    job->nletters = nletters;
+    job->gaddag = gaddag;
+    PyObject *result = run_job(job);
+    PyBuffer_Release(&data);
+    return result;
 }
 
 /* ------------------------------------------------------------------ */
@@ -883,6 +1133,11 @@ static PyObject *core_words(PyObject *self, PyObject *unused) {
 static PyMethodDef module_methods[] = {
     {"build", py_build, METH_VARARGS,
      "build(words, alphabet, gaddag) -> (edges bytes | None, word_count, edge_count)"},
+    {"pack_lines", py_pack_lines, METH_VARARGS,
+     "pack_lines(data, alphabet, extra, apostrophe, upper, lower) -> (records, duplicates, words, left,"
+     " cap_records, cap_words, cap_duplicates, cap_lines, has_lower)"},
+    {"build_packed", py_build_packed, METH_VARARGS,
+     "build_packed(records, alphabet_size, gaddag) -> (edges bytes | None, word_count, edge_count)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import metadata
@@ -38,7 +38,7 @@ from typing import BinaryIO, NamedTuple
 from scoring.rules import APOSTROPHES, RuleSet, fold_accents, get_ruleset
 
 from . import morphdict
-from .graph import MAX_WORD_LENGTH, MIN_WORD_LENGTH
+from .graph import MAX_WORD_LENGTH, MIN_WORD_LENGTH, PackedWords, pack_lines
 from .skips import MAX_EXAMPLES, SkipReport
 
 MIN_LEN, MAX_LEN = MIN_WORD_LENGTH, MAX_WORD_LENGTH
@@ -63,7 +63,7 @@ class SourceError(Exception):
 class SourceResult(NamedTuple):
     """Accepted words (unique, upper case) and what was left out."""
 
-    words: list[str]
+    words: Sequence[str]  #: a list, or PackedWords from the fast readers
     skipped: SkipReport
 
 
@@ -177,6 +177,11 @@ def _pymorphy_source(
         raise SourceError(str(exc)) from None
     report = SkipReport()
     _report_skipped(report, scan, letters, apostrophe)
+    packed = None if yo_as_e else _packed_forms(lang, scan.accepted)
+    if packed is not None:
+        if progress is not None:
+            progress(1.0)
+        return SourceResult(packed, report)
     words = scan.accepted.decode("utf-8").upper().split("\n")
     words.pop()  # after the last new line
     if apostrophe:  # ’ and ʼ written ' may meet a form spelt with ' already
@@ -190,6 +195,14 @@ def _pymorphy_source(
     if progress is not None:
         progress(1.0)
     return SourceResult(words, report)
+
+
+def _packed_forms(lang: str, accepted: bytes) -> PackedWords | None:
+    """The accepted forms (lower case, one a line) packed for the graph builder; None when two are the same word."""
+    alphabet = get_ruleset(PACKAGE_SOURCES["uk" if lang == "uk" else "ru"][0]).alphabet
+    lower = {c.lower(): c for c in alphabet if len(c.lower()) == 1 and c.lower().upper() == c}
+    packed = pack_lines(accepted, alphabet, lower)
+    return packed.words if not packed.duplicates and not packed.left else None
 
 
 def _duplicates(words: list[str]) -> list[str]:
@@ -328,22 +341,26 @@ def _is_capitalised(raw: str) -> bool:
     return raw != raw.lower()
 
 
+def decode_line(raw: bytes, number: int, name: str) -> str:
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SourceError(
+            f"{name}: line {number} is not valid UTF-8 (word lists must be UTF-8 text, one word per line)"
+        ) from None
+    if number == 1 and line.startswith("\ufeff"):
+        line = line[1:]
+    if "\0" in line:
+        raise SourceError(f"{name}: line {number} contains a NUL byte; this is not a text word list")
+    return line
+
+
 def _lines(stream: BinaryIO, name: str, total: int, progress: ProgressFn | None) -> Iterator[str]:
     done = 0
     next_report = 0
     for number, raw in enumerate(stream, start=1):
         done += len(raw)
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise SourceError(
-                f"{name}: line {number} is not valid UTF-8 (word lists must be UTF-8 text, one word per line)"
-            ) from None
-        if number == 1 and line.startswith("\ufeff"):
-            line = line[1:]
-        if "\0" in line:
-            raise SourceError(f"{name}: line {number} contains a NUL byte; this is not a text word list")
-        yield line
+        yield decode_line(raw, number, name)
         if progress is not None and total and done >= next_report:
             progress(min(done / total, 1.0))
             next_report = done + max(total // 100, 1)
@@ -352,7 +369,7 @@ def _lines(stream: BinaryIO, name: str, total: int, progress: ProgressFn | None)
 
 
 @contextmanager
-def _opened(source: str | os.PathLike[str] | BinaryIO) -> Iterator[tuple[BinaryIO, str]]:
+def opened(source: str | os.PathLike[str] | BinaryIO) -> Iterator[tuple[BinaryIO, str]]:
     """The word list as a binary stream, and its name; a path is opened here and closed afterwards."""
     if not isinstance(source, str | os.PathLike):
         yield source, str(getattr(source, "name", "word list"))
@@ -393,56 +410,70 @@ def read_wordlist(
     entirely in capitals, case says nothing and every word is kept.
     """
     rs = ruleset if isinstance(ruleset, RuleSet) else get_ruleset(ruleset)
-    norm = WordNormalizer(rs)
-    report = SkipReport()
-    accepted: dict[str, None] = {}
-    capitalised: list[str] = []
-    has_lower = False
-    lines_read = 0
+    reader = ListReader(rs, skip_capitalised)
+    with opened(source) as (stream, name):
+        for line in _lines(stream, name, _size(stream), progress):
+            reader.line(line)
+    return reader.finish()
 
-    def take(raw: str) -> None:
-        word = norm.normalize(raw)
-        bad = norm.check(word)
+
+class ListReader:
+    """The lines of a word list, one at a time: the words accepted and the report of the others."""
+
+    def __init__(self, ruleset: RuleSet, skip_capitalised: bool):
+        self.norm = WordNormalizer(ruleset)
+        self.skip_capitalised = skip_capitalised
+        self.report = SkipReport()
+        self.accepted: dict[str, None] = {}
+        self.capitalised: list[str] = []
+        self.has_lower = False
+        self.lines_read = 0
+        self.capitalised_elsewhere = False  #: capitalised lines read as words by someone else
+
+    def take(self, raw: str) -> None:
+        word = self.norm.normalize(raw)
+        bad = self.norm.check(word)
         if bad is not None:
             reason, detail = bad
             if reason == "foreign_letter":
-                report.add_foreign(raw, detail)
+                self.report.add_foreign(raw, detail)
             else:
-                report.add(reason, raw, detail)
-        elif word in accepted:
-            report.add("duplicate", raw, word if word != raw else "")
+                self.report.add(reason, raw, detail)
+        elif word in self.accepted:
+            self.report.add("duplicate", raw, word if word != raw else "")
         else:
-            accepted[word] = None
+            self.accepted[word] = None
 
-    with _opened(source) as (stream, name):
-        for line in _lines(stream, name, _size(stream), progress):
-            raw = line.strip()
-            if not raw:
-                continue
-            lines_read += 1
-            if " " in raw or "\t" in raw:
-                report.add("foreign_letter", raw, "space")
-                report.letters["space"] = report.letters.get("space", 0) + 1
-                continue
-            if skip_capitalised:
-                if _is_capitalised(raw):
-                    capitalised.append(raw)
-                    continue
-                if not has_lower and raw != raw.upper():
-                    has_lower = True
-            take(raw)
+    def line(self, line: str) -> None:
+        raw = line.strip()
+        if not raw:
+            return
+        self.lines_read += 1
+        if " " in raw or "\t" in raw:
+            self.report.add("foreign_letter", raw, "space")
+            self.report.letters["space"] = self.report.letters.get("space", 0) + 1
+            return
+        if self.skip_capitalised:
+            if _is_capitalised(raw):
+                self.capitalised.append(raw)
+                return
+            if not self.has_lower and raw != raw.upper():
+                self.has_lower = True
+        self.take(raw)
 
-    if skip_capitalised and capitalised:
-        if has_lower:
-            for raw in capitalised:
-                report.add("capitalised", raw)
-        else:
-            report.notes.append("the list is written in capitals: “skip capitalised words” did not apply")
-            for raw in capitalised:
-                take(raw)
-    if lines_read == 0:
-        report.notes.append("the file holds no words")
-    return SourceResult(list(accepted), report)
+    def finish(self) -> SourceResult:
+        report = self.report
+        if self.skip_capitalised and (self.capitalised or self.capitalised_elsewhere):
+            if self.has_lower:
+                for raw in self.capitalised:
+                    report.add("capitalised", raw)
+            else:
+                report.notes.append("the list is written in capitals: “skip capitalised words” did not apply")
+                for raw in self.capitalised:
+                    self.take(raw)
+        if self.lines_read == 0:
+            report.notes.append("the file holds no words")
+        return SourceResult(list(self.accepted), report)
 
 
 # -- Debian word lists ------------------------------------------------------------------
