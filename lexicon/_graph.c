@@ -89,11 +89,35 @@ typedef struct {
     uint8_t s[MAX_ENTRY];
 } rec_t;
 
+/* Records compared as two big-endian 64-bit numbers: the order of memcmp, without its call. */
+static inline uint64_t rec_hi(const rec_t *r) {
+    uint64_t v;
+    memcpy(&v, r->s, 8);
+    return __builtin_bswap64(v);
+}
+
+static inline uint64_t rec_lo(const rec_t *r) {
+    uint64_t v;
+    memcpy(&v, r->s + 8, 8);
+    return __builtin_bswap64(v);
+}
+
+static inline int rec_less(const rec_t *a, const rec_t *b) {
+    uint64_t ah = rec_hi(a), bh = rec_hi(b);
+    return ah < bh || (ah == bh && rec_lo(a) < rec_lo(b));
+}
+
+static inline int rec_equal(const rec_t *a, const rec_t *b) {
+    return rec_hi(a) == rec_hi(b) && rec_lo(a) == rec_lo(b);
+}
+
+/* The records agree on their first `depth` symbols: comparing them whole gives the same order. */
 static void insertion_sort(rec_t *a, size_t n, int depth) {
+    (void)depth;
     for (size_t i = 1; i < n; i++) {
         rec_t t = a[i];
         size_t j = i;
-        while (j > 0 && memcmp(a[j - 1].s + depth, t.s + depth, (size_t)(MAX_ENTRY - depth)) > 0) {
+        while (j > 0 && rec_less(&t, &a[j - 1])) {
             a[j] = a[j - 1];
             j--;
         }
@@ -215,6 +239,12 @@ static int registry_grow(builder_t *b) {
     return 0;
 }
 
+static inline int same_edges(const uint64_t *a, const uint64_t *b, int k) {
+    for (int i = 0; i < k; i++)
+        if (a[i] != b[i]) return 0;
+    return 1;
+}
+
 /* Returns the index of a list equal to edges[0..k) (end bit already set on the
  * last one), appending it to the arena if it is new. 0 for an empty list. */
 static uint32_t registry_get(builder_t *b, const uint64_t *edges, int k) {
@@ -226,8 +256,7 @@ static uint32_t registry_get(builder_t *b, const uint64_t *edges, int k) {
     for (;;) {
         slot_t s = b->slots[j];
         if (!s.start) break;
-        if (s.hash == h && memcmp(b->arena + s.start, edges, (size_t)k * sizeof *edges) == 0)
-            return s.start;
+        if (s.hash == h && same_edges(b->arena + s.start, edges, k)) return s.start;
         j = (j + 1) & b->mask;
     }
     if (b->len + (size_t)k > 0xFFFFFFF0u) { /* beyond any 32-bit index */
@@ -296,7 +325,7 @@ static size_t sort_unique(rec_t *w, size_t n) {
     radix_sort(w, n, 0);
     size_t u = 0;
     for (size_t i = 0; i < n; i++)
-        if (u == 0 || memcmp(w[u - 1].s, w[i].s, MAX_ENTRY) != 0) w[u++] = w[i];
+        if (u == 0 || !rec_equal(&w[u - 1], &w[i])) w[u++] = w[i];
     return u;
 }
 
@@ -317,6 +346,60 @@ typedef struct {
     int oom;
 } job_t;
 
+/* The GADDAG entry of the word c (len letters) split after position p: c[p], c[p-1], ..., c[0],
+ * then the separator and c[p+1..] unless p is the last letter. */
+static inline void make_entry(rec_t *r, const uint8_t *c, int len, int p) {
+    uint8_t *e = r->s;
+    int k = 0;
+    for (int q = p; q >= 0; q--) e[k++] = c[q];
+    if (p < len - 1) {
+        e[k++] = 1;
+        for (int q = p + 1; q < len; q++) e[k++] = c[q];
+    }
+    while (k < MAX_ENTRY) e[k++] = 0;
+}
+
+#define PAIR(r) ((size_t)(r).s[1] * NSYM + (r).s[2])
+
+/* Adds the GADDAG entries whose first symbol is x, sorted: counted and placed by their next two symbols
+ * (one pass over the words holding x for each), then each bucket sorted from the fourth symbol on.
+ * `ent` holds them all; `cnt` and `pos` have NSYM * NSYM counters. */
+static void add_group(job_t *job, int x, const uint8_t *lens, const uint64_t *masks, rec_t *ent, size_t *cnt,
+                      size_t *pos) {
+    const rec_t *w = job->words;
+    size_t n = job->nwords;
+    uint64_t bit = (uint64_t)1 << (x - 2);
+    rec_t e;
+    memset(cnt, 0, NSYM * NSYM * sizeof *cnt);
+    for (size_t i = 0; i < n; i++) {
+        if (!(masks[i] & bit)) continue;
+        for (int p = 0; p < lens[i]; p++)
+            if (w[i].s[p] == x) {
+                make_entry(&e, w[i].s, lens[i], p);
+                cnt[PAIR(e)]++;
+            }
+    }
+    size_t m = 0;
+    for (size_t k = 0; k < NSYM * NSYM; k++) {
+        pos[k] = m;
+        m += cnt[k];
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!(masks[i] & bit)) continue;
+        for (int p = 0; p < lens[i]; p++)
+            if (w[i].s[p] == x) {
+                make_entry(&e, w[i].s, lens[i], p);
+                ent[pos[PAIR(e)]++] = e;
+            }
+    }
+    size_t at = 0;
+    for (size_t k = 0; k < NSYM * NSYM; k++) {
+        if (cnt[k] > 1) radix_sort(ent + at, cnt[k], 3);
+        at += cnt[k];
+    }
+    for (size_t i = 0; i < m; i++) builder_add(&job->b, ent[i].s, rec_len(&ent[i]));
+}
+
 static void run_build(job_t *job) {
     rec_t *w = job->words;
     size_t n = job->nwords;
@@ -324,7 +407,9 @@ static void run_build(job_t *job) {
 
     builder_t *b = &job->b;
     uint8_t *lens = malloc(n ? n : 1);
-    if (!lens) {
+    uint64_t *masks = job->gaddag ? malloc((n ? n : 1) * sizeof *masks) : NULL;
+    if (!lens || (job->gaddag && !masks)) {
+        free(lens);
         job->oom = 1;
         return;
     }
@@ -333,7 +418,12 @@ static void run_build(job_t *job) {
         int len = rec_len(&w[i]);
         lens[i] = (uint8_t)len;
         builder_add(b, w[i].s, len);
-        for (int k = 0; k < len; k++) freq[w[i].s[k]]++;
+        uint64_t mask = 0;
+        for (int k = 0; k < len; k++) {
+            freq[w[i].s[k]]++;
+            mask |= (uint64_t)1 << (w[i].s[k] - 2);
+        }
+        if (masks) masks[i] = mask;
     }
     job->dawg_root = builder_finish(b);
 
@@ -342,38 +432,25 @@ static void run_build(job_t *job) {
         for (int x = 2; x < NSYM; x++)
             if (freq[x] > most) most = freq[x];
         rec_t *ent = malloc(most * sizeof *ent);
-        if (!ent) {
+        size_t *cnt = malloc(2 * NSYM * NSYM * sizeof *cnt);
+        if (!ent || !cnt) {
+            free(ent);
+            free(cnt);
             free(lens);
+            free(masks);
             job->oom = 1;
             return;
         }
         /* Entries grouped by their first symbol (the letter the split follows),
          * so that only one group is held and sorted at a time. */
-        for (int x = 2; x < 2 + job->nletters; x++) {
-            if (!freq[x]) continue;
-            size_t m = 0;
-            for (size_t i = 0; i < n; i++) {
-                const uint8_t *c = w[i].s;
-                int len = lens[i];
-                for (int p = 0; p < len; p++) {
-                    if (c[p] != x) continue;
-                    uint8_t *e = ent[m++].s;
-                    int k = 0;
-                    for (int q = p; q >= 0; q--) e[k++] = c[q];
-                    if (p < len - 1) {
-                        e[k++] = 1;
-                        for (int q = p + 1; q < len; q++) e[k++] = c[q];
-                    }
-                    while (k < MAX_ENTRY) e[k++] = 0;
-                }
-            }
-            radix_sort(ent, m, 1);
-            for (size_t i = 0; i < m; i++) builder_add(b, ent[i].s, rec_len(&ent[i]));
-        }
+        for (int x = 2; x < 2 + job->nletters; x++)
+            if (freq[x]) add_group(job, x, lens, masks, ent, cnt, cnt + NSYM * NSYM);
         free(ent);
+        free(cnt);
         job->gaddag_root = builder_finish(b);
     }
     free(lens);
+    free(masks);
     if (b->failed) job->oom = 1;
 }
 
