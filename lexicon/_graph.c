@@ -1,13 +1,14 @@
 /*
  * lexicon._graph: the compiled word graph's hot paths (see graph_format.h).
  *
- *   build(words: list[str], alphabet: str, gaddag: bool)
+ *   build(words: list[str], alphabet: str, gaddag: bool, threads: int = 2)
  *       -> (edges: bytes | None, word_count: int, edge_count: int)
  *     Encodes and validates the words (GIL held), then, with the GIL
  *     released: sorts and deduplicates them, builds the minimised DAWG and
  *     the minimised GADDAG with Daciuk et al.'s incremental algorithm for
  *     sorted input, using one registry of sibling lists so that the two
- *     share every equivalent node. Returns the edge array (little-endian
+ *     share every equivalent node (with threads=2 a second thread sorts the
+ *     GADDAG's groups meanwhile: the same file). Returns the edge array (little-endian
  *     u32, edges 0 and 1 holding the root pointers) or None when it does not
  *     fit the 24-bit child index (edge_count still tells how big it is).
  *     Bad input raises ValueError(("letter", word_index, char_index)) or
@@ -25,6 +26,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,7 +129,7 @@ static void insertion_sort(rec_t *a, size_t n, int depth) {
 
 static void radix_sort(rec_t *a, size_t n, int depth) {
     if (depth >= MAX_ENTRY) return;
-    if (n < 32) {
+    if (n < 64) {
         insertion_sort(a, n, depth);
         return;
     }
@@ -339,6 +341,7 @@ typedef struct {
     rec_t *words;
     size_t nwords; /* in: encoded words; out: distinct words */
     int presorted; /* the words are sorted and distinct already (and read-only) */
+    int threads;   /* 2: sort the GADDAG groups in a second thread */
     int nletters;
     int gaddag;
     builder_t b;
@@ -361,11 +364,18 @@ static inline void make_entry(rec_t *r, const uint8_t *c, int len, int p) {
 
 #define PAIR(r) ((size_t)(r).s[1] * NSYM + (r).s[2])
 
-/* Adds the GADDAG entries whose first symbol is x, sorted: counted and placed by their next two symbols
- * (one pass over the words holding x for each), then each bucket sorted from the fourth symbol on.
- * `ent` holds them all; `cnt` and `pos` have NSYM * NSYM counters. */
-static void add_group(job_t *job, int x, const uint8_t *lens, const uint64_t *masks, rec_t *ent, size_t *cnt,
-                      size_t *pos) {
+/* PAIR of make_entry(c, len, p), without making it (len >= 2). */
+static inline size_t entry_pair(const uint8_t *c, int len, int p) {
+    if (p >= 2) return (size_t)c[p - 1] * NSYM + c[p - 2];
+    if (p == 1) return (size_t)c[0] * NSYM + (len > 2 ? 1 : 0);
+    return (size_t)1 * NSYM + c[1];
+}
+
+/* The GADDAG entries whose first symbol is x, sorted, into `ent` (returns how many): counted and placed
+ * by their next two symbols (one pass over the words holding x for each), then each bucket sorted from
+ * the fourth symbol on. `cnt` and `pos` have NSYM * NSYM counters. */
+static size_t sort_group(const job_t *job, int x, const uint8_t *lens, const uint64_t *masks, rec_t *ent,
+                         size_t *cnt, size_t *pos) {
     const rec_t *w = job->words;
     size_t n = job->nwords;
     uint64_t bit = (uint64_t)1 << (x - 2);
@@ -374,10 +384,7 @@ static void add_group(job_t *job, int x, const uint8_t *lens, const uint64_t *ma
     for (size_t i = 0; i < n; i++) {
         if (!(masks[i] & bit)) continue;
         for (int p = 0; p < lens[i]; p++)
-            if (w[i].s[p] == x) {
-                make_entry(&e, w[i].s, lens[i], p);
-                cnt[PAIR(e)]++;
-            }
+            if (w[i].s[p] == x) cnt[entry_pair(w[i].s, lens[i], p)]++;
     }
     size_t m = 0;
     for (size_t k = 0; k < NSYM * NSYM; k++) {
@@ -397,7 +404,69 @@ static void add_group(job_t *job, int x, const uint8_t *lens, const uint64_t *ma
         if (cnt[k] > 1) radix_sort(ent + at, cnt[k], 3);
         at += cnt[k];
     }
-    for (size_t i = 0; i < m; i++) builder_add(&job->b, ent[i].s, rec_len(&ent[i]));
+    return m;
+}
+
+/* The GADDAG groups, sorted by a second thread while this one adds the previous group to the builder
+ * (two buffers in turn); the groups come in the same order either way, so the file is the same. */
+typedef struct {
+    const job_t *job;
+    const uint8_t *lens;
+    const uint64_t *masks;
+    const size_t *freq;
+    rec_t *buf[2];
+    size_t len[2];
+    int ready[2];
+    size_t *cnt;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+} sorter_t;
+
+static void *sorter_main(void *arg) {
+    sorter_t *t = arg;
+    int slot = 0;
+    for (int x = 2; x < 2 + t->job->nletters; x++) {
+        if (!t->freq[x]) continue;
+        pthread_mutex_lock(&t->mu);
+        while (t->ready[slot]) pthread_cond_wait(&t->cv, &t->mu);
+        pthread_mutex_unlock(&t->mu);
+        size_t m = sort_group(t->job, x, t->lens, t->masks, t->buf[slot], t->cnt, t->cnt + NSYM * NSYM);
+        pthread_mutex_lock(&t->mu);
+        t->len[slot] = m;
+        t->ready[slot] = 1;
+        pthread_cond_broadcast(&t->cv);
+        pthread_mutex_unlock(&t->mu);
+        slot ^= 1;
+    }
+    return NULL;
+}
+
+/* Adds every GADDAG group with the sorter thread; 0 when it could not start (nothing added then). */
+static int add_groups_threaded(job_t *job, sorter_t *t) {
+    pthread_t thread;
+    if (pthread_mutex_init(&t->mu, NULL)) return 0;
+    if (pthread_cond_init(&t->cv, NULL)) {
+        pthread_mutex_destroy(&t->mu);
+        return 0;
+    }
+    int started = pthread_create(&thread, NULL, sorter_main, t) == 0;
+    int slot = 0;
+    for (int x = 2; started && x < 2 + job->nletters; x++) {
+        if (!t->freq[x]) continue;
+        pthread_mutex_lock(&t->mu);
+        while (!t->ready[slot]) pthread_cond_wait(&t->cv, &t->mu);
+        pthread_mutex_unlock(&t->mu);
+        for (size_t i = 0; i < t->len[slot]; i++) builder_add(&job->b, t->buf[slot][i].s, rec_len(&t->buf[slot][i]));
+        pthread_mutex_lock(&t->mu);
+        t->ready[slot] = 0;
+        pthread_cond_broadcast(&t->cv);
+        pthread_mutex_unlock(&t->mu);
+        slot ^= 1;
+    }
+    if (started) pthread_join(thread, NULL);
+    pthread_cond_destroy(&t->cv);
+    pthread_mutex_destroy(&t->mu);
+    return started;
 }
 
 static void run_build(job_t *job) {
@@ -431,22 +500,31 @@ static void run_build(job_t *job) {
         size_t most = 0;
         for (int x = 2; x < NSYM; x++)
             if (freq[x] > most) most = freq[x];
-        rec_t *ent = malloc(most * sizeof *ent);
-        size_t *cnt = malloc(2 * NSYM * NSYM * sizeof *cnt);
-        if (!ent || !cnt) {
-            free(ent);
-            free(cnt);
+        /* Entries grouped by their first symbol (the letter the split follows),
+         * so that only one or two groups are held at a time. */
+        sorter_t t = {.job = job, .lens = lens, .masks = masks, .freq = freq};
+        t.buf[0] = malloc(most * sizeof(rec_t));
+        t.buf[1] = job->threads > 1 ? malloc(most * sizeof(rec_t)) : NULL;
+        t.cnt = malloc(2 * NSYM * NSYM * sizeof *t.cnt);
+        if (!t.buf[0] || !t.cnt) {
+            free(t.buf[0]);
+            free(t.buf[1]);
+            free(t.cnt);
             free(lens);
             free(masks);
             job->oom = 1;
             return;
         }
-        /* Entries grouped by their first symbol (the letter the split follows),
-         * so that only one group is held and sorted at a time. */
-        for (int x = 2; x < 2 + job->nletters; x++)
-            if (freq[x]) add_group(job, x, lens, masks, ent, cnt, cnt + NSYM * NSYM);
-        free(ent);
-        free(cnt);
+        if (!t.buf[1] || !add_groups_threaded(job, &t)) {
+            for (int x = 2; x < 2 + job->nletters; x++) {
+                if (!freq[x]) continue;
+                size_t m = sort_group(job, x, lens, masks, t.buf[0], t.cnt, t.cnt + NSYM * NSYM);
+                for (size_t i = 0; i < m; i++) builder_add(b, t.buf[0][i].s, rec_len(&t.buf[0][i]));
+            }
+        }
+        free(t.buf[0]);
+        free(t.buf[1]);
+        free(t.cnt);
         job->gaddag_root = builder_finish(b);
     }
     free(lens);
@@ -503,8 +581,8 @@ static PyObject *run_job(job_t *job) {
 
 static PyObject *py_build(PyObject *self, PyObject *args) {
     PyObject *words, *alphabet;
-    int gaddag;
-    if (!PyArg_ParseTuple(args, "OUp:build", &words, &alphabet, &gaddag)) return NULL;
+    int gaddag, threads = 2;
+    if (!PyArg_ParseTuple(args, "OUp|i:build", &words, &alphabet, &gaddag, &threads)) return NULL;
     alphabet_t *alpha = malloc(sizeof *alpha);
     if (!alpha) return PyErr_NoMemory();
     if (alphabet_init(alpha, alphabet) < 0) {
@@ -562,6 +640,7 @@ static PyObject *py_build(PyObject *self, PyObject *args) {
     job->nwords = (size_t)n;
     job->nletters = alpha->size;
     job->gaddag = gaddag;
+    job->threads = threads;
     free(alpha);
     alpha = NULL;
     PyObject *result = run_job(job);
@@ -780,8 +859,8 @@ out:
 /* build_packed(records, alphabet_size, gaddag) -> as build(): the records of pack_lines (checked). */
 static PyObject *py_build_packed(PyObject *self, PyObject *args) {
     Py_buffer data;
-    int nletters, gaddag;
-    if (!PyArg_ParseTuple(args, "y*ip:build_packed", &data, &nletters, &gaddag)) return NULL;
+    int nletters, gaddag, threads = 2;
+    if (!PyArg_ParseTuple(args, "y*ip|i:build_packed", &data, &nletters, &gaddag, &threads)) return NULL;
     const rec_t *w = data.buf;
     size_t n = (size_t)data.len / sizeof *w;
     const char *bad = NULL;
@@ -805,6 +884,7 @@ static PyObject *py_build_packed(PyObject *self, PyObject *args) {
     job->presorted = 1;
     job->nletters = nletters;
     job->gaddag = gaddag;
+    job->threads = threads;
     PyObject *result = run_job(job);
     PyBuffer_Release(&data);
     return result;
@@ -1209,12 +1289,12 @@ static PyObject *core_words(PyObject *self, PyObject *unused) {
 
 static PyMethodDef module_methods[] = {
     {"build", py_build, METH_VARARGS,
-     "build(words, alphabet, gaddag) -> (edges bytes | None, word_count, edge_count)"},
+     "build(words, alphabet, gaddag, threads=2) -> (edges bytes | None, word_count, edge_count)"},
     {"pack_lines", py_pack_lines, METH_VARARGS,
      "pack_lines(data, alphabet, extra, apostrophe, upper, lower) -> (records, duplicates, words, left,"
      " cap_records, cap_words, cap_duplicates, cap_lines, has_lower)"},
     {"build_packed", py_build_packed, METH_VARARGS,
-     "build_packed(records, alphabet_size, gaddag) -> (edges bytes | None, word_count, edge_count)"},
+     "build_packed(records, alphabet_size, gaddag, threads=2) -> (edges bytes | None, word_count, edge_count)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -181,6 +181,7 @@ def build(
     path: str | os.PathLike[str],
     *,
     gaddag: bool = True,
+    threads: int = 2,
 ) -> BuildInfo:
     """Builds the word graph of ``words`` into the file ``path`` (atomically).
 
@@ -190,17 +191,19 @@ def build(
     2..15 letters, otherwise :class:`GraphError` names the word and the
     offending letter. The file is written to a temporary file next to ``path``
     and renamed over it, so readers never see a half-written graph. Two builds
-    of the same set of words with the same alphabet give byte-identical files.
+    of the same set of words with the same alphabet give byte-identical files. With ``threads=2``
+    (the default) a second thread sorts the GADDAG's entries while the first adds them: the same
+    file, sooner; ``threads=1`` builds in one thread.
     """
     started = time.perf_counter()
     letters = _alphabet(alphabet)
     if isinstance(words, PackedWords) and words.alphabet == letters:
         try:
-            edges, word_count, node_count = _graph.build_packed(words.records, len(letters), bool(gaddag))
+            edges, word_count, node_count = _graph.build_packed(words.records, len(letters), bool(gaddag), threads)
         except ValueError as exc:
             raise GraphError(str(exc)) from None
     else:
-        edges, word_count, node_count = _build_from_str(words, letters, gaddag)
+        edges, word_count, node_count = _build_from_str(words, letters, gaddag, threads)
     if word_count == 0:
         raise GraphError("no words to build a word graph from")
     if edges is None:
@@ -235,10 +238,10 @@ def build(
     )
 
 
-def _build_from_str(words: Iterable[str], letters: str, gaddag: bool) -> tuple[bytes | None, int, int]:
+def _build_from_str(words: Iterable[str], letters: str, gaddag: bool, threads: int) -> tuple[bytes | None, int, int]:
     word_list = words if isinstance(words, list | tuple) else list(words)
     try:
-        return _graph.build(word_list, letters, bool(gaddag))
+        return _graph.build(word_list, letters, bool(gaddag), threads)
     except ValueError as exc:
         raise _input_error(exc, word_list, letters) from None
     except TypeError as exc:

@@ -120,3 +120,16 @@ def test_corrupt_records_are_refused(tmp_path):
         build(PackedWords(b"\x09\x09" + bytes(14), "AB"), "AB", tmp_path / "x.kwg")
     # packed for another alphabet: read as strings, checked as any word
     assert build(good, "ABC", tmp_path / "y.kwg").word_count == 2
+
+
+def test_one_or_two_threads_build_the_same_file(tmp_path):
+    alphabet = get_ruleset("ru").alphabet
+    words = sorted({"".join(alphabet[(i * 7 + k * 3) % len(alphabet)] for k in range(2 + i % 12)) for i in range(3000)})
+    packed = pack_lines("\n".join(words).encode(), alphabet)
+    one = build(packed.words, alphabet, tmp_path / "one.kwg", threads=1)
+    two = build(packed.words, alphabet, tmp_path / "two.kwg", threads=2)
+    strings = build(words, alphabet, tmp_path / "str.kwg", threads=2)
+    assert one.content_hash == two.content_hash == strings.content_hash
+    assert (tmp_path / "one.kwg").read_bytes() == (tmp_path / "two.kwg").read_bytes()
+    with WordGraph.load(tmp_path / "two.kwg") as graph:
+        assert sorted(graph.words()) == sorted(words)
