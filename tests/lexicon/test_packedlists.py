@@ -133,3 +133,15 @@ def test_one_or_two_threads_build_the_same_file(tmp_path):
     assert (tmp_path / "one.kwg").read_bytes() == (tmp_path / "two.kwg").read_bytes()
     with WordGraph.load(tmp_path / "two.kwg") as graph:
         assert sorted(graph.words()) == sorted(words)
+
+
+def test_the_graph_bench_reads_a_list_packed(tmp_path, capsys):
+    from lexicon import bench_graph  # noqa: PLC0415 (only this test runs the bench)
+
+    path = tmp_path / "list.txt"
+    path.write_text("CAT\nDOG\nCAT\nC4T\nZEBRA\n", encoding="utf-8")
+    figures = bench_graph.bench(path, "ABCDEFGHIJKLMNOPQRSTUVWXYZ", lookups=100)
+    assert figures["word_count"] == 3 and figures["input_words"] == 5 and figures["skipped_words"] == 1
+    assert figures["compile_s"] >= figures["build_s"] and figures["peak_rss_mb"] > 0
+    assert bench_graph.main([str(path), "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "--lookups", "50", "--json"]) == 0
+    assert '"word_count": 3' in capsys.readouterr().out
