@@ -497,14 +497,21 @@ static void run_build(job_t *job) {
     job->dawg_root = builder_finish(b);
 
     if (job->gaddag && n) {
-        size_t most = 0;
-        for (int x = 2; x < NSYM; x++)
-            if (freq[x] > most) most = freq[x];
-        /* Entries grouped by their first symbol (the letter the split follows),
-         * so that only one or two groups are held at a time. */
+        /* Entries grouped by their first symbol (the letter the split follows), so that only one or two
+         * groups are held at a time: the groups go to the two buffers in turn (most[0], most[1]: the
+         * biggest group each gets; most[2]: the biggest of all, for one thread). */
+        size_t most[3] = {0, 0, 0};
+        int turn = 0;
+        for (int x = 2; x < 2 + job->nletters; x++) {
+            if (!freq[x]) continue;
+            if (freq[x] > most[turn]) most[turn] = freq[x];
+            if (freq[x] > most[2]) most[2] = freq[x];
+            turn ^= 1;
+        }
         sorter_t t = {.job = job, .lens = lens, .masks = masks, .freq = freq};
-        t.buf[0] = malloc(most * sizeof(rec_t));
-        t.buf[1] = job->threads > 1 ? malloc(most * sizeof(rec_t)) : NULL;
+        int two = job->threads > 1 && most[1] > 0;
+        t.buf[0] = malloc((two ? most[0] : most[2]) * sizeof(rec_t));
+        t.buf[1] = two ? malloc(most[1] * sizeof(rec_t)) : NULL;
         t.cnt = malloc(2 * NSYM * NSYM * sizeof *t.cnt);
         if (!t.buf[0] || !t.cnt) {
             free(t.buf[0]);
@@ -516,7 +523,14 @@ static void run_build(job_t *job) {
             return;
         }
         if (!t.buf[1] || !add_groups_threaded(job, &t)) {
-            for (int x = 2; x < 2 + job->nletters; x++) {
+            rec_t *one = two ? realloc(t.buf[0], (most[2] ? most[2] : 1) * sizeof(rec_t)) : t.buf[0];
+            if (!one) {
+                job->oom = 1;
+                most[2] = 0; /* nothing more is sorted; buf[0] is freed below */
+            } else {
+                t.buf[0] = one;
+            }
+            for (int x = 2; most[2] && x < 2 + job->nletters; x++) {
                 if (!freq[x]) continue;
                 size_t m = sort_group(job, x, lens, masks, t.buf[0], t.cnt, t.cnt + NSYM * NSYM);
                 for (size_t i = 0; i < m; i++) builder_add(b, t.buf[0][i].s, rec_len(&t.buf[0][i]));
