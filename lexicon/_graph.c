@@ -1,7 +1,7 @@
 /*
  * lexicon._graph: the compiled word graph's hot paths (see graph_format.h).
  *
- *   build(words: list[str], alphabet: str, gaddag: bool, threads: int = 2)
+ *   build(words: list[str], alphabet: str, gaddag: bool, threads: int = 1)
  *       -> (edges: bytes | None, word_count: int, edge_count: int)
  *     Encodes and validates the words (GIL held), then, with the GIL
  *     released: sorts and deduplicates them, builds the minimised DAWG and
@@ -595,7 +595,7 @@ static PyObject *run_job(job_t *job) {
 
 static PyObject *py_build(PyObject *self, PyObject *args) {
     PyObject *words, *alphabet;
-    int gaddag, threads = 2;
+    int gaddag, threads = 1;
     if (!PyArg_ParseTuple(args, "OUp|i:build", &words, &alphabet, &gaddag, &threads)) return NULL;
     alphabet_t *alpha = malloc(sizeof *alpha);
     if (!alpha) return PyErr_NoMemory();
@@ -873,7 +873,7 @@ out:
 /* build_packed(records, alphabet_size, gaddag) -> as build(): the records of pack_lines (checked). */
 static PyObject *py_build_packed(PyObject *self, PyObject *args) {
     Py_buffer data;
-    int nletters, gaddag, threads = 2;
+    int nletters, gaddag, threads = 1;
     if (!PyArg_ParseTuple(args, "y*ip|i:build_packed", &data, &nletters, &gaddag, &threads)) return NULL;
     const rec_t *w = data.buf;
     size_t n = (size_t)data.len / sizeof *w;
@@ -1303,12 +1303,12 @@ static PyObject *core_words(PyObject *self, PyObject *unused) {
 
 static PyMethodDef module_methods[] = {
     {"build", py_build, METH_VARARGS,
-     "build(words, alphabet, gaddag, threads=2) -> (edges bytes | None, word_count, edge_count)"},
+     "build(words, alphabet, gaddag, threads=1) -> (edges bytes | None, word_count, edge_count)"},
     {"pack_lines", py_pack_lines, METH_VARARGS,
      "pack_lines(data, alphabet, extra, apostrophe, upper, lower) -> (records, duplicates, words, left,"
      " cap_records, cap_words, cap_duplicates, cap_lines, has_lower)"},
     {"build_packed", py_build_packed, METH_VARARGS,
-     "build_packed(records, alphabet_size, gaddag, threads=2) -> (edges bytes | None, word_count, edge_count)"},
+     "build_packed(records, alphabet_size, gaddag, threads=1) -> (edges bytes | None, word_count, edge_count)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -10,7 +10,7 @@ MAX_WORD: int
 VERSION: int
 HEADER_SIZE: int
 
-def build(words: Sequence[str], alphabet: str, gaddag: bool, threads: int = 2, /) -> tuple[bytes | None, int, int]:
+def build(words: Sequence[str], alphabet: str, gaddag: bool, threads: int = 1, /) -> tuple[bytes | None, int, int]:
     """(edge array | None when it does not fit the 24-bit format, word count, edge count);
     ValueError(kind, word index, position or length) on a bad word."""
 
@@ -21,7 +21,7 @@ def pack_lines(
     non-blank lines, the records of the capitalised lines, their count, their duplicates, where they are
     (None unless has_lower), has_lower)."""
 
-def build_packed(records: Buffer, alphabet_size: int, gaddag: bool, threads: int = 2, /) -> tuple[bytes | None, int, int]:
+def build_packed(records: Buffer, alphabet_size: int, gaddag: bool, threads: int = 1, /) -> tuple[bytes | None, int, int]:
     """As build(), from the records of pack_lines; ValueError when they are not such records."""
 
 class Core:

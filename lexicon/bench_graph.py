@@ -45,6 +45,7 @@ def bench(
     gaddag: bool = True,
     lookups: int = 200_000,
     seed: int = 1,
+    threads: int = 1,
 ) -> dict[str, float | int | str | bool]:
     """Builds the graph of ``source`` (a word-list file, one word a line, or an iterable of
     words) and measures it. Words that are not 2..15 alphabet letters are skipped (and counted).
@@ -54,7 +55,8 @@ def bench(
     includes the words read (a file: packed, 16 bytes a word); ``rss_before_mb`` is the level
     before the build.
     """
-    figures: dict[str, float | int | str | bool] = {"alphabet_size": len(alphabet), "gaddag": gaddag}
+    figures: dict[str, float | int | str | bool] = {"alphabet_size": len(alphabet), "gaddag": gaddag,
+                                                    "threads": threads}
     started, cpu = time.perf_counter(), time.process_time()
     exact = reset_peak_rss()
     words, read, skipped = _read_words(source, alphabet)
@@ -65,7 +67,7 @@ def bench(
     with tempfile.TemporaryDirectory(prefix="graph-bench-") as tmp:
         path = Path(out) if out is not None else Path(tmp) / "bench.kwg"
         figures["rss_before_mb"] = round(rss_mb("VmRSS"), 1)
-        info = build(words, alphabet, path, gaddag=gaddag)
+        info = build(words, alphabet, path, gaddag=gaddag, threads=threads)
         figures["peak_rss_mb"] = round(rss_mb("VmHWM") if exact else rss_mb("ru_maxrss"), 1)
         figures["peak_rss_exact"] = exact
         figures["build_s"] = round(info.seconds, 3)
@@ -126,10 +128,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", help="keep the graph in this file")
     parser.add_argument("--no-gaddag", action="store_true", help="DAWG only")
     parser.add_argument("--lookups", type=int, default=200_000)
+    parser.add_argument("--threads", type=int, default=1, choices=(1, 2), help="2: sort in a second thread")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     figures = bench(
-        args.wordlist, args.alphabet, out=args.out, gaddag=not args.no_gaddag, lookups=args.lookups
+        args.wordlist, args.alphabet, out=args.out, gaddag=not args.no_gaddag, lookups=args.lookups,
+        threads=args.threads,
     )
     if args.json:
         print(json.dumps(figures, ensure_ascii=False))
