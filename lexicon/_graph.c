@@ -280,7 +280,7 @@ static uint32_t registry_get(builder_t *b, const uint64_t *edges, int k) {
     b->len += (size_t)k;
     b->slots[j].start = start;
     b->slots[j].hash = h;
-    if (++b->used * 2 > b->mask + 1 && registry_grow(b) < 0) b->failed = 1;
+    if (++b->used * 4 > (b->mask + 1) * 3 && registry_grow(b) < 0) b->failed = 1;
     return start;
 }
 
