@@ -816,6 +816,7 @@ static PyObject *py_pack_lines(PyObject *self, PyObject *args) {
     const uint8_t *s = data.buf;
     size_t n = (size_t)data.len, lines = 1;
     for (size_t i = 0; i < n; i++) lines += s[i] == '\n';
+    if (lines > n / 3 + 2) lines = n / 3 + 2; /* a word line holds 2 characters and its "\n" at least */
     recs = malloc(lines * sizeof *recs);
     caps = p->split ? malloc(lines * sizeof *caps) : NULL;
     if (!recs || (p->split && !caps)) {
