@@ -335,7 +335,7 @@ static void scan_all(scan_t *s) {
             uint8_t child = d->guide[2 * (size_t)index];
             if (child) {
                 int64_t next = follow(d, index, child);
-                if (next < 0 || depth > MAX_KEY || klen >= MAX_KEY) break;
+                if (next < 0 || depth > MAX_KEY || klen >= MAX_KEY) goto corrupt;
                 key[klen++] = (char)child;
                 stack[depth++] = index = (uint32_t)next;
             } else {
@@ -346,7 +346,7 @@ static void scan_all(scan_t *s) {
                     index = stack[depth - 1];
                     if (sibling) {
                         int64_t next = follow(d, index, sibling);
-                        if (next < 0) goto done;
+                        if (next < 0) goto corrupt;
                         key[klen++] = (char)sibling;
                         stack[depth++] = index = (uint32_t)next;
                         break;
@@ -358,12 +358,15 @@ static void scan_all(scan_t *s) {
         while (!has_leaf(d->units[index])) { /* down to the next key's end */
             uint8_t label = d->guide[2 * (size_t)index];
             int64_t next = follow(d, index, label);
-            if (next < 0 || depth > MAX_KEY || klen >= MAX_KEY) goto done;
+            if (next < 0 || depth > MAX_KEY || klen >= MAX_KEY) goto corrupt;
             key[klen++] = (char)label;
             stack[depth++] = index = (uint32_t)next;
         }
         take_key(s, key, klen);
     }
+    goto done;
+corrupt: /* a transition the guide names is missing, or a key longer than MAX_KEY bytes */
+    s->error = "words.dawg is corrupt (a broken path or a key of over 1024 bytes)";
 done:
     finish_word(s);
 }

@@ -93,8 +93,12 @@ def test_a_damaged_dictionary_is_a_clear_error(tmp_path):
     shutil.copytree(source, copy)
     dictionary = morphdict.open_dictionary("ru", copy)
     data = (copy / "words.dawg").read_bytes()
-    (copy / "words.dawg").write_bytes(data[: len(data) // 2])
+    middle = len(data) // 4
+    (copy / "words.dawg").write_bytes(data[:middle] + bytes(4096) + data[middle + 4096 :])
     codes = bytes(len(dictionary.tags))
+    with pytest.raises(morphdict.DictionaryError, match="words.dawg"):  # a broken path or reading
+        dictionary.scan(codes, "".join(sorted(RU_LETTERS)))
+    (copy / "words.dawg").write_bytes(data[: len(data) // 2])
     with pytest.raises(morphdict.DictionaryError, match="not a dawgdic completion DAWG"):
         dictionary.scan(codes, "".join(sorted(RU_LETTERS)))
     with pytest.raises(ValueError, match="tag codes"):
