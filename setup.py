@@ -10,6 +10,12 @@ setup(
             sources=["lexicon/_graph.c"],
             depends=["lexicon/graph_format.h"],
             include_dirs=["lexicon"],
+            extra_compile_args=[*COMMON, "-pthread"],
+            extra_link_args=["-pthread"],
+        ),
+        Extension(
+            "lexicon._dawgdic",
+            sources=["lexicon/_dawgdic.c"],
             extra_compile_args=COMMON,
         ),
         Extension(

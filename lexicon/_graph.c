@@ -1,17 +1,22 @@
 /*
  * lexicon._graph: the compiled word graph's hot paths (see graph_format.h).
  *
- *   build(words: list[str], alphabet: str, gaddag: bool)
+ *   build(words: list[str], alphabet: str, gaddag: bool, threads: int = 1)
  *       -> (edges: bytes | None, word_count: int, edge_count: int)
  *     Encodes and validates the words (GIL held), then, with the GIL
  *     released: sorts and deduplicates them, builds the minimised DAWG and
  *     the minimised GADDAG with Daciuk et al.'s incremental algorithm for
  *     sorted input, using one registry of sibling lists so that the two
- *     share every equivalent node. Returns the edge array (little-endian
+ *     share every equivalent node (with threads=2 a second thread sorts the
+ *     GADDAG's groups meanwhile: the same file). Returns the edge array (little-endian
  *     u32, edges 0 and 1 holding the root pointers) or None when it does not
  *     fit the 24-bit child index (edge_count still tells how big it is).
  *     Bad input raises ValueError(("letter", word_index, char_index)) or
  *     ValueError(("length", word_index, length)); a non-str raises TypeError.
+ *
+ *   pack_lines(data, alphabet, extra, apostrophe, upper, lower), build_packed(records, alphabet_size, gaddag)
+ *     A word list read straight from its UTF-8 bytes into sorted, distinct records (the lines it
+ *     cannot read as words are handed back), and the graph built from such records.
  *
  *   Core(edges_buffer, alphabet: str)
  *     Read-only view of an edge array (e.g. a memoryview of an mmap):
@@ -21,6 +26,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,11 +91,35 @@ typedef struct {
     uint8_t s[MAX_ENTRY];
 } rec_t;
 
+/* Records compared as two big-endian 64-bit numbers: the order of memcmp, without its call. */
+static inline uint64_t rec_hi(const rec_t *r) {
+    uint64_t v;
+    memcpy(&v, r->s, 8);
+    return __builtin_bswap64(v);
+}
+
+static inline uint64_t rec_lo(const rec_t *r) {
+    uint64_t v;
+    memcpy(&v, r->s + 8, 8);
+    return __builtin_bswap64(v);
+}
+
+static inline int rec_less(const rec_t *a, const rec_t *b) {
+    uint64_t ah = rec_hi(a), bh = rec_hi(b);
+    return ah < bh || (ah == bh && rec_lo(a) < rec_lo(b));
+}
+
+static inline int rec_equal(const rec_t *a, const rec_t *b) {
+    return rec_hi(a) == rec_hi(b) && rec_lo(a) == rec_lo(b);
+}
+
+/* The records agree on their first `depth` symbols: comparing them whole gives the same order. */
 static void insertion_sort(rec_t *a, size_t n, int depth) {
+    (void)depth;
     for (size_t i = 1; i < n; i++) {
         rec_t t = a[i];
         size_t j = i;
-        while (j > 0 && memcmp(a[j - 1].s + depth, t.s + depth, (size_t)(MAX_ENTRY - depth)) > 0) {
+        while (j > 0 && rec_less(&t, &a[j - 1])) {
             a[j] = a[j - 1];
             j--;
         }
@@ -99,7 +129,7 @@ static void insertion_sort(rec_t *a, size_t n, int depth) {
 
 static void radix_sort(rec_t *a, size_t n, int depth) {
     if (depth >= MAX_ENTRY) return;
-    if (n < 32) {
+    if (n < 64) {
         insertion_sort(a, n, depth);
         return;
     }
@@ -211,6 +241,12 @@ static int registry_grow(builder_t *b) {
     return 0;
 }
 
+static inline int same_edges(const uint64_t *a, const uint64_t *b, int k) {
+    for (int i = 0; i < k; i++)
+        if (a[i] != b[i]) return 0;
+    return 1;
+}
+
 /* Returns the index of a list equal to edges[0..k) (end bit already set on the
  * last one), appending it to the arena if it is new. 0 for an empty list. */
 static uint32_t registry_get(builder_t *b, const uint64_t *edges, int k) {
@@ -222,8 +258,7 @@ static uint32_t registry_get(builder_t *b, const uint64_t *edges, int k) {
     for (;;) {
         slot_t s = b->slots[j];
         if (!s.start) break;
-        if (s.hash == h && memcmp(b->arena + s.start, edges, (size_t)k * sizeof *edges) == 0)
-            return s.start;
+        if (s.hash == h && same_edges(b->arena + s.start, edges, k)) return s.start;
         j = (j + 1) & b->mask;
     }
     if (b->len + (size_t)k > 0xFFFFFFF0u) { /* beyond any 32-bit index */
@@ -245,7 +280,7 @@ static uint32_t registry_get(builder_t *b, const uint64_t *edges, int k) {
     b->len += (size_t)k;
     b->slots[j].start = start;
     b->slots[j].hash = h;
-    if (++b->used * 2 > b->mask + 1 && registry_grow(b) < 0) b->failed = 1;
+    if (++b->used * 4 > (b->mask + 1) * 3 && registry_grow(b) < 0) b->failed = 1;
     return start;
 }
 
@@ -287,6 +322,15 @@ static uint32_t builder_finish(builder_t *b) {
     return root;
 }
 
+/* Sorts the records and moves the distinct ones to the front; returns how many there are. */
+static size_t sort_unique(rec_t *w, size_t n) {
+    radix_sort(w, n, 0);
+    size_t u = 0;
+    for (size_t i = 0; i < n; i++)
+        if (u == 0 || !rec_equal(&w[u - 1], &w[i])) w[u++] = w[i];
+    return u;
+}
+
 static inline int rec_len(const rec_t *r) {
     int n = 0;
     while (n < MAX_ENTRY && r->s[n]) n++;
@@ -296,6 +340,8 @@ static inline int rec_len(const rec_t *r) {
 typedef struct {
     rec_t *words;
     size_t nwords; /* in: encoded words; out: distinct words */
+    int presorted; /* the words are sorted and distinct already (and read-only) */
+    int threads;   /* 2: sort the GADDAG groups in a second thread */
     int nletters;
     int gaddag;
     builder_t b;
@@ -303,18 +349,136 @@ typedef struct {
     int oom;
 } job_t;
 
+/* The GADDAG entry of the word c (len letters) split after position p: c[p], c[p-1], ..., c[0],
+ * then the separator and c[p+1..] unless p is the last letter. */
+static inline void make_entry(rec_t *r, const uint8_t *c, int len, int p) {
+    uint8_t *e = r->s;
+    int k = 0;
+    for (int q = p; q >= 0; q--) e[k++] = c[q];
+    if (p < len - 1) {
+        e[k++] = 1;
+        for (int q = p + 1; q < len; q++) e[k++] = c[q];
+    }
+    while (k < MAX_ENTRY) e[k++] = 0;
+}
+
+#define PAIR(r) ((size_t)(r).s[1] * NSYM + (r).s[2])
+
+/* PAIR of make_entry(c, len, p), without making it (len >= 2). */
+static inline size_t entry_pair(const uint8_t *c, int len, int p) {
+    if (p >= 2) return (size_t)c[p - 1] * NSYM + c[p - 2];
+    if (p == 1) return (size_t)c[0] * NSYM + (len > 2 ? 1 : 0);
+    return (size_t)1 * NSYM + c[1];
+}
+
+/* The GADDAG entries whose first symbol is x, sorted, into `ent` (returns how many): counted and placed
+ * by their next two symbols (one pass over the words holding x for each), then each bucket sorted from
+ * the fourth symbol on. `cnt` and `pos` have NSYM * NSYM counters. */
+static size_t sort_group(const job_t *job, int x, const uint8_t *lens, const uint64_t *masks, rec_t *ent,
+                         size_t *cnt, size_t *pos) {
+    const rec_t *w = job->words;
+    size_t n = job->nwords;
+    uint64_t bit = (uint64_t)1 << (x - 2);
+    rec_t e;
+    memset(cnt, 0, NSYM * NSYM * sizeof *cnt);
+    for (size_t i = 0; i < n; i++) {
+        if (!(masks[i] & bit)) continue;
+        for (int p = 0; p < lens[i]; p++)
+            if (w[i].s[p] == x) cnt[entry_pair(w[i].s, lens[i], p)]++;
+    }
+    size_t m = 0;
+    for (size_t k = 0; k < NSYM * NSYM; k++) {
+        pos[k] = m;
+        m += cnt[k];
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!(masks[i] & bit)) continue;
+        for (int p = 0; p < lens[i]; p++)
+            if (w[i].s[p] == x) {
+                make_entry(&e, w[i].s, lens[i], p);
+                ent[pos[PAIR(e)]++] = e;
+            }
+    }
+    size_t at = 0;
+    for (size_t k = 0; k < NSYM * NSYM; k++) {
+        if (cnt[k] > 1) radix_sort(ent + at, cnt[k], 3);
+        at += cnt[k];
+    }
+    return m;
+}
+
+/* The GADDAG groups, sorted by a second thread while this one adds the previous group to the builder
+ * (two buffers in turn); the groups come in the same order either way, so the file is the same. */
+typedef struct {
+    const job_t *job;
+    const uint8_t *lens;
+    const uint64_t *masks;
+    const size_t *freq;
+    rec_t *buf[2];
+    size_t len[2];
+    int ready[2];
+    size_t *cnt;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+} sorter_t;
+
+static void *sorter_main(void *arg) {
+    sorter_t *t = arg;
+    int slot = 0;
+    for (int x = 2; x < 2 + t->job->nletters; x++) {
+        if (!t->freq[x]) continue;
+        pthread_mutex_lock(&t->mu);
+        while (t->ready[slot]) pthread_cond_wait(&t->cv, &t->mu);
+        pthread_mutex_unlock(&t->mu);
+        size_t m = sort_group(t->job, x, t->lens, t->masks, t->buf[slot], t->cnt, t->cnt + NSYM * NSYM);
+        pthread_mutex_lock(&t->mu);
+        t->len[slot] = m;
+        t->ready[slot] = 1;
+        pthread_cond_broadcast(&t->cv);
+        pthread_mutex_unlock(&t->mu);
+        slot ^= 1;
+    }
+    return NULL;
+}
+
+/* Adds every GADDAG group with the sorter thread; 0 when it could not start (nothing added then). */
+static int add_groups_threaded(job_t *job, sorter_t *t) {
+    pthread_t thread;
+    if (pthread_mutex_init(&t->mu, NULL)) return 0;
+    if (pthread_cond_init(&t->cv, NULL)) {
+        pthread_mutex_destroy(&t->mu);
+        return 0;
+    }
+    int started = pthread_create(&thread, NULL, sorter_main, t) == 0;
+    int slot = 0;
+    for (int x = 2; started && x < 2 + job->nletters; x++) {
+        if (!t->freq[x]) continue;
+        pthread_mutex_lock(&t->mu);
+        while (!t->ready[slot]) pthread_cond_wait(&t->cv, &t->mu);
+        pthread_mutex_unlock(&t->mu);
+        for (size_t i = 0; i < t->len[slot]; i++) builder_add(&job->b, t->buf[slot][i].s, rec_len(&t->buf[slot][i]));
+        pthread_mutex_lock(&t->mu);
+        t->ready[slot] = 0;
+        pthread_cond_broadcast(&t->cv);
+        pthread_mutex_unlock(&t->mu);
+        slot ^= 1;
+    }
+    if (started) pthread_join(thread, NULL);
+    pthread_cond_destroy(&t->cv);
+    pthread_mutex_destroy(&t->mu);
+    return started;
+}
+
 static void run_build(job_t *job) {
     rec_t *w = job->words;
     size_t n = job->nwords;
-    radix_sort(w, n, 0);
-    size_t u = 0;
-    for (size_t i = 0; i < n; i++)
-        if (u == 0 || memcmp(w[u - 1].s, w[i].s, MAX_ENTRY) != 0) w[u++] = w[i];
-    job->nwords = n = u;
+    if (!job->presorted) job->nwords = n = sort_unique(w, n);
 
     builder_t *b = &job->b;
     uint8_t *lens = malloc(n ? n : 1);
-    if (!lens) {
+    uint64_t *masks = job->gaddag ? malloc((n ? n : 1) * sizeof *masks) : NULL;
+    if (!lens || (job->gaddag && !masks)) {
+        free(lens);
         job->oom = 1;
         return;
     }
@@ -323,54 +487,116 @@ static void run_build(job_t *job) {
         int len = rec_len(&w[i]);
         lens[i] = (uint8_t)len;
         builder_add(b, w[i].s, len);
-        for (int k = 0; k < len; k++) freq[w[i].s[k]]++;
+        uint64_t mask = 0;
+        for (int k = 0; k < len; k++) {
+            freq[w[i].s[k]]++;
+            mask |= (uint64_t)1 << (w[i].s[k] - 2);
+        }
+        if (masks) masks[i] = mask;
     }
     job->dawg_root = builder_finish(b);
 
     if (job->gaddag && n) {
-        size_t most = 0;
-        for (int x = 2; x < NSYM; x++)
-            if (freq[x] > most) most = freq[x];
-        rec_t *ent = malloc(most * sizeof *ent);
-        if (!ent) {
+        /* Entries grouped by their first symbol (the letter the split follows), so that only one or two
+         * groups are held at a time: the groups go to the two buffers in turn (most[0], most[1]: the
+         * biggest group each gets; most[2]: the biggest of all, for one thread). */
+        size_t most[3] = {0, 0, 0};
+        int turn = 0;
+        for (int x = 2; x < 2 + job->nletters; x++) {
+            if (!freq[x]) continue;
+            if (freq[x] > most[turn]) most[turn] = freq[x];
+            if (freq[x] > most[2]) most[2] = freq[x];
+            turn ^= 1;
+        }
+        sorter_t t = {.job = job, .lens = lens, .masks = masks, .freq = freq};
+        int two = job->threads > 1 && most[1] > 0;
+        t.buf[0] = malloc((two ? most[0] : most[2]) * sizeof(rec_t));
+        t.buf[1] = two ? malloc(most[1] * sizeof(rec_t)) : NULL;
+        t.cnt = malloc(2 * NSYM * NSYM * sizeof *t.cnt);
+        if (!t.buf[0] || !t.cnt) {
+            free(t.buf[0]);
+            free(t.buf[1]);
+            free(t.cnt);
             free(lens);
+            free(masks);
             job->oom = 1;
             return;
         }
-        /* Entries grouped by their first symbol (the letter the split follows),
-         * so that only one group is held and sorted at a time. */
-        for (int x = 2; x < 2 + job->nletters; x++) {
-            if (!freq[x]) continue;
-            size_t m = 0;
-            for (size_t i = 0; i < n; i++) {
-                const uint8_t *c = w[i].s;
-                int len = lens[i];
-                for (int p = 0; p < len; p++) {
-                    if (c[p] != x) continue;
-                    uint8_t *e = ent[m++].s;
-                    int k = 0;
-                    for (int q = p; q >= 0; q--) e[k++] = c[q];
-                    if (p < len - 1) {
-                        e[k++] = 1;
-                        for (int q = p + 1; q < len; q++) e[k++] = c[q];
-                    }
-                    while (k < MAX_ENTRY) e[k++] = 0;
-                }
+        if (!t.buf[1] || !add_groups_threaded(job, &t)) {
+            rec_t *one = two ? realloc(t.buf[0], (most[2] ? most[2] : 1) * sizeof(rec_t)) : t.buf[0];
+            if (!one) {
+                job->oom = 1;
+                most[2] = 0; /* nothing more is sorted; buf[0] is freed below */
+            } else {
+                t.buf[0] = one;
             }
-            radix_sort(ent, m, 1);
-            for (size_t i = 0; i < m; i++) builder_add(b, ent[i].s, rec_len(&ent[i]));
+            for (int x = 2; most[2] && x < 2 + job->nletters; x++) {
+                if (!freq[x]) continue;
+                size_t m = sort_group(job, x, lens, masks, t.buf[0], t.cnt, t.cnt + NSYM * NSYM);
+                for (size_t i = 0; i < m; i++) builder_add(b, t.buf[0][i].s, rec_len(&t.buf[0][i]));
+            }
         }
-        free(ent);
+        free(t.buf[0]);
+        free(t.buf[1]);
+        free(t.cnt);
         job->gaddag_root = builder_finish(b);
     }
     free(lens);
+    free(masks);
     if (b->failed) job->oom = 1;
+}
+
+/* Builds the graph of job->words (not freed here) and returns (edges | None, word count, edge count);
+ * frees the job. */
+static PyObject *run_job(job_t *job) {
+    if (builder_init(&job->b) < 0) {
+        builder_free(&job->b);
+        free(job);
+        return PyErr_NoMemory();
+    }
+    Py_BEGIN_ALLOW_THREADS
+    run_build(job);
+    Py_END_ALLOW_THREADS
+    job->words = NULL;
+    if (job->oom) {
+        builder_free(&job->b);
+        free(job);
+        return PyErr_NoMemory();
+    }
+    builder_t *b = &job->b;
+    size_t count = b->len;
+    PyObject *edges;
+    if (count > KWG_MAX_NODES) {
+        edges = Py_NewRef(Py_None);
+    } else {
+        b->arena[0] = BE_END | job->dawg_root;
+        b->arena[1] = BE_END | job->gaddag_root;
+        edges = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(count * 4));
+        if (!edges) {
+            builder_free(b);
+            free(job);
+            return NULL;
+        }
+        uint8_t *out = (uint8_t *)PyBytes_AS_STRING(edges);
+        for (size_t i = 0; i < count; i++) {
+            uint64_t e = b->arena[i];
+            uint32_t v = KWG_EDGE(BE_TILE(e), (e & BE_ACC) ? 1 : 0, (e & BE_END) ? 1 : 0, BE_CHILD(e));
+            out[4 * i] = (uint8_t)v;
+            out[4 * i + 1] = (uint8_t)(v >> 8);
+            out[4 * i + 2] = (uint8_t)(v >> 16);
+            out[4 * i + 3] = (uint8_t)(v >> 24);
+        }
+    }
+    PyObject *result = Py_BuildValue("(Nnn)", edges, (Py_ssize_t)job->nwords, (Py_ssize_t)count);
+    builder_free(b);
+    free(job);
+    return result;
 }
 
 static PyObject *py_build(PyObject *self, PyObject *args) {
     PyObject *words, *alphabet;
-    int gaddag;
-    if (!PyArg_ParseTuple(args, "OUp:build", &words, &alphabet, &gaddag)) return NULL;
+    int gaddag, threads = 1;
+    if (!PyArg_ParseTuple(args, "OUp|i:build", &words, &alphabet, &gaddag, &threads)) return NULL;
     alphabet_t *alpha = malloc(sizeof *alpha);
     if (!alpha) return PyErr_NoMemory();
     if (alphabet_init(alpha, alphabet) < 0) {
@@ -428,51 +654,11 @@ static PyObject *py_build(PyObject *self, PyObject *args) {
     job->nwords = (size_t)n;
     job->nletters = alpha->size;
     job->gaddag = gaddag;
+    job->threads = threads;
     free(alpha);
     alpha = NULL;
-    if (builder_init(&job->b) < 0) {
-        builder_free(&job->b);
-        free(recs);
-        free(job);
-        return PyErr_NoMemory();
-    }
-    Py_BEGIN_ALLOW_THREADS
-    run_build(job);
-    Py_END_ALLOW_THREADS
+    PyObject *result = run_job(job);
     free(recs);
-    job->words = NULL;
-    if (job->oom) {
-        builder_free(&job->b);
-        free(job);
-        return PyErr_NoMemory();
-    }
-    builder_t *b = &job->b;
-    size_t count = b->len;
-    PyObject *edges;
-    if (count > KWG_MAX_NODES) {
-        edges = Py_NewRef(Py_None);
-    } else {
-        b->arena[0] = BE_END | job->dawg_root;
-        b->arena[1] = BE_END | job->gaddag_root;
-        edges = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(count * 4));
-        if (!edges) {
-            builder_free(b);
-            free(job);
-            return NULL;
-        }
-        uint8_t *out = (uint8_t *)PyBytes_AS_STRING(edges);
-        for (size_t i = 0; i < count; i++) {
-            uint64_t e = b->arena[i];
-            uint32_t v = KWG_EDGE(BE_TILE(e), (e & BE_ACC) ? 1 : 0, (e & BE_END) ? 1 : 0, BE_CHILD(e));
-            out[4 * i] = (uint8_t)v;
-            out[4 * i + 1] = (uint8_t)(v >> 8);
-            out[4 * i + 2] = (uint8_t)(v >> 16);
-            out[4 * i + 3] = (uint8_t)(v >> 24);
-        }
-    }
-    PyObject *result = Py_BuildValue("(Nnn)", edges, (Py_ssize_t)job->nwords, (Py_ssize_t)count);
-    builder_free(b);
-    free(job);
     return result;
 
 fail:
@@ -481,6 +667,242 @@ fail:
     free(recs);
     free(job);
     return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Packed words: a word list read straight from its bytes                */
+/* ------------------------------------------------------------------ */
+
+/* Decodes one UTF-8 character of s[0..n) (shortest form only, no surrogates): its code point and
+ * length, or 0 when the bytes are not valid UTF-8. */
+static inline int utf8_next(const uint8_t *s, size_t n, Py_UCS4 *cp) {
+    uint8_t c = s[0];
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    if ((c & 0xE0) == 0xC0) {
+        if (n < 2 || (s[1] & 0xC0) != 0x80) return 0;
+        *cp = ((Py_UCS4)(c & 0x1F) << 6) | (s[1] & 0x3F);
+        return *cp >= 0x80 ? 2 : 0;
+    }
+    if ((c & 0xF0) == 0xE0) {
+        if (n < 3 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80) return 0;
+        *cp = ((Py_UCS4)(c & 0x0F) << 12) | ((Py_UCS4)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
+        return *cp >= 0x800 && (*cp < 0xD800 || *cp > 0xDFFF) ? 3 : 0;
+    }
+    if ((c & 0xF8) == 0xF0) {
+        if (n < 4 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 || (s[3] & 0xC0) != 0x80) return 0;
+        *cp = ((Py_UCS4)(c & 0x07) << 18) | ((Py_UCS4)(s[1] & 0x3F) << 12) | ((Py_UCS4)(s[2] & 0x3F) << 6) |
+              (s[3] & 0x3F);
+        return *cp >= 0x10000 && *cp <= 0x10FFFF ? 4 : 0;
+    }
+    return 0;
+}
+
+static inline int blank(uint8_t c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+/* Case of the characters a word list may write (for "skip capitalised words"). */
+#define CASE_UPPER 1 /* its lower case differs: a line with it is capitalised */
+#define CASE_LOWER 2 /* its upper case differs */
+
+typedef struct {
+    alphabet_t alpha;
+    int apostrophe;           /* letter code of ', 0 if none */
+    int split;                /* capitalised lines apart */
+    uint8_t casing[65536];    /* CASE_* by code point */
+} packer_t;
+
+/* Encodes one line (without its "\n") into `r`: 0 when it is blank, 1 when it is a word, -1 when the
+ * fast reader leaves it to the caller (anything else: a foreign or unknown character, a bad length, an
+ * apostrophe at an end or doubled, invalid UTF-8). *casing gets the CASE_* bits of its characters. */
+static int pack_line(const packer_t *p, const uint8_t *s, size_t n, rec_t *r, int *casing) {
+    const alphabet_t *a = &p->alpha;
+    int apostrophe = p->apostrophe;
+    while (n && blank(s[n - 1])) n--;
+    while (n && blank(s[0])) s++, n--;
+    if (!n) return 0;
+    int len = 0;
+    *casing = 0;
+    for (size_t i = 0; i < n;) {
+        Py_UCS4 cp;
+        int k = utf8_next(s + i, n - i, &cp);
+        if (!k) return -1;
+        int code = alphabet_code(a, cp);
+        if (!code || len == MAX_WORD) return -1;
+        if (code == apostrophe && (len == 0 || r->s[len - 1] == apostrophe + 1)) return -1;
+        if (cp < 65536) *casing |= p->casing[cp];
+        r->s[len++] = (uint8_t)(code + 1);
+        i += (size_t)k;
+    }
+    if (len < 2 || (apostrophe && r->s[len - 1] == apostrophe + 1)) return -1;
+    memset(r->s + len, 0, (size_t)(MAX_ENTRY - len));
+    return 1;
+}
+
+static int append_line(PyObject *list, size_t number, size_t start, size_t end) {
+    PyObject *item = Py_BuildValue("(nnn)", (Py_ssize_t)number, (Py_ssize_t)start, (Py_ssize_t)end);
+    int r = item ? PyList_Append(list, item) : -1;
+    Py_XDECREF(item);
+    return r;
+}
+
+/* Fills the packer from the arguments of pack_lines; -1 with an exception set. */
+static int packer_init(packer_t *p, PyObject *alphabet, PyObject *extra, int apostrophe, PyObject *upper,
+                       PyObject *lower) {
+    if (alphabet_init(&p->alpha, alphabet) < 0) return -1;
+    Py_ssize_t nextra = PyUnicode_GET_LENGTH(extra);
+    for (Py_ssize_t i = 0; i + 1 < nextra; i += 2) {
+        Py_UCS4 from = PyUnicode_READ_CHAR(extra, i), to = PyUnicode_READ_CHAR(extra, i + 1);
+        int code = alphabet_code(&p->alpha, to);
+        if (from < 65536 && code && !p->alpha.bmp[from]) p->alpha.bmp[from] = (uint8_t)code;
+    }
+    p->apostrophe = apostrophe;
+    memset(p->casing, 0, sizeof p->casing);
+    p->split = PyUnicode_GET_LENGTH(upper) > 0;
+    for (int which = 0; which < 2; which++) {
+        PyObject *chars = which ? lower : upper;
+        for (Py_ssize_t i = 0; i < PyUnicode_GET_LENGTH(chars); i++) {
+            Py_UCS4 cp = PyUnicode_READ_CHAR(chars, i);
+            if (cp < 65536) p->casing[cp] |= which ? CASE_LOWER : CASE_UPPER;
+        }
+    }
+    return 0;
+}
+
+/* Appends (number, start, end) of every capitalised word line to `list` (a second pass: only when the
+ * list has lower-case words, so that a list in capitals costs nothing). */
+static int find_capitalised(const packer_t *p, const uint8_t *s, size_t n, PyObject *list) {
+    rec_t spare;
+    size_t number = 0, at = 0;
+    if (n >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF) at = 3;
+    while (at < n) {
+        const uint8_t *nl = memchr(s + at, '\n', n - at);
+        size_t end = nl ? (size_t)(nl - s) : n;
+        number++;
+        int casing = 0;
+        if (pack_line(p, s + at, end - at, &spare, &casing) > 0 && (casing & CASE_UPPER) &&
+            append_line(list, number, at, end) < 0)
+            return -1;
+        at = end + 1;
+    }
+    return 0;
+}
+
+/* pack_lines(data, alphabet, extra, apostrophe, upper, lower)
+ *     -> (records, duplicates, words, left, cap_records, cap_words, cap_duplicates, cap_lines, has_lower)
+ *   data: UTF-8 text, one word a line ("\n"; surrounding spaces, tabs and CR ignored, a BOM first);
+ *   extra: pairs of characters, the second a letter of the alphabet the first is read as (e.g. the
+ *   lower-case letters); apostrophe: the letter code of ' (never at an end or doubled), 0 if none;
+ *   upper: when not empty, the lines with one of these characters (capitalised) are kept apart;
+ *   lower: the lower-case characters (has_lower: some other line read as a word holds one).
+ *   records: the distinct words as sorted 16-byte records; duplicates: words read again; words:
+ *   lines read as words; left: (line number, start, end) of every other non-blank line; cap_*: the
+ *   same for the capitalised lines (cap_lines: where they are, None unless has_lower). */
+static PyObject *py_pack_lines(PyObject *self, PyObject *args) {
+    Py_buffer data;
+    PyObject *alphabet, *extra, *upper, *lower;
+    int apostrophe;
+    if (!PyArg_ParseTuple(args, "y*UUiUU:pack_lines", &data, &alphabet, &extra, &apostrophe, &upper, &lower))
+        return NULL;
+    PyObject *result = NULL, *left = PyList_New(0), *cap_lines = PyList_New(0);
+    rec_t *recs = NULL, *caps = NULL;
+    packer_t *p = malloc(sizeof *p);
+    if (!p || !left || !cap_lines) {
+        if (!p) PyErr_NoMemory();
+        goto out;
+    }
+    if (packer_init(p, alphabet, extra, apostrophe, upper, lower) < 0) goto out;
+    const uint8_t *s = data.buf;
+    size_t n = (size_t)data.len, lines = 1;
+    for (size_t i = 0; i < n; i++) lines += s[i] == '\n';
+    if (lines > n / 3 + 2) lines = n / 3 + 2; /* a word line holds 2 characters and its "\n" at least */
+    recs = malloc(lines * sizeof *recs);
+    caps = p->split ? malloc(lines * sizeof *caps) : NULL;
+    if (!recs || (p->split && !caps)) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    size_t count = 0, ncaps = 0, number = 0, at = 0;
+    int has_lower = 0;
+    if (n >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF) at = 3;
+    while (at < n) {
+        const uint8_t *nl = memchr(s + at, '\n', n - at);
+        size_t end = nl ? (size_t)(nl - s) : n;
+        number++;
+        int casing = 0;
+        rec_t *r = &recs[count];
+        int got = pack_line(p, s + at, end - at, r, &casing);
+        if (got > 0 && p->split && (casing & CASE_UPPER)) {
+            caps[ncaps++] = *r;
+        } else if (got > 0) {
+            count++;
+            has_lower |= (casing & CASE_LOWER) != 0;
+        } else if (got < 0 && append_line(left, number, at, end) < 0) {
+            goto out;
+        }
+        at = end + 1;
+    }
+    if (ncaps && has_lower && find_capitalised(p, s, n, cap_lines) < 0) goto out;
+    size_t unique, cap_unique;
+    Py_BEGIN_ALLOW_THREADS
+    unique = sort_unique(recs, count);
+    cap_unique = caps ? sort_unique(caps, ncaps) : 0;
+    Py_END_ALLOW_THREADS
+    PyObject *packed = PyBytes_FromStringAndSize((const char *)recs, (Py_ssize_t)(unique * sizeof *recs));
+    free(recs);
+    recs = NULL;
+    PyObject *cap_packed = PyBytes_FromStringAndSize((const char *)caps, (Py_ssize_t)(cap_unique * sizeof *recs));
+    if (packed && cap_packed)
+        result = Py_BuildValue("(NnnONnnOO)", packed, (Py_ssize_t)(count - unique), (Py_ssize_t)(count + ncaps),
+                               left, cap_packed, (Py_ssize_t)ncaps, (Py_ssize_t)(ncaps - cap_unique),
+                               ncaps && has_lower ? cap_lines : Py_None, has_lower ? Py_True : Py_False);
+    else {
+        Py_XDECREF(packed);
+        Py_XDECREF(cap_packed);
+    }
+out:
+    Py_XDECREF(left);
+    Py_XDECREF(cap_lines);
+    free(recs);
+    free(caps);
+    free(p);
+    PyBuffer_Release(&data);
+    return result;
+}
+
+/* build_packed(records, alphabet_size, gaddag) -> as build(): the records of pack_lines (checked). */
+static PyObject *py_build_packed(PyObject *self, PyObject *args) {
+    Py_buffer data;
+    int nletters, gaddag, threads = 1;
+    if (!PyArg_ParseTuple(args, "y*ip|i:build_packed", &data, &nletters, &gaddag, &threads)) return NULL;
+    const rec_t *w = data.buf;
+    size_t n = (size_t)data.len / sizeof *w;
+    const char *bad = NULL;
+    if (data.len % (Py_ssize_t)sizeof *w || nletters < 1 || nletters > (int)KWG_MAX_LETTERS) bad = "not packed words";
+    for (size_t i = 0; !bad && i < n; i++) {
+        int len = rec_len(&w[i]);
+        if (len < 2 || len > MAX_WORD) bad = "a packed word has a bad length";
+        for (int k = 0; !bad && k < MAX_ENTRY; k++)
+            if (k < len ? (w[i].s[k] < 2 || w[i].s[k] > nletters + 1) : w[i].s[k] != 0) bad = "a packed word is corrupt";
+        if (!bad && i && memcmp(w[i - 1].s, w[i].s, MAX_ENTRY) >= 0) bad = "packed words are not sorted and distinct";
+    }
+    job_t *job = bad ? NULL : calloc(1, sizeof *job);
+    if (!job) {
+        PyBuffer_Release(&data);
+        if (bad) PyErr_SetString(PyExc_ValueError, bad);
+        else PyErr_NoMemory();
+        return NULL;
+    }
+    job->words = (rec_t *)data.buf; /* only read: presorted */
+    job->nwords = n;
+    job->presorted = 1;
+    job->nletters = nletters;
+    job->gaddag = gaddag;
+    job->threads = threads;
+    PyObject *result = run_job(job);
+    PyBuffer_Release(&data);
+    return result;
 }
 
 /* ------------------------------------------------------------------ */
@@ -882,7 +1304,12 @@ static PyObject *core_words(PyObject *self, PyObject *unused) {
 
 static PyMethodDef module_methods[] = {
     {"build", py_build, METH_VARARGS,
-     "build(words, alphabet, gaddag) -> (edges bytes | None, word_count, edge_count)"},
+     "build(words, alphabet, gaddag, threads=1) -> (edges bytes | None, word_count, edge_count)"},
+    {"pack_lines", py_pack_lines, METH_VARARGS,
+     "pack_lines(data, alphabet, extra, apostrophe, upper, lower) -> (records, duplicates, words, left,"
+     " cap_records, cap_words, cap_duplicates, cap_lines, has_lower)"},
+    {"build_packed", py_build_packed, METH_VARARGS,
+     "build_packed(records, alphabet_size, gaddag, threads=1) -> (edges bytes | None, word_count, edge_count)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -10,9 +10,19 @@ MAX_WORD: int
 VERSION: int
 HEADER_SIZE: int
 
-def build(words: Sequence[str], alphabet: str, gaddag: bool, /) -> tuple[bytes | None, int, int]:
+def build(words: Sequence[str], alphabet: str, gaddag: bool, threads: int = 1, /) -> tuple[bytes | None, int, int]:
     """(edge array | None when it does not fit the 24-bit format, word count, edge count);
     ValueError(kind, word index, position or length) on a bad word."""
+
+def pack_lines(
+    data: Buffer, alphabet: str, extra: str, apostrophe: int, upper: str, lower: str, /
+) -> tuple[bytes, int, int, list[tuple[int, int, int]], bytes, int, int, list[tuple[int, int, int]] | None, bool]:
+    """(sorted distinct 16-byte records, duplicates, lines read as words, (number, start, end) of the other
+    non-blank lines, the records of the capitalised lines, their count, their duplicates, where they are
+    (None unless has_lower), has_lower)."""
+
+def build_packed(records: Buffer, alphabet_size: int, gaddag: bool, threads: int = 1, /) -> tuple[bytes | None, int, int]:
+    """As build(), from the records of pack_lines; ValueError when they are not such records."""
 
 class Core:
     def __init__(self, nodes: Buffer, alphabet: str, /) -> None: ...

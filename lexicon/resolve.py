@@ -26,8 +26,9 @@ from scoring.rules import RulesError, get_ruleset
 from .files import file_sha256, publish_graph
 from .graph import MAGIC, GraphError, WordGraph, build
 from .models import Lexicon, LexiconError, load_graph_file
+from .packedlists import read_wordlist_packed
 from .services import get_lexicon
-from .sources import SourceError, read_wordlist
+from .sources import SourceError
 
 CACHE_SUBDIR = "cache"
 
@@ -77,7 +78,7 @@ def compiled_wordlist(path: Path, ruleset_id: str, *, skip_capitalised: bool = T
     if cached.is_file():
         return cached
     try:
-        words, skipped = read_wordlist(path, ruleset_id, skip_capitalised=skip_capitalised)
+        words, skipped = read_wordlist_packed(path, ruleset_id, skip_capitalised=skip_capitalised)
     except SourceError as exc:
         raise LexiconNotFound(str(exc)) from None
     if not words:

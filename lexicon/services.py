@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from scoring.rules import RulesError, get_ruleset, ruleset_ids
 
-from . import sources
+from . import packedlists, sources
 from .files import file_sha256, publish_graph
 from .graph import BuildInfo, GraphError, WordGraph, build
 from .memory import peak_rss_mb, reset_peak_rss
@@ -334,7 +334,7 @@ def import_wordlist(
                              **(extra_options or {})}
 
     def read(progress: sources.ProgressFn) -> SourceResult:
-        return sources.read_wordlist(path, ruleset, skip_capitalised=skip_capitalised, progress=progress)
+        return packedlists.read_wordlist_packed(path, ruleset, skip_capitalised=skip_capitalised, progress=progress)
 
     return _compile(
         name=name,

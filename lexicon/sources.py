@@ -19,6 +19,9 @@ Sources:
   dictionaries spell only with a capital letter.
 * word-list files for any rule set (:func:`read_wordlist`), including the
   Debian lists found by :func:`debian_wordlists`.
+
+The pymorphy3 dictionaries are read from their own files (:mod:`lexicon.morphdict`), not through the
+analyser: the same forms and readings as pymorphy3's ``iter_known_words``, in a second or two.
 """
 
 from __future__ import annotations
@@ -30,12 +33,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any, BinaryIO, NamedTuple, Protocol
+from typing import BinaryIO, NamedTuple
 
 from scoring.rules import APOSTROPHES, RuleSet, fold_accents, get_ruleset
 
-from .graph import MAX_WORD_LENGTH, MIN_WORD_LENGTH
-from .skips import SkipReport
+from . import morphdict
+from .graph import MAX_WORD_LENGTH, MIN_WORD_LENGTH, PackedWords, pack_lines
+from .skips import MAX_EXAMPLES, SkipReport
 
 MIN_LEN, MAX_LEN = MIN_WORD_LENGTH, MAX_WORD_LENGTH
 
@@ -59,7 +63,7 @@ class SourceError(Exception):
 class SourceResult(NamedTuple):
     """Accepted words (unique, upper case) and what was left out."""
 
-    words: list[str]
+    words: Sequence[str]  #: a list, or PackedWords from the fast readers
     skipped: SkipReport
 
 
@@ -80,81 +84,22 @@ def describe_package_source(kind: str) -> str:
     return text
 
 
-class _Tag(Protocol):
-    @property
-    def grammemes(self) -> frozenset[str]: ...
+def _tag_codes(dictionary: morphdict.MorphDictionary, excluded: frozenset[str], nouns_only: bool) -> bytes:
+    """Per tag id: 0 when a reading with that tag counts, else the index of its reason in :data:`_REASONS`."""
+    codes = bytearray()
+    for tag in dictionary.tags:
+        grammemes = morphdict.grammemes_of(tag)
+        if grammemes & excluded:
+            codes.append(1)
+        elif nouns_only and not _is_nominative_noun(grammemes):
+            codes.append(2)
+        else:
+            codes.append(0)
+    return bytes(codes)
 
 
-class _WordsDawg(Protocol):
-    def iteritems(self) -> Iterator[tuple[str, tuple[int, int]]]: ...
-
-
-class _Dictionary(Protocol):
-    """What is read of a pymorphy3 dictionary (``MorphAnalyzer(lang=...).dictionary``; pymorphy3 ships
-    no types)."""
-
-    @property
-    def meta(self) -> dict[str, Any]: ...
-
-    @property
-    def words(self) -> _WordsDawg: ...
-
-    @property
-    def paradigms(self) -> Sequence[Sequence[int]]: ...
-
-    @property
-    def gramtab(self) -> Sequence[_Tag]: ...
-
-    def build_normal_form(self, para_id: int, idx: int, fixed_word: str) -> str: ...
-
-
-def _open_dictionary(lang: str) -> _Dictionary:
-    try:
-        import pymorphy3  # here: only the pymorphy3 sources need it, the word lists work without it
-    except ImportError as exc:  # pragma: no cover - a dependency of the project
-        raise SourceError(f"pymorphy3 is not installed: {exc}") from None
-    try:
-        dictionary: _Dictionary = pymorphy3.MorphAnalyzer(lang=lang).dictionary
-    except (ValueError, OSError, ImportError) as exc:
-        raise SourceError(f"the pymorphy3 dictionary for {lang!r} is not installed (pip install pymorphy3-dicts-{lang}): {exc}") from None
-    return dictionary
-
-
-def _iter_readings(dictionary: _Dictionary, progress: ProgressFn | None) -> Iterator[tuple[str, list[tuple[int, int]]]]:
-    """(word, [(paradigm id, form index), ...]) for each distinct word of the dictionary.
-
-    The DAWG yields entries sorted by key, so all readings of a word come together.
-    """
-    total = int(dictionary.meta.get("words_dawg_length") or 0) or 1
-    current: str | None = None
-    readings: list[tuple[int, int]] = []
-    for n, (word, reading) in enumerate(dictionary.words.iteritems()):
-        if word != current:
-            if current is not None:
-                yield current, readings
-            current, readings = word, []
-        readings.append(reading)
-        if progress is not None and n % 100_000 == 0:
-            progress(min(n / total, 1.0))
-    if current is not None:
-        yield current, readings
-    if progress is not None:
-        progress(1.0)
-
-
-class _TagTable:
-    """Per-reading facts, computed once per gramtab entry."""
-
-    def __init__(self, dictionary: _Dictionary, excluded: frozenset[str]):
-        self.dictionary = dictionary
-        self.paradigms = dictionary.paradigms
-        gramtab = dictionary.gramtab
-        self.excluded = [bool(tag.grammemes & excluded) for tag in gramtab]
-        self.nominative_noun = [_is_nominative_noun(tag.grammemes) for tag in gramtab]
-
-    def tag_id(self, para_id: int, idx: int) -> int:
-        paradigm = self.paradigms[para_id]
-        return paradigm[len(paradigm) // 3 + idx]
+#: Why a reading does not count, by code (0: it counts).
+_REASONS = ("", "excluded_tag", "not_nominative_noun", "proper_lemma")
 
 
 def _is_nominative_noun(grammemes: frozenset[str]) -> bool:
@@ -181,6 +126,33 @@ def _letters_check(word: str, letters: frozenset[str], apostrophe: bool) -> tupl
     return None
 
 
+def _respell(word: str) -> str:
+    """Ukrainian ’ and ʼ written as the apostrophe tile '."""
+    return word.replace("\u2019", "'").replace("\u02bc", "'")
+
+
+def _report_skipped(report: SkipReport, scan: morphdict.FormScan, letters: frozenset[str], apostrophe: bool) -> None:
+    """Notes every form the scan left out, with its reason (the examples as the forms come in the dictionary)."""
+    skipped = scan.skipped.decode("utf-8").split("\n")
+    noted = dict.fromkeys(scan.counts, 0)
+    for word, code in zip(skipped, scan.codes, strict=False):
+        noted[code] += 1
+        if code != morphdict.LETTER_FAIL:
+            report.add(_REASONS[code], word)
+            continue
+        bad = _letters_check(_respell(word) if apostrophe else word, letters, apostrophe)
+        if bad is None:  # pragma: no cover - the C scan and _letters_check disagree
+            raise SourceError(f"the dictionary scan left out {word!r} for its letters, which are playable")
+        kind, detail = bad
+        if kind == "foreign_letter":
+            report.add_foreign(word, detail)
+        else:
+            report.add(kind, word, detail)
+    for code, count in scan.counts.items():  # the forms counted but not kept (only their number is noted)
+        if code != morphdict.LETTER_FAIL and count > noted[code]:
+            report.counts[_REASONS[code]] += count - noted[code]
+
+
 def _pymorphy_source(
     lang: str,
     letters: frozenset[str],
@@ -191,52 +163,46 @@ def _pymorphy_source(
     yo_as_e: bool = False,
     progress: ProgressFn | None = None,
 ) -> SourceResult:
-    dictionary = _open_dictionary(lang)
-    table = _TagTable(dictionary, excluded)
-    report = SkipReport()
-    words: list[str] = []
+    """The forms of the dictionary of ``lang``: all readings excluded, or (``nouns_only``) not a nominative
+    noun, or of a lemma in ``proper_lemmas``, leave a form out; so do letters that are not ``letters``."""
     apostrophe = lang == "uk"
-    tag_reason = "not_nominative_noun" if nouns_only else "excluded_tag"
-    respelled = False
-    for word, readings in _iter_readings(dictionary, progress):
-        spelled = word
-        if apostrophe and ("\u2019" in word or "\u02bc" in word):
-            spelled = word.replace("\u2019", "'").replace("\u02bc", "'")
-            respelled = True
-        bad = _letters_check(spelled, letters, apostrophe)
-        if bad is not None:
-            kind, detail = bad
-            if kind == "foreign_letter":
-                report.add_foreign(word, detail)
-            else:
-                report.add(kind, word, detail)
-            continue
-        reason: str | None = None
-        for para_id, idx in readings:
-            tag_id = table.tag_id(para_id, idx)
-            if table.excluded[tag_id]:
-                reason = reason or "excluded_tag"
-                continue
-            if nouns_only and not table.nominative_noun[tag_id]:
-                reason = reason or tag_reason
-                continue
-            if proper_lemmas and dictionary.build_normal_form(para_id, idx, word) in proper_lemmas:
-                reason = reason or "proper_lemma"
-                continue
-            reason = None
-            break
-        if reason is not None:
-            report.add(reason, word)
-            continue
-        words.append(spelled.upper())
-    if respelled:
+    if progress is not None:
+        progress(0.0)
+    try:
+        dictionary = morphdict.open_dictionary(lang)
+        scan = dictionary.scan(_tag_codes(dictionary, excluded, nouns_only), "".join(sorted(letters)),
+                               apostrophe=apostrophe, proper_lemmas=proper_lemmas,
+                               proper_code=_REASONS.index("proper_lemma"), keep=MAX_EXAMPLES)
+    except morphdict.DictionaryError as exc:
+        raise SourceError(str(exc)) from None
+    report = SkipReport()
+    _report_skipped(report, scan, letters, apostrophe)
+    packed = None if yo_as_e else _packed_forms(lang, scan.accepted)
+    if packed is not None:
+        if progress is not None:
+            progress(1.0)
+        return SourceResult(packed, report)
+    words = scan.accepted.decode("utf-8").upper().split("\n")
+    words.pop()  # after the last new line
+    if apostrophe:  # ’ and ʼ written ' may meet a form spelt with ' already
         unique = list(dict.fromkeys(words))
-        for w in _duplicates(words):
-            report.add("duplicate", w)
-        words = unique
+        if len(unique) != len(words):
+            for w in _duplicates(words):
+                report.add("duplicate", w)
+            words = unique
     if yo_as_e:
         add_yo_as_e(words, report)
+    if progress is not None:
+        progress(1.0)
     return SourceResult(words, report)
+
+
+def _packed_forms(lang: str, accepted: bytes) -> PackedWords | None:
+    """The accepted forms (lower case, one a line) packed for the graph builder; None when two are the same word."""
+    alphabet = get_ruleset(PACKAGE_SOURCES["uk" if lang == "uk" else "ru"][0]).alphabet
+    lower = {c.lower(): c for c in alphabet if len(c.lower()) == 1 and c.lower().upper() == c}
+    packed = pack_lines(accepted, alphabet, lower)
+    return packed.words if not packed.duplicates and not packed.left else None
 
 
 def _duplicates(words: list[str]) -> list[str]:
@@ -375,22 +341,26 @@ def _is_capitalised(raw: str) -> bool:
     return raw != raw.lower()
 
 
+def decode_line(raw: bytes, number: int, name: str) -> str:
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SourceError(
+            f"{name}: line {number} is not valid UTF-8 (word lists must be UTF-8 text, one word per line)"
+        ) from None
+    if number == 1 and line.startswith("\ufeff"):
+        line = line[1:]
+    if "\0" in line:
+        raise SourceError(f"{name}: line {number} contains a NUL byte; this is not a text word list")
+    return line
+
+
 def _lines(stream: BinaryIO, name: str, total: int, progress: ProgressFn | None) -> Iterator[str]:
     done = 0
     next_report = 0
     for number, raw in enumerate(stream, start=1):
         done += len(raw)
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise SourceError(
-                f"{name}: line {number} is not valid UTF-8 (word lists must be UTF-8 text, one word per line)"
-            ) from None
-        if number == 1 and line.startswith("\ufeff"):
-            line = line[1:]
-        if "\0" in line:
-            raise SourceError(f"{name}: line {number} contains a NUL byte; this is not a text word list")
-        yield line
+        yield decode_line(raw, number, name)
         if progress is not None and total and done >= next_report:
             progress(min(done / total, 1.0))
             next_report = done + max(total // 100, 1)
@@ -399,7 +369,7 @@ def _lines(stream: BinaryIO, name: str, total: int, progress: ProgressFn | None)
 
 
 @contextmanager
-def _opened(source: str | os.PathLike[str] | BinaryIO) -> Iterator[tuple[BinaryIO, str]]:
+def opened(source: str | os.PathLike[str] | BinaryIO) -> Iterator[tuple[BinaryIO, str]]:
     """The word list as a binary stream, and its name; a path is opened here and closed afterwards."""
     if not isinstance(source, str | os.PathLike):
         yield source, str(getattr(source, "name", "word list"))
@@ -440,56 +410,70 @@ def read_wordlist(
     entirely in capitals, case says nothing and every word is kept.
     """
     rs = ruleset if isinstance(ruleset, RuleSet) else get_ruleset(ruleset)
-    norm = WordNormalizer(rs)
-    report = SkipReport()
-    accepted: dict[str, None] = {}
-    capitalised: list[str] = []
-    has_lower = False
-    lines_read = 0
+    reader = ListReader(rs, skip_capitalised)
+    with opened(source) as (stream, name):
+        for line in _lines(stream, name, _size(stream), progress):
+            reader.line(line)
+    return reader.finish()
 
-    def take(raw: str) -> None:
-        word = norm.normalize(raw)
-        bad = norm.check(word)
+
+class ListReader:
+    """The lines of a word list, one at a time: the words accepted and the report of the others."""
+
+    def __init__(self, ruleset: RuleSet, skip_capitalised: bool):
+        self.norm = WordNormalizer(ruleset)
+        self.skip_capitalised = skip_capitalised
+        self.report = SkipReport()
+        self.accepted: dict[str, None] = {}
+        self.capitalised: list[str] = []
+        self.has_lower = False
+        self.lines_read = 0
+        self.capitalised_elsewhere = False  #: capitalised lines read as words by someone else
+
+    def take(self, raw: str) -> None:
+        word = self.norm.normalize(raw)
+        bad = self.norm.check(word)
         if bad is not None:
             reason, detail = bad
             if reason == "foreign_letter":
-                report.add_foreign(raw, detail)
+                self.report.add_foreign(raw, detail)
             else:
-                report.add(reason, raw, detail)
-        elif word in accepted:
-            report.add("duplicate", raw, word if word != raw else "")
+                self.report.add(reason, raw, detail)
+        elif word in self.accepted:
+            self.report.add("duplicate", raw, word if word != raw else "")
         else:
-            accepted[word] = None
+            self.accepted[word] = None
 
-    with _opened(source) as (stream, name):
-        for line in _lines(stream, name, _size(stream), progress):
-            raw = line.strip()
-            if not raw:
-                continue
-            lines_read += 1
-            if " " in raw or "\t" in raw:
-                report.add("foreign_letter", raw, "space")
-                report.letters["space"] = report.letters.get("space", 0) + 1
-                continue
-            if skip_capitalised:
-                if _is_capitalised(raw):
-                    capitalised.append(raw)
-                    continue
-                if not has_lower and raw != raw.upper():
-                    has_lower = True
-            take(raw)
+    def line(self, line: str) -> None:
+        raw = line.strip()
+        if not raw:
+            return
+        self.lines_read += 1
+        if " " in raw or "\t" in raw:
+            self.report.add("foreign_letter", raw, "space")
+            self.report.letters["space"] = self.report.letters.get("space", 0) + 1
+            return
+        if self.skip_capitalised:
+            if _is_capitalised(raw):
+                self.capitalised.append(raw)
+                return
+            if not self.has_lower and raw != raw.upper():
+                self.has_lower = True
+        self.take(raw)
 
-    if skip_capitalised and capitalised:
-        if has_lower:
-            for raw in capitalised:
-                report.add("capitalised", raw)
-        else:
-            report.notes.append("the list is written in capitals: “skip capitalised words” did not apply")
-            for raw in capitalised:
-                take(raw)
-    if lines_read == 0:
-        report.notes.append("the file holds no words")
-    return SourceResult(list(accepted), report)
+    def finish(self) -> SourceResult:
+        report = self.report
+        if self.skip_capitalised and (self.capitalised or self.capitalised_elsewhere):
+            if self.has_lower:
+                for raw in self.capitalised:
+                    report.add("capitalised", raw)
+            else:
+                report.notes.append("the list is written in capitals: “skip capitalised words” did not apply")
+                for raw in self.capitalised:
+                    self.take(raw)
+        if self.lines_read == 0:
+            report.notes.append("the file holds no words")
+        return SourceResult(list(self.accepted), report)
 
 
 # -- Debian word lists ------------------------------------------------------------------

@@ -16,7 +16,7 @@ from tests.paths import ROOT
 
 PRODUCT = ("scoring", "lexicon", "tournament")
 #: The compiled cores (C sources built into extension modules).
-EXTENSIONS = frozenset({"lexicon._graph", "scoring._solver"})
+EXTENSIONS = frozenset({"lexicon._graph", "lexicon._dawgdic", "scoring._solver"})
 FIRST_PARTY = (*PRODUCT, "tests")
 
 
