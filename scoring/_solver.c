@@ -977,7 +977,7 @@ typedef struct {
     const BingoIndexObject *bi;
 } Query;
 
-static void run_search(Gen *g, const Query *q) {
+__attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
     const TablesObject *t = g->t;
     int empty = 1;
     for (int i = 0; i < NSQ; i++)
