@@ -82,6 +82,8 @@ typedef struct {
     uint8_t lm[NSQ][MAXC];
     uint8_t blm[NSQ][MAXC];
     uint8_t lm_all_max[NSQ]; /* max of blm over all letters (what a blank can get) */
+    uint8_t lm_real_max[NSQ]; /* max of lm over all letters */
+    int lm_uniform;           /* every square's lm is the same for every letter */
     uint8_t wm[NSQ];
     int rack_size;
     int bingo;
@@ -955,13 +957,18 @@ static int32_t span_bound(const TablesObject *t, const Line *ln, int a, const in
     return best;
 }
 
-static int cmp_rec(const void *x, const void *y) {
-    const SearchRec *a = (const SearchRec *)x, *b = (const SearchRec *)y;
-    if (a->bound != b->bound) return a->bound > b->bound ? -1 : 1;
-    if (a->whole != b->whole) return a->whole > b->whole ? -1 : 1;
-    if (a->dir != b->dir) return a->dir < b->dir ? -1 : 1;
-    if (a->line != b->line) return a->line < b->line ? -1 : 1;
-    return a->pos < b->pos ? -1 : (a->pos > b->pos);
+/* The searches' keys (see run_search): a min-heap, sifted down from i. */
+static void key_sift_down(uint64_t *h, int n, int i) {
+    uint64_t v = h[i];
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && h[c + 1] < h[c]) c++;
+        if (h[c] >= v) break;
+        h[i] = h[c];
+        i = c;
+    }
+    h[i] = v;
 }
 
 /* ---- the whole search (no Python calls: runs without the GIL) --------------- */
@@ -1038,6 +1045,10 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
     uint64_t avail = g->blanks ? t->all_letters : (g->rack_mask & t->all_letters);
     for (int sq = 0; sq < NSQ; sq++) {
         uint8_t m = g->blanks ? t->lm_all_max[sq] : 0;
+        if (t->lm_uniform) { /* the same for every letter: no need to look at the rack's */
+            lmx[sq] = g->rack_mask && t->lm_real_max[sq] > m ? t->lm_real_max[sq] : m;
+            continue;
+        }
         uint64_t bits = g->rack_mask;
         while (bits) {
             int L = __builtin_ctzll(bits);
@@ -1079,9 +1090,17 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
             }
         }
     }
-    qsort(recs, (size_t)nrec, sizeof recs[0], cmp_rec);
-    for (int i = 0; i < nrec; i++) {
-        const SearchRec *r = &recs[i];
+    /* best bound first (then whole rack first, then creation order: direction, line, square): a
+     * min-heap of keys, so that only as much of the order as the search uses gets sorted */
+    uint64_t keys[4 * NSQ];
+    for (int i = 0; i < nrec; i++)
+        keys[i] = ((uint64_t)(uint32_t)(INT32_MAX - recs[i].bound) << 11) | ((uint64_t)!recs[i].whole << 10) |
+                  (uint64_t)i;
+    for (int i = nrec / 2 - 1; i >= 0; i--) key_sift_down(keys, nrec, i);
+    for (int left = nrec; left > 0;) {
+        const SearchRec *r = &recs[keys[0] & 1023u];
+        keys[0] = keys[--left];
+        key_sift_down(keys, left, 0);
         if (g->heap_n == g->top && r->bound < g->heap[0]) break;
         /* whole rack: blanks only as letters of the anagrams the index knows; the
          * others: at most one tile fewer than the rack */
@@ -1165,6 +1184,7 @@ static int Tables_init(TablesObject *self, PyObject *args, PyObject *kwds) {
         }
         self->value[i] = vals[i];
     }
+    int uniform = 1;
     for (int sq = 0; sq < NSQ; sq++) {
         if (self->wm[sq] < 1 || self->wm[sq] > 9) {
             PyErr_SetString(PyExc_ValueError, "word multipliers must be 1..9");
@@ -1179,7 +1199,14 @@ static int Tables_init(TablesObject *self, PyObject *args, PyObject *kwds) {
             if (L >= 1 && L <= nletters && self->blm[sq][L] > m) m = self->blm[sq][L];
         }
         self->lm_all_max[sq] = m;
+        uint8_t mr = 0;
+        for (int L = 1; L <= nletters; L++) {
+            if (self->lm[sq][L] > mr) mr = self->lm[sq][L];
+            if (self->lm[sq][L] != self->lm[sq][1]) uniform = 0;
+        }
+        self->lm_real_max[sq] = mr;
     }
+    self->lm_uniform = uniform;
     if (blank_value < 0 || blank_value > 1000 || bingo < 0 || bingo > 100000) {
         PyErr_SetString(PyExc_ValueError, "bad blank value or bingo");
         return -1;
