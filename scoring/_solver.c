@@ -70,6 +70,7 @@
 #define CODE_MASK 0x3Fu
 #define UNKNOWN_CODE 63u
 #define MAX_PAIRS 64
+#define TILE_CACHE 1024
 
 /* ------------------------------------------------------------------ */
 /* Tables                                                               */
@@ -91,6 +92,11 @@ typedef struct {
     int bingo;
     int centre;
     PyObject *codes; /* dict str -> int */
+    /* the board codes of the Tile objects read so far (tiles are immutable): an open-addressing
+     * table by address, holding a reference to each tile; emptied when half full */
+    PyObject *tc_key[TILE_CACHE];
+    uint8_t tc_code[TILE_CACHE];
+    int tc_n;
 } TablesObject;
 
 static PyObject *s_letter, *s_blank;
@@ -1345,12 +1351,19 @@ static int Tables_init(TablesObject *self, PyObject *args, PyObject *kwds) {
     return 0;
 }
 
+static void tile_cache_clear(TablesObject *self) {
+    for (int i = 0; i < TILE_CACHE; i++) Py_CLEAR(self->tc_key[i]);
+    self->tc_n = 0;
+}
+
 static void Tables_dealloc(TablesObject *self) {
+    tile_cache_clear(self);
     Py_XDECREF(self->codes);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* Reads a Board's cells (15 lists of 15 Tile or None) into codes. */
+/* Reads a Board's cells (15 lists of 15 Tile or None) into codes. Tiles are immutable: their codes are
+ * remembered by address (tile cache of TablesObject), so a board read again costs a probe per tile. */
 static int read_cells(TablesObject *self, PyObject *cells, uint8_t *board) {
     PyObject *rows = PySequence_Fast(cells, "board must be 225 bytes or 15 rows of 15 cells");
     if (!rows) return -1;
@@ -1371,6 +1384,12 @@ static int read_cells(TablesObject *self, PyObject *cells, uint8_t *board) {
             PyObject *cell = PySequence_Fast_GET_ITEM(row, c);
             if (cell == Py_None) {
                 board[r * N + c] = 0;
+                continue;
+            }
+            size_t slot = ((uintptr_t)cell >> 4) & (TILE_CACHE - 1);
+            while (self->tc_key[slot] && self->tc_key[slot] != cell) slot = (slot + 1) & (TILE_CACHE - 1);
+            if (self->tc_key[slot]) {
+                board[r * N + c] = self->tc_code[slot];
                 continue;
             }
             PyObject *letter = PyObject_GetAttr(cell, s_letter);
@@ -1404,6 +1423,14 @@ static int read_cells(TablesObject *self, PyObject *cells, uint8_t *board) {
                 goto fail;
             }
             board[r * N + c] = (uint8_t)(v | (isb ? BLANK_BIT : 0));
+            if (2 * (self->tc_n + 1) > TILE_CACHE) {
+                tile_cache_clear(self);
+                slot = ((uintptr_t)cell >> 4) & (TILE_CACHE - 1);
+            }
+            Py_INCREF(cell);
+            self->tc_key[slot] = cell;
+            self->tc_code[slot] = board[r * N + c];
+            self->tc_n++;
         }
         Py_DECREF(row);
     }
