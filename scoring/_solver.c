@@ -4,9 +4,11 @@
  * Moves are generated on the GADDAG of a word graph (lexicon/graph_format.h)
  * in the usual anchor-based way (Gordon 1994): for every anchor (an empty
  * square next to a tile, or the centre on an empty board) and direction, the
- * GADDAG is walked leftwards from the anchor, then across the separator to
- * the right; an anchor only extends leftwards up to the previous anchor of its
- * line, so every move is generated once. Per call, every empty square gets,
+ * GADDAG is walked leftwards from the anchor (from the end of the tiles that
+ * follow it), then across the separator to the right. A move is generated from
+ * the rightmost anchor it covers: leftwards the walk is free, rightwards it stops
+ * before the next anchor, so every move is generated once and the squares that
+ * constrain a move most (board tiles, hooks) come first in the walk. Per call, every empty square gets,
  * for both directions, the bitmask of letters its perpendicular word allows
  * and the sum of that word's tiles (cross-checks and cross-scores).
  *
@@ -68,6 +70,7 @@
 #define CODE_MASK 0x3Fu
 #define UNKNOWN_CODE 63u
 #define MAX_PAIRS 64
+#define TILE_CACHE 1024
 
 /* ------------------------------------------------------------------ */
 /* Tables                                                               */
@@ -82,11 +85,18 @@ typedef struct {
     uint8_t lm[NSQ][MAXC];
     uint8_t blm[NSQ][MAXC];
     uint8_t lm_all_max[NSQ]; /* max of blm over all letters (what a blank can get) */
+    uint8_t lm_real_max[NSQ]; /* max of lm over all letters */
+    int lm_uniform;           /* every square's lm is the same for every letter */
     uint8_t wm[NSQ];
     int rack_size;
     int bingo;
     int centre;
     PyObject *codes; /* dict str -> int */
+    /* the board codes of the Tile objects read so far (tiles are immutable): an open-addressing
+     * table by address, holding a reference to each tile; emptied when half full */
+    PyObject *tc_key[TILE_CACHE];
+    uint8_t tc_code[TILE_CACHE];
+    int tc_n;
 } TablesObject;
 
 static PyObject *s_letter, *s_blank;
@@ -447,7 +457,10 @@ typedef struct {
     uint8_t tile[N];      /* code | BLANK_BIT, 0 = empty */
     uint8_t has_cross[N]; /* the square has a perpendicular word */
     uint8_t anchor[N];
-    int8_t leftlimit[N];  /* for anchors: the previous anchor in the line, or -1 */
+    uint8_t rightmost;    /* 1: a move belongs to the rightmost anchor it covers, 0: the leftmost */
+    int8_t leftlimit[N];  /* leftmost: the previous anchor in the line (-1: none, or rightmost) */
+    int8_t rlimit[N];     /* for anchors: the last square a move from it may cover (rightmost: before the next
+                           * anchor right of the tiles that follow it) */
     uint8_t sq[N];        /* square index of the position */
     uint8_t usable[N];    /* best-N: the empty square can take a tile of the rack */
     int32_t tval[N];      /* value of the board tile */
@@ -479,7 +492,7 @@ typedef struct {
     int dir, line;
     int anchor;              /* the walk's pivot: the anchor, or the end of the tile run right of it */
     int must;                /* the anchor: the word must reach left to it */
-    int leftlimit, start;
+    int leftlimit, rlimit, start;
     int counts[MAXC];
     int blanks;
     uint64_t rack_mask;
@@ -610,7 +623,7 @@ static inline void left_step(Gen *g, int pos, uint32_t e) {
         uint32_t se = g->nodes[child];
         if (KWG_TILE(se) == 0 && KWG_CHILD(se)) {
             g->start = pos;
-            g->end = g->need_all ? g->end_of[pos] : N - 1;
+            g->end = g->need_all ? g->end_of[pos] : g->rlimit;
             if (anchor < g->end) gen_right(g, anchor + 1, KWG_CHILD(se));
         }
     }
@@ -717,6 +730,7 @@ static void gen_anchor(Gen *g, const Line *ln, int dir, int line, int pos, uint3
     g->line = line;
     g->anchor = pivot;
     g->must = pos;
+    g->rlimit = ln->rlimit[pos];
     g->leftlimit = ln->leftlimit[pos];
     g->main_sum = 0;
     g->wmult = 1;
@@ -801,17 +815,17 @@ static uint64_t cross_mask(const uint32_t *nodes, uint32_t droot, uint32_t groot
 
 /* Fills the 15 lines of direction `dir` (0: rows, horizontal moves; 1: columns). */
 static void prepare_lines(const TablesObject *t, const uint32_t *nodes, uint32_t droot, uint32_t groot,
-                          const uint8_t *board, int empty, int dir, Line *lines) {
+                          const uint8_t *board, int empty, int dir, int nblanks, Line *lines) {
 #define AT(l, p) (dir ? board[(p) * N + (l)] : board[(l) * N + (p)])
     for (int l = 0; l < N; l++) {
         Line *ln = &lines[l];
-        int prev_anchor = -1;
         for (int p = 0; p < N; p++) {
             uint8_t b = AT(l, p);
             int sq = dir ? p * N + l : l * N + p;
             ln->tile[p] = b;
             ln->sq[p] = (uint8_t)sq;
             ln->anchor[p] = 0;
+            ln->rlimit[p] = N - 1;
             ln->leftlimit[p] = -1;
             ln->has_cross[p] = 0;
             ln->cscore[p] = 0;
@@ -822,19 +836,12 @@ static void prepare_lines(const TablesObject *t, const uint32_t *nodes, uint32_t
             }
             ln->tval[p] = 0;
             if (empty) {
-                if (sq == t->centre) {
-                    ln->anchor[p] = 1;
-                    ln->leftlimit[p] = -1;
-                }
+                if (sq == t->centre) ln->anchor[p] = 1;
                 continue;
             }
             int up = l > 0 && AT(l - 1, p), down = l < N - 1 && AT(l + 1, p);
             int lt = p > 0 && AT(l, p - 1), rt = p < N - 1 && AT(l, p + 1);
-            if (up || down || lt || rt) {
-                ln->anchor[p] = 1;
-                ln->leftlimit[p] = (int8_t)prev_anchor;
-                prev_anchor = p;
-            }
+            if (up || down || lt || rt) ln->anchor[p] = 1;
             if (up || down) {
                 uint8_t pre[N], suf[N];
                 int k = 0, m = 0, i = l - 1;
@@ -855,26 +862,53 @@ static void prepare_lines(const TablesObject *t, const uint32_t *nodes, uint32_t
                 ln->cross[p] = cross_mask(nodes, droot, groot, pre, k, suf, m) & t->all_letters;
             }
         }
+        /* a move is generated from the rightmost anchor it covers: rightwards, up to the next
+         * anchor after the tiles that follow the anchor */
+        /* Which assignment. The GADDAG walk starts at the anchor and goes left first: with the
+         * leftmost assignment it first fills the free squares left of the anchor (up to the
+         * previous anchor) and meets the board tiles and hooks on its right last; with the
+         * rightmost one it meets them first and fills the free squares right of the pivot last.
+         * With blanks, a free stretch walked first costs dearly: the rightmost assignment unless
+         * its free stretches are much longer (measured on the dev sets with callgrind); without
+         * blanks the leftmost one (its bounds order the searches better there). */
+        int next = N, prev = -1, free_left = 0, free_right = 0;
+        for (int p = N - 1; p >= 0 && nblanks > 0; p--) {
+            if (!ln->anchor[p]) continue;
+            int pivot = p;
+            while (pivot < N - 1 && ln->tile[pivot + 1]) pivot++;
+            int f = next - 1 - pivot;
+            free_right += f < 6 ? f : 6;
+            next = p;
+        }
+        for (int p = 0; p < N && nblanks > 0; p++) {
+            if (!ln->anchor[p]) continue;
+            int f = p > 0 && ln->tile[p - 1] ? 0 : p - 1 - prev;
+            free_left += f < 6 ? f : 6;
+            prev = p;
+        }
+        ln->rightmost = (uint8_t)(nblanks > 0 && free_right <= 3 * free_left);
+        next = N;
+        prev = -1;
+        for (int p = 0; p < N; p++)
+            if (ln->anchor[p] && !ln->rightmost) {
+                ln->leftlimit[p] = (int8_t)prev;
+                prev = p;
+            }
+        for (int p = N - 1; p >= 0; p--)
+            if (ln->anchor[p] && ln->rightmost) {
+                ln->rlimit[p] = (int8_t)(next - 1); /* anchors are empty: next is past the tiles */
+                next = p;
+            }
     }
 #undef AT
 }
 
 /* ---- upper bounds (best-N) ------------------------------------------------------ */
 
-/* An upper bound of the score of the moves generated from the anchor `a` of
- * `ln` that place at most R tiles (whole = 0: no bonus), or exactly R =
- * rack_size tiles (whole = 1: only the spans where the anagram index allows a
- * word, bonus included; *blanks gets the letters their blanks may stand for).
- * -1: no such move. rv: the rack values, best first; lmx: per square, the best
- * letter multiplier a rack tile can get there.
- *
- * The spans: j empty squares left of the anchor (j = 0 when a tile run ends
- * there: the word then starts at the run), the anchor, and rightwards as far as
- * the remaining tiles and the usable squares allow, board tiles included. A
- * shorter span of the same start has a lower bound, so these are enough. */
-static int32_t span_bound(const TablesObject *t, const Line *ln, int a, const int32_t *rv, int R,
-                          const uint8_t *lmx, int whole, BingoInfo *binfo, SearchRec *rec) {
-    if (!ln->usable[a] || R < 1) return -1;
+/* The leftmost assignment (see span_bound): spans from j empty squares left of the anchor
+ * (up to the previous anchor) rightwards. */
+static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, const int32_t *rv, int R,
+                               const uint8_t *lmx, int whole, BingoInfo *binfo, SearchRec *rec) {
     int32_t best = -1;
     int jmax = 0, left_nb = 0, left_x = 0, left_y = 0, run_start = a;
     int32_t left_board = 0;
@@ -955,13 +989,115 @@ static int32_t span_bound(const TablesObject *t, const Line *ln, int a, const in
     return best;
 }
 
-static int cmp_rec(const void *x, const void *y) {
-    const SearchRec *a = (const SearchRec *)x, *b = (const SearchRec *)y;
-    if (a->bound != b->bound) return a->bound > b->bound ? -1 : 1;
-    if (a->whole != b->whole) return a->whole > b->whole ? -1 : 1;
-    if (a->dir != b->dir) return a->dir < b->dir ? -1 : 1;
-    if (a->line != b->line) return a->line < b->line ? -1 : 1;
-    return a->pos < b->pos ? -1 : (a->pos > b->pos);
+/* An upper bound of the score of the moves generated from the anchor `a` of
+ * `ln` that place at most R tiles (whole = 0: no bonus), or exactly R =
+ * rack_size tiles (whole = 1: only the spans where the anagram index allows a
+ * word, bonus included; *blanks gets the letters their blanks may stand for).
+ * -1: no such move. rv: the rack values, best first; lmx: per square, the best
+ * letter multiplier a rack tile can get there.
+ *
+ * The spans: the anchor and the board tiles that follow it, j empty squares
+ * after them (free squares before the next anchor), and leftwards as far as the
+ * remaining tiles and the usable squares allow, board tiles included. A shorter
+ * span of the same end has a lower bound, so these are enough. */
+static int32_t span_bound_right(const TablesObject *t, const Line *ln, int a, const int32_t *rv, int R,
+                                const uint8_t *lmx, int whole, BingoInfo *binfo, SearchRec *rec) {
+    int32_t best = -1;
+    int pivot = a, mid_nb = 0, mid_x = 0, mid_y = 0;
+    int32_t mid_board = 0;
+    while (pivot < N - 1 && ln->tile[pivot + 1]) {
+        pivot++;
+        int L = ln->tile[pivot] & CODE_MASK;
+        if (mid_nb == 0) mid_x = L;
+        else if (mid_nb == 1) mid_y = L;
+        mid_nb++;
+        mid_board += ln->tval[pivot];
+    }
+    int jmax = ln->rlimit[a] - pivot;
+    if (jmax > R - 1) jmax = R - 1;
+    int32_t WR = 1;
+    for (int j = 0; j <= jmax; j++) {
+        if (j) {
+            if (!ln->usable[pivot + j]) break;
+            WR *= t->wm[ln->sq[pivot + j]];
+        }
+        int32_t W = WR, B = mid_board, C = 0;
+        int nb = mid_nb, x = mid_x, y = mid_y;
+        int32_t lmq[N], cwq[N];
+        int k = 0, start = a, end = pivot + j;
+        for (int q = pivot + 1; q <= end; q++) { /* empty, no perpendicular word */
+            lmq[k] = lmx[ln->sq[q]];
+            cwq[k] = 0;
+            k++;
+        }
+        for (int q = a; q >= 0; q--) {
+            if (ln->tile[q]) {
+                int L = ln->tile[q] & CODE_MASK;
+                if (nb == 0) x = L;
+                else if (nb == 1) y = L;
+                nb++;
+                B += ln->tval[q];
+                start = q;
+                continue;
+            }
+            if (k == R || !ln->usable[q]) break;
+            start = q;
+            int sq = ln->sq[q];
+            W *= t->wm[sq];
+            lmq[k] = lmx[sq];
+            cwq[k] = ln->has_cross[q] ? lmx[sq] * t->wm[sq] : 0;
+            C += ln->has_cross[q] ? ln->cscore[q] * t->wm[sq] : 0;
+            k++;
+        }
+        uint64_t bl = 0;
+        if (whole && (k != R || !bingo_allowed(binfo, nb, x, y, &bl))) continue;
+        /* each square's coefficient, best first, against the rack values */
+        int32_t coef[N];
+        for (int i = 0; i < k; i++) {
+            int32_t c = lmq[i] * W + cwq[i];
+            int z = i;
+            while (z > 0 && coef[z - 1] < c) {
+                coef[z] = coef[z - 1];
+                z--;
+            }
+            coef[z] = c;
+        }
+        int32_t bound = W * B + C;
+        for (int i = 0; i < k; i++) bound += coef[i] * rv[i];
+        if (whole) {
+            bound += t->bingo;
+            rec->blanks |= bl;
+            rec->starts |= (uint16_t)(1u << start);
+            rec->end_of[start] = (uint8_t)end;
+            rec->kind[rec->nkinds][0] = (uint8_t)(nb > 3 ? 3 : nb);
+            rec->kind[rec->nkinds][1] = (uint8_t)x;
+            rec->kind[rec->nkinds][2] = (uint8_t)y;
+            rec->nkinds++;
+        }
+        if (bound > best) best = bound;
+    }
+    return best;
+}
+
+static int32_t span_bound(const TablesObject *t, const Line *ln, int a, const int32_t *rv, int R,
+                          const uint8_t *lmx, int whole, BingoInfo *binfo, SearchRec *rec) {
+    if (!ln->usable[a] || R < 1) return -1;
+    return ln->rightmost ? span_bound_right(t, ln, a, rv, R, lmx, whole, binfo, rec)
+                         : span_bound_left(t, ln, a, rv, R, lmx, whole, binfo, rec);
+}
+
+/* The searches' keys (see run_search): a min-heap, sifted down from i. */
+static void key_sift_down(uint64_t *h, int n, int i) {
+    uint64_t v = h[i];
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && h[c + 1] < h[c]) c++;
+        if (h[c] >= v) break;
+        h[i] = h[c];
+        i = c;
+    }
+    h[i] = v;
 }
 
 /* ---- the whole search (no Python calls: runs without the GIL) --------------- */
@@ -977,7 +1113,7 @@ typedef struct {
     const BingoIndexObject *bi;
 } Query;
 
-static void run_search(Gen *g, const Query *q) {
+__attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
     const TablesObject *t = g->t;
     int empty = 1;
     for (int i = 0; i < NSQ; i++)
@@ -1017,7 +1153,7 @@ static void run_search(Gen *g, const Query *q) {
 
     Line lines[2][N];
     for (int dir = 0; dir < 2; dir++)
-        prepare_lines(t, g->nodes, q->droot, q->groot, q->board, empty, dir, lines[dir]);
+        prepare_lines(t, g->nodes, q->droot, q->groot, q->board, empty, dir, g->blanks, lines[dir]);
     int skip_vertical = empty && !q->vertical_first;
 
     if (!q->top || q->count_all) { /* exhaustive */
@@ -1038,6 +1174,10 @@ static void run_search(Gen *g, const Query *q) {
     uint64_t avail = g->blanks ? t->all_letters : (g->rack_mask & t->all_letters);
     for (int sq = 0; sq < NSQ; sq++) {
         uint8_t m = g->blanks ? t->lm_all_max[sq] : 0;
+        if (t->lm_uniform) { /* the same for every letter: no need to look at the rack's */
+            lmx[sq] = g->rack_mask && t->lm_real_max[sq] > m ? t->lm_real_max[sq] : m;
+            continue;
+        }
         uint64_t bits = g->rack_mask;
         while (bits) {
             int L = __builtin_ctzll(bits);
@@ -1079,9 +1219,17 @@ static void run_search(Gen *g, const Query *q) {
             }
         }
     }
-    qsort(recs, (size_t)nrec, sizeof recs[0], cmp_rec);
-    for (int i = 0; i < nrec; i++) {
-        const SearchRec *r = &recs[i];
+    /* best bound first (then whole rack first, then creation order: direction, line, square): a
+     * min-heap of keys, so that only as much of the order as the search uses gets sorted */
+    uint64_t keys[4 * NSQ];
+    for (int i = 0; i < nrec; i++)
+        keys[i] = ((uint64_t)(uint32_t)(INT32_MAX - recs[i].bound) << 11) | ((uint64_t)!recs[i].whole << 10) |
+                  (uint64_t)i;
+    for (int i = nrec / 2 - 1; i >= 0; i--) key_sift_down(keys, nrec, i);
+    for (int left = nrec; left > 0;) {
+        const SearchRec *r = &recs[keys[0] & 1023u];
+        keys[0] = keys[--left];
+        key_sift_down(keys, left, 0);
         if (g->heap_n == g->top && r->bound < g->heap[0]) break;
         /* whole rack: blanks only as letters of the anagrams the index knows; the
          * others: at most one tile fewer than the rack */
@@ -1165,6 +1313,7 @@ static int Tables_init(TablesObject *self, PyObject *args, PyObject *kwds) {
         }
         self->value[i] = vals[i];
     }
+    int uniform = 1;
     for (int sq = 0; sq < NSQ; sq++) {
         if (self->wm[sq] < 1 || self->wm[sq] > 9) {
             PyErr_SetString(PyExc_ValueError, "word multipliers must be 1..9");
@@ -1179,7 +1328,14 @@ static int Tables_init(TablesObject *self, PyObject *args, PyObject *kwds) {
             if (L >= 1 && L <= nletters && self->blm[sq][L] > m) m = self->blm[sq][L];
         }
         self->lm_all_max[sq] = m;
+        uint8_t mr = 0;
+        for (int L = 1; L <= nletters; L++) {
+            if (self->lm[sq][L] > mr) mr = self->lm[sq][L];
+            if (self->lm[sq][L] != self->lm[sq][1]) uniform = 0;
+        }
+        self->lm_real_max[sq] = mr;
     }
+    self->lm_uniform = uniform;
     if (blank_value < 0 || blank_value > 1000 || bingo < 0 || bingo > 100000) {
         PyErr_SetString(PyExc_ValueError, "bad blank value or bingo");
         return -1;
@@ -1195,12 +1351,19 @@ static int Tables_init(TablesObject *self, PyObject *args, PyObject *kwds) {
     return 0;
 }
 
+static void tile_cache_clear(TablesObject *self) {
+    for (int i = 0; i < TILE_CACHE; i++) Py_CLEAR(self->tc_key[i]);
+    self->tc_n = 0;
+}
+
 static void Tables_dealloc(TablesObject *self) {
+    tile_cache_clear(self);
     Py_XDECREF(self->codes);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* Reads a Board's cells (15 lists of 15 Tile or None) into codes. */
+/* Reads a Board's cells (15 lists of 15 Tile or None) into codes. Tiles are immutable: their codes are
+ * remembered by address (tile cache of TablesObject), so a board read again costs a probe per tile. */
 static int read_cells(TablesObject *self, PyObject *cells, uint8_t *board) {
     PyObject *rows = PySequence_Fast(cells, "board must be 225 bytes or 15 rows of 15 cells");
     if (!rows) return -1;
@@ -1221,6 +1384,12 @@ static int read_cells(TablesObject *self, PyObject *cells, uint8_t *board) {
             PyObject *cell = PySequence_Fast_GET_ITEM(row, c);
             if (cell == Py_None) {
                 board[r * N + c] = 0;
+                continue;
+            }
+            size_t slot = ((uintptr_t)cell >> 4) & (TILE_CACHE - 1);
+            while (self->tc_key[slot] && self->tc_key[slot] != cell) slot = (slot + 1) & (TILE_CACHE - 1);
+            if (self->tc_key[slot]) {
+                board[r * N + c] = self->tc_code[slot];
                 continue;
             }
             PyObject *letter = PyObject_GetAttr(cell, s_letter);
@@ -1254,6 +1423,14 @@ static int read_cells(TablesObject *self, PyObject *cells, uint8_t *board) {
                 goto fail;
             }
             board[r * N + c] = (uint8_t)(v | (isb ? BLANK_BIT : 0));
+            if (2 * (self->tc_n + 1) > TILE_CACHE) {
+                tile_cache_clear(self);
+                slot = ((uintptr_t)cell >> 4) & (TILE_CACHE - 1);
+            }
+            Py_INCREF(cell);
+            self->tc_key[slot] = cell;
+            self->tc_code[slot] = board[r * N + c];
+            self->tc_n++;
         }
         Py_DECREF(row);
     }

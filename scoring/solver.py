@@ -336,23 +336,19 @@ class Solver:
             raise SolverError("top must be a positive number of moves (or None for all moves)")
         rack_codes = core.rack_codes(rack)
         vertical_first = (top is None) if first_vertical is None else bool(first_vertical)
-        cells = board.rows()  # a copy: the moves read it later (placed, words)
+        snapshot = board.copy()  # the moves read it later (placed, words)
         raw, count = core.tables.generate(
             core.nodes,
             core.dawg_root,
             core.gaddag_root,
-            cells,
+            snapshot._cells,  # read, not kept: no second copy
             rack_codes,
             top if top is not None and top <= _MAX_TOP else 0,
             count_all,
             vertical_first,
             core.bingo_index,
         )
-        if raw:
-            snapshot = Board(board.ruleset, cells)
-            moves = [SolvedMove(core, snapshot, *m) for m in raw]
-        else:
-            moves = []
+        moves = [SolvedMove(core, snapshot, *m) for m in raw] if raw else []
         moves.sort(key=_sort_key)
         if top is not None and len(moves) > top:
             cut = top

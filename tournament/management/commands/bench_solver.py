@@ -6,23 +6,38 @@ and builds the solver's tables first, then times ``solve(board, rack, top=1)``
 position (``idx  top_score  top_move  best_us  median_us``) and summary lines
 per number of blanks on the rack. ``--check TOPS.tsv`` (``idx  score  move``)
 compares every top score and exits 1 on any mismatch.
+
+``--instructions`` counts instead the instructions of the generation (the C search
+``run_search``, one call per position) with valgrind's callgrind: the command runs
+itself under valgrind (``--callgrind-child``: one ``solve`` per position, no timing)
+and prints ``idx  top_score  top_move  instructions`` and, per number of blanks, the
+mean, median, p95, max and max/p95. ``--baseline FILE`` compares each set's total
+with the saved one (exit 1 above ``--tolerance``, default 5 %); ``--write-baseline
+FILE`` saves this set's counts (tests/bench/solver_instructions.tsv is the project's).
 """
 
 from __future__ import annotations
 
+import argparse
 import resource
 import statistics
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.board import Board, BoardError
 from scoring.notation import NotationError, parse_rack
 from scoring.rules import RulesError, RuleSet, get_ruleset, ruleset_ids
 
+from .. import callgrind
 from ..cli import one_line_errors, open_solver, positive_int
+
+#: the C function whose calls --instructions counts (scoring/_solver.c)
+COUNTED_FUNCTION = "run_search"
 
 
 def read_positions(path: Path, ruleset: RuleSet) -> list[tuple[Board, list[str], str]]:
@@ -68,6 +83,15 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def summary_line(label: str, values: list[float], unit: str, digits: int = 1) -> str:
+    p95 = percentile(values, 0.95)
+    return (
+        f"# summary {label} positions={len(values)} mean_{unit}={statistics.fmean(values):.{digits}f} "
+        f"median_{unit}={statistics.median(values):.{digits}f} p95_{unit}={p95:.{digits}f} "
+        f"max_{unit}={max(values):.{digits}f} max/p95={max(values) / p95 if p95 else 0:.2f}"
+    )
+
+
 class Command(BaseCommand):
     help = "Time the solver's best move on a file of «FEN RACK» positions (exit 1 if --check finds a wrong top)."
 
@@ -81,21 +105,40 @@ class Command(BaseCommand):
         parser.add_argument("--positions", required=True, help="file of «FEN RACK» lines")
         parser.add_argument("--reps", type=positive_int, default=5, help="timed runs per position (default 5)")
         parser.add_argument("--check", metavar="TOPS.tsv", help="expected top scores «idx<TAB>score<TAB>move»")
+        parser.add_argument("--instructions", action="store_true",
+                            help="count the generation's instructions with valgrind's callgrind instead of timing")
+        parser.add_argument("--limit", type=positive_int, help="only the first N positions")
+        parser.add_argument("--baseline", metavar="FILE", help="--instructions: compare with the saved counts")
+        parser.add_argument("--write-baseline", metavar="FILE", help="--instructions: save this set's counts")
+        parser.add_argument("--tolerance", type=float, default=5.0,
+                            help="--baseline: the most a set's total may grow, in %% (default 5)")
+        parser.add_argument("--callgrind-child", action="store_true", help=argparse.SUPPRESS)
 
     def handle(self, *args: Any, **opts: Any) -> None:
         try:
             ruleset = get_ruleset(opts["ruleset"])
         except RulesError as exc:
             raise CommandError(str(exc), returncode=2) from None
-        positions = read_positions(Path(opts["positions"]), ruleset)
+        positions = read_positions(Path(opts["positions"]), ruleset)[: opts["limit"]]
         tops = read_tops(Path(opts["check"])) if opts["check"] else None
+        if opts["callgrind_child"]:
+            self.callgrind_child(ruleset, positions, opts)
+            return
+        if opts["instructions"]:
+            results = self.count_instructions(positions, opts)
+        else:
+            results = self.time_positions(ruleset, positions, opts)
+        if tops is not None:
+            self.check_tops(results, tops, opts["check"])
+
+    def time_positions(self, ruleset: RuleSet, positions: list[tuple[Board, list[str], str]],
+                       opts: dict[str, Any]) -> list[tuple[int, str]]:
         started = time.perf_counter()
         solver = open_solver(ruleset, opts["lexicon"])
         load_s = time.perf_counter() - started
         reps = opts["reps"]
-
         by_blanks: dict[int, list[float]] = {}
-        mismatches: list[str] = []
+        results: list[tuple[int, str]] = []
         self.stdout.write("idx\ttop_score\ttop_move\tbest_us\tmedian_us")
         for idx, (board, rack, rack_text) in enumerate(positions):
             result = solver.solve(board, rack_text, top=1)  # warm the caches of this position
@@ -105,35 +148,92 @@ class Command(BaseCommand):
                 result = solver.solve(board, rack_text, top=1)
                 times.append((time.perf_counter_ns() - t0) / 1000.0)
             best = result.moves[0] if result.moves else None
-            score = best.score if best else 0
-            move = best.notation() if best else "-"
+            score, move = (best.score, best.notation()) if best else (0, "-")
+            results.append((score, move))
             median = statistics.median(times)
             by_blanks.setdefault(rack.count("?"), []).append(median)
             self.stdout.write(f"{idx}\t{score}\t{move}\t{min(times):.1f}\t{median:.1f}")
-            if tops is not None:
-                expected = tops.get(idx)
-                if expected is None:
-                    mismatches.append(f"{idx}: no expected top in {opts['check']}")
-                elif expected[0] != score:
-                    mismatches.append(f"{idx}: top {score} ({move}), expected {expected[0]} ({expected[1]})")
-
         for blanks in sorted(by_blanks):
-            values = by_blanks[blanks]
-            self.stdout.write(
-                f"# summary blanks={blanks} positions={len(values)} mean_us={statistics.fmean(values):.1f} "
-                f"median_us={statistics.median(values):.1f} p95_us={percentile(values, 0.95):.1f}"
-            )
+            self.stdout.write(summary_line(f"blanks={blanks}", by_blanks[blanks], "us"))
         every = [v for values in by_blanks.values() for v in values]
         if every:
             rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
             self.stdout.write(
-                f"# summary all positions={len(every)} mean_us={statistics.fmean(every):.1f} "
-                f"median_us={statistics.median(every):.1f} p95_us={percentile(every, 0.95):.1f} "
-                f"reps={reps} lexicon_load_s={load_s:.2f} max_rss_mb={rss_mb:.0f}"
+                summary_line("all", every, "us") + f" reps={reps} lexicon_load_s={load_s:.2f} max_rss_mb={rss_mb:.0f}"
             )
-        if tops is not None:
-            for line in mismatches:
-                self.stdout.write(f"# MISMATCH {line}")
-            self.stdout.write(f"# check: {len(positions) - len(mismatches)}/{len(positions)} top scores right")
-            if mismatches:
+        return results
+
+    def callgrind_child(self, ruleset: RuleSet, positions: list[tuple[Board, list[str], str]],
+                        opts: dict[str, Any]) -> None:
+        """Under callgrind: one best-move search per position (one counted call each), its top printed."""
+        solver = open_solver(ruleset, opts["lexicon"])
+        for idx, (board, _, rack_text) in enumerate(positions):
+            best = solver.solve(board, rack_text, top=1).best
+            self.stdout.write(f"{idx}\t{best.score if best else 0}\t{best.notation() if best else '-'}")
+
+    def count_instructions(self, positions: list[tuple[Board, list[str], str]],
+                           opts: dict[str, Any]) -> list[tuple[int, str]]:
+        if not callgrind.callgrind_available():
+            raise CommandError("--instructions needs valgrind (apt-get install valgrind)", returncode=2)
+        argv = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), "bench_solver", "--callgrind-child",
+                "--ruleset", opts["ruleset"], "--lexicon", opts["lexicon"], "--positions", opts["positions"]]
+        if opts["limit"]:
+            argv += ["--limit", str(opts["limit"])]
+        try:
+            counts, out = callgrind.count_calls(argv, COUNTED_FUNCTION)
+        except RuntimeError as exc:
+            raise CommandError(str(exc), returncode=2) from None
+        lines = [line.split("\t") for line in out.splitlines() if line and line[0].isdigit()]
+        if len(counts) != len(positions) or len(lines) != len(positions):
+            raise CommandError(f"callgrind saw {len(counts)} calls of {COUNTED_FUNCTION} and {len(lines)} results "
+                               f"for {len(positions)} positions", returncode=2)
+        results = [(int(score), move) for _, score, move in lines]
+        by_blanks: dict[int, list[float]] = {}
+        self.stdout.write("idx\ttop_score\ttop_move\tinstructions")
+        for idx, ((score, move), count) in enumerate(zip(results, counts, strict=True)):
+            by_blanks.setdefault(positions[idx][1].count("?"), []).append(float(count))
+            self.stdout.write(f"{idx}\t{score}\t{move}\t{count}")
+        for blanks in sorted(by_blanks):
+            self.stdout.write(summary_line(f"blanks={blanks}", by_blanks[blanks], "instr", 0))
+        self.stdout.write(summary_line("all", [float(c) for c in counts], "instr", 0) + f" total={sum(counts)}")
+        self.baselines(positions, counts, opts)
+        return results
+
+    def baselines(self, positions: list[tuple[Board, list[str], str]], counts: list[int],
+                  opts: dict[str, Any]) -> None:
+        name = opts["ruleset"]
+        if opts["write_baseline"]:
+            rows = [(name, idx, positions[idx][1].count("?"), count) for idx, count in enumerate(counts)]
+            header = (
+                "instructions of scoring/_solver.c run_search per dev position (bench_solver --instructions):\n"
+                "set\tidx\tblanks\tinstructions; counts depend on the compiler and its flags (setup.py)\n"
+                "update: python manage.py bench_solver --ruleset RS --lexicon LIST --positions "
+                "../shared/bench/RS.dev.txt --instructions --write-baseline tests/bench/solver_instructions.tsv"
+            )
+            callgrind.write_baseline(Path(opts["write_baseline"]), name, rows, header)
+            self.stdout.write(f"# baseline for {name} written to {opts['write_baseline']}")
+        if opts["baseline"]:
+            totals = callgrind.compare(callgrind.read_baseline(Path(opts["baseline"])), name, dict(enumerate(counts)))
+            if totals is None:
+                self.stdout.write(f"# baseline: no counts for {name} in {opts['baseline']}")
+                return
+            base, now = totals
+            change = 100.0 * (now - base) / base if base else 0.0
+            verdict = "REGRESSION" if change > opts["tolerance"] else "ok"
+            self.stdout.write(f"# baseline {name}: {now} instructions against {base} ({change:+.1f} %) {verdict}")
+            if verdict != "ok":
                 raise SystemExit(1)
+
+    def check_tops(self, results: list[tuple[int, str]], tops: dict[int, tuple[int, str]], path: str) -> None:
+        mismatches: list[str] = []
+        for idx, (score, move) in enumerate(results):
+            expected = tops.get(idx)
+            if expected is None:
+                mismatches.append(f"{idx}: no expected top in {path}")
+            elif expected[0] != score:
+                mismatches.append(f"{idx}: top {score} ({move}), expected {expected[0]} ({expected[1]})")
+        for line in mismatches:
+            self.stdout.write(f"# MISMATCH {line}")
+        self.stdout.write(f"# check: {len(results) - len(mismatches)}/{len(results)} top scores right")
+        if mismatches:
+            raise SystemExit(1)

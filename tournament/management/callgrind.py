@@ -1,0 +1,88 @@
+"""Instruction counts of one C function per call, with valgrind's callgrind (``bench_solver --instructions``).
+
+The program runs under ``valgrind --tool=callgrind --collect-atstart=no --toggle-collect=F
+--dump-after=F``: only what runs inside ``F`` (callees included) is counted, and a profile is
+dumped each time ``F`` returns, so dump *k* holds the instructions of the *k*-th call. Counts do
+not depend on the machine's load (unlike times), but they do on the compiler and its flags: a
+baseline is only comparable with counts of a build made the same way.
+
+Baseline file (TSV, ``#`` comments): ``set  idx  blanks  instructions`` per position.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+__all__ = ["BaselineRow", "callgrind_available", "compare", "count_calls", "read_baseline", "write_baseline"]
+
+#: (set, idx, blanks, instructions)
+BaselineRow = tuple[str, int, int, int]
+
+_TOTALS = re.compile(rb"^(?:totals|summary):\s*(\d+)", re.MULTILINE)
+
+
+def callgrind_available() -> bool:
+    return shutil.which("valgrind") is not None
+
+
+def count_calls(argv: Sequence[str], function: str, *, env: dict[str, str] | None = None,
+                timeout: float | None = None) -> tuple[list[int], str]:
+    """Run ``argv`` under callgrind; the instructions of each call of ``function``, in call
+    order, and the program's stdout. RuntimeError when valgrind or the program fails."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        raise RuntimeError("valgrind is not installed")
+    with tempfile.TemporaryDirectory(prefix="callgrind-") as tmp:
+        out = Path(tmp) / "cg.out"
+        cmd = [
+            valgrind, "--tool=callgrind", "--collect-atstart=no", f"--toggle-collect={function}",
+            f"--dump-after={function}", "--dump-instr=no", "--compress-strings=no",
+            f"--callgrind-out-file={out}", "--log-file=" + str(Path(tmp) / "valgrind.log"), *argv,
+        ]
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env or dict(os.environ), timeout=timeout)
+        if proc.returncode != 0:
+            log = (Path(tmp) / "valgrind.log").read_text(errors="replace")[-2000:]
+            raise RuntimeError(f"the program failed under callgrind ({proc.returncode}): {proc.stderr[-2000:]}{log}")
+        dumps = sorted(Path(tmp).glob("cg.out.*"), key=lambda p: int(p.name.rsplit(".", 1)[1]))
+        counts = []
+        for dump in dumps:
+            match = _TOTALS.search(dump.read_bytes())
+            counts.append(int(match.group(1)) if match else 0)
+        return counts, proc.stdout
+
+
+def read_baseline(path: Path) -> list[BaselineRow]:
+    """The rows of a baseline file (none when it does not exist)."""
+    if not path.is_file():
+        return []
+    rows: list[BaselineRow] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        name, idx, blanks, count = line.split("\t")
+        rows.append((name, int(idx), int(blanks), int(count)))
+    return rows
+
+
+def write_baseline(path: Path, name: str, rows: Iterable[BaselineRow], header: str) -> None:
+    """Replace the rows of set ``name`` in the baseline file (the other sets' rows are kept)."""
+    kept = [r for r in read_baseline(path) if r[0] != name]
+    every = sorted([*kept, *rows], key=lambda r: (r[0], r[1]))
+    lines = [f"# {line}" for line in header.splitlines()]
+    lines += ["\t".join(str(v) for v in row) for row in every]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def compare(baseline: Iterable[BaselineRow], name: str, counts: dict[int, int]) -> tuple[int, int] | None:
+    """(baseline total, current total) over the positions of set ``name`` in both, or None."""
+    base = {idx: count for set_name, idx, _, count in baseline if set_name == name}
+    common = [idx for idx in counts if idx in base]
+    if not common:
+        return None
+    return sum(base[i] for i in common), sum(counts[i] for i in common)
