@@ -29,11 +29,12 @@ class TournamentSerializer(serializers.ModelSerializer):
 
 class GameSerializer(serializers.ModelSerializer):
     status = serializers.CharField(read_only=True, help_text="playing, finished or cancelled")
+    variant = serializers.CharField(read_only=True, help_text="the game's variant (RULES §4): classic or joker")
     published_rounds = serializers.SerializerMethodField()
 
     class Meta:
         model = Game
-        fields = ["id", "number", "status", "end_reason", "published_rounds"]
+        fields = ["id", "number", "status", "variant", "end_reason", "published_rounds"]
         read_only_fields = fields
 
     def get_published_rounds(self, game: Game) -> int:
