@@ -82,6 +82,16 @@ class GameSheetDocument(SheetDocument):
             board_legend(t.ruleset, self.styles, self.fonts, width=self.frame_width, cell=size / 16 * 0.85),
         ])
 
+    def joker_note(self) -> str:
+        """The Joker rule in a sentence, and what "? → S" under a top means (with the sheet's first replacement)."""
+        note = _("Joker game: every rack holds a blank while one is left.")
+        letter = next((r.replaced[0] for r in self.sheet.rounds if r.replaced), "")
+        if letter:
+            note += " " + _("%(example)s: the blank the top played was replaced on the board by the tile %(letter)s "
+                            "from the bag and came back on the next rack.") % {
+                "example": f"? \u2192 {letter}", "letter": letter}
+        return note
+
     def story(self) -> list:
         played = [r for r in self.sheet.rounds if r.score is not None]
         top_total = played[-1].cumulative if played else 0
@@ -99,10 +109,7 @@ class GameSheetDocument(SheetDocument):
                                          "a blank is ?; in a move a blank is a lower-case letter.")),
                                self.styles["small"]))
         if self.sheet.variant == "joker":
-            story.append(Paragraph(escape(_("Joker game: every rack holds a blank while one is left. "
-                                             "? \u2192 S: the blank the top played was replaced on the board by "
-                                             "an S tile from the bag and came back on the next rack.")),
-                                   self.styles["small"]))
+            story.append(Paragraph(escape(self.joker_note()), self.styles["small"]))
         story.append(self.board(played))
         return story
 
