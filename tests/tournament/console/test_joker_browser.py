@@ -1,5 +1,6 @@
 """A Joker game in headless Chromium, in Russian: the console's game page (the variant's badge, the replaced blank)
-and the rack with its blank on a tablet at 1024×768 and on the hall display (screenshots in SHOTS_DIR)."""
+and the rack with its blank on a tablet at 1024×768 and on the hall display, which also tells the previous top's
+replaced blank (screenshots in SHOTS_DIR)."""
 
 from __future__ import annotations
 
@@ -59,6 +60,7 @@ def test_joker_game_in_the_console_on_a_tablet_and_the_display(chromium, live_se
     display.goto(f"{display.base}/display/{tournament.slug}/")
     display.wait_for_selector("#rack .tile")
     assert display.locator("#rack .tile").count() == 7
+    assert display.inner_text("#previous-replaced") == "? → S"  # round 1's top: its blank is now an S tile
     display.screenshot(path=str(SHOTS / "test-joker-display-ru.png"))
     assert not display.js_errors
     display.context.close()
