@@ -86,7 +86,10 @@ def check_replaced(hall, published: dict, played: list[tuple[int, int, str]], af
     for row, col, letter in played:
         tile = board[row, col]
         assert tile is not None and tile.letter == letter and not tile.blank, (published["chosen_move"], after)
-    assert ok(hall.tablets[3].get(f"{T}/state/"))["board"] == after
+    state = ok(hall.tablets[3].get(f"{T}/state/"))
+    assert state["board"] == after
+    assert state["top"] == {"move": published["chosen_move"], "score": published["chosen_score"],
+                            "replaced": "".join(letter for _r, _c, letter in played)}
 
 
 def test_whole_joker_game_with_30_players(alice, tournament, sim_eager):
@@ -113,6 +116,8 @@ def test_whole_joker_game_with_30_players(alice, tournament, sim_eager):
             assert [letter for _r, _c, letter in played] == list(record.replaced)
             check_replaced(hall, published, played, gamestate.board_fen(game_row))
             replaced_rounds.append(record.round)
+        elif game_row.status == Game.Status.PLAYING:
+            assert "replaced" not in ok(hall.tablets[3].get(f"{T}/state/"))["top"]
         assert len(gamestate.history(game_row)) < 40
 
     rounds = gamestate.history(game_row)

@@ -41,6 +41,14 @@ def test_joker_game_in_the_console_on_a_tablet_and_the_display(chromium, live_se
     assert "? → S" in page.inner_text("#blank-replaced")
     page.screenshot(path=str(SHOTS / "test-joker-console-ru.png"), full_page=True)
 
+    result = new_page(chromium, live_server, width=1024, height=768)
+    result.goto(f"{result.base}/tablet/login/?code={players[1][1]}")
+    result.wait_for_selector("#result:not([hidden]) .tb-res-replaced")
+    assert result.inner_text(".tb-res-replaced") == "? → S"  # the player replaces the blank on their own board too
+    result.screenshot(path=str(SHOTS / "test-joker-tablet-result-1024-ru.png"))
+    assert not result.js_errors
+    result.context.close()
+
     rnd = play(publish=False)  # round 2 open: NR+?DLEL, the blank back on the rack
     assert len(rnd.rack) == 7 and rnd.rack.count("?") == 1
     page.reload()

@@ -43,6 +43,8 @@ class GameSerializer(serializers.ModelSerializer):
 class TopSerializer(serializers.Serializer):
     move = serializers.CharField()
     score = serializers.IntegerField()
+    replaced = serializers.CharField(required=False, help_text="the Joker variant: the letters whose tiles replaced "
+                                     "on the board the blank the top played (absent when none)")
 
 class SlipInputSerializer(serializers.Serializer):
     word = serializers.CharField(max_length=MAX_WORD, trim_whitespace=True)
