@@ -28,9 +28,10 @@ from .models import Game, Round
 State = dict[str, Any]
 
 
-def new_state(ruleset: str, seed: int, prepared: list[str] | None) -> GameState:
-    """The saved state of a new game (GameError / DrawError when the seed or racks are unusable)."""
-    return DuplicateGame(ruleset, seed, prepared=prepared).to_json()
+def new_state(ruleset: str, seed: int, prepared: list[str] | None, variant: str = "classic") -> GameState:
+    """The saved state of a new game of ``variant`` (:mod:`scoring.variants`; GameError / DrawError when the
+    seed or racks are unusable)."""
+    return DuplicateGame(ruleset, seed, prepared=prepared, variant=variant).to_json()
 
 
 def load(game: Game) -> DuplicateGame:
@@ -171,6 +172,12 @@ def history(game: Game) -> list[RoundRecord]:
     return out
 
 
+def replaced_blanks(game: Game) -> dict[int, str]:
+    """The Joker variant: round number → the letters whose tiles replaced on the board the blanks its top played
+    (only rounds that had one; the blank went back into the bag)."""
+    return {rec.round: rec.replaced for rec in history(game) if rec.replaced}
+
+
 @dataclass(frozen=True)
 class Fingerprint:
     """What of the engine's state a printed document shows (for its cache key)."""
@@ -186,4 +193,4 @@ def fingerprint(game: Game) -> Fingerprint:
 
 __all__ = ["RACK_SOURCES", "Redraw", "bag_seed", "board", "board_after", "board_fen", "last_published", "leftover",
            "published_board", "fingerprint", "history", "load", "new_state", "next_draw", "rack_on_stand", "rack_source", "redraws",
-           "reseed", "rewind", "ruleset_of", "save", "snapshot"]
+           "replaced_blanks", "reseed", "rewind", "ruleset_of", "save", "snapshot"]

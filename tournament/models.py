@@ -20,8 +20,12 @@ from django.utils.translation import pgettext_lazy
 
 from scoring.coords import Convention
 from scoring.rules import RULESET_NAMES, ruleset_ids
+from scoring.variants import variant_ids
 
 RULESET_CHOICES = [(r, f"{r} — {RULESET_NAMES[r]}") for r in ruleset_ids()]
+#: A game's variant (:mod:`scoring.variants`, RULES §4 "Variants"), its name in the active language.
+VARIANT_NAMES = {"classic": _("Classic"), "joker": _("Joker")}
+VARIANT_CHOICES = [(v, VARIANT_NAMES[v]) for v in variant_ids()]
 
 
 def seconds_left(deadline: datetime | None, now: datetime) -> int | None:
@@ -201,6 +205,8 @@ class Game(models.Model):
     number = models.PositiveSmallIntegerField(_("game"))
     seed = models.BigIntegerField(_("seed"))
     prepared_racks = models.JSONField(_("prepared racks"), null=True, blank=True)
+    #: The rules the game is played by next to the tournament's rule set (the engine's state says it too).
+    variant = models.CharField(_("variant"), max_length=16, choices=VARIANT_CHOICES, default="classic")
     state = models.JSONField(_("game state"), default=dict)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     end_reason = models.CharField(max_length=40, blank=True)

@@ -45,6 +45,9 @@
       byId("previous-label").textContent = fmt(S.previous_top, {n: prev.number});
       D.coords.fill(byId("previous-move"), D.coords.move(B, prev.move));
       byId("previous-score").textContent = points(prev.score);
+      var replaced = byId("previous-replaced");  // the Joker variant: the blank played is now its letter's tile
+      replaced.textContent = Array.from(prev.replaced || "").map(function (l) { return "? \u2192 " + l; }).join(", ");
+      replaced.hidden = !prev.replaced;
     }
     byId("previous").classList.toggle("current", phase === "published");
     renderStandings(phase === "standings");

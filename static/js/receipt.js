@@ -77,6 +77,10 @@
       t.appendChild(el("div", "small muted", S.top));
       D.coords.fill(t.appendChild(el("div", "mono tb-res-move")),
                     D.coords.move(o.config, top.move) + " — " + T.points(S.points, top.score, o.lang));
+      if (top.replaced) {  // the Joker variant: the blank the top played is now its letter's tile on the board
+        t.appendChild(el("div", "small tb-res-replaced",
+                         Array.from(top.replaced).map(function (l) { return "? \u2192 " + l; }).join(", ")));
+      }
     }
     if (res) {
       var figures = box.appendChild(el("dl", "tb-res-figures"));

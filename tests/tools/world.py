@@ -11,6 +11,7 @@ from tests.tools.wordlist_solver import WordListSolver
 
 WORDLIST = LEXICONS / "judge-en.txt"
 WORDS = frozenset(WORDLIST.read_text().split())
+SIM_EN = LEXICONS / "sim-en.txt"
 EN = get_ruleset("en")
 #: A prepared game: round 1 rack, then round 2 (leftover + drawn).
 PREPARED = ["CATSROE", "SOR+DEZ?"]
@@ -29,6 +30,21 @@ def eager(settings, monkeypatch, django_capture_on_commit_callbacks):
     monkeypatch.setattr(services.solving, "round_tools", lambda tournament: (solver, WORDS))
     yield django_capture_on_commit_callbacks
     app.conf.task_always_eager, app.conf.task_eager_propagates = saved
+
+
+@pytest.fixture
+def sim_eager(eager, monkeypatch):
+    """Eager Celery with the compiled solver over the 3,000 English words of ``sim-en.txt``: whole games have
+    moves to their end (the Joker game of seed 1 plays 28 rounds, as ``simulate --variant joker`` does)."""
+    from lexicon.resolve import open_lexicon
+    from scoring.solver import solver_for
+    from tournament import services
+
+    graph = open_lexicon(SIM_EN, "en")
+    solver = solver_for(EN, graph)
+    monkeypatch.setattr(services.solving, "round_tools",
+                        lambda tournament: ((lambda board, rack: solver.solve(board, rack).moves), graph))
+    return eager
 
 
 @pytest.fixture
@@ -109,4 +125,4 @@ def local_cache(settings):
     cache.clear()
 
 
-__all__ = ["alice", "bob", "eager", "lexicon_row", "local_cache", "regs", "tournament"]
+__all__ = ["alice", "bob", "eager", "lexicon_row", "local_cache", "regs", "sim_eager", "tournament"]

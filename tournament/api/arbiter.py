@@ -89,7 +89,8 @@ class ArbiterGames(ArbiterView):
     def post(self, request: Request, slug: str) -> Response:
         t = self.tournament(slug)
         data = validated(s.GameCreateSerializer, request.data)
-        game = games.create_game(request.user, t, seed=data.get("seed"), prepared_racks=data.get("prepared_racks"))
+        game = games.create_game(request.user, t, seed=data.get("seed"), prepared_racks=data.get("prepared_racks"),
+                                 variant=data["variant"])
         return Response(s.ArbiterGameSerializer(game).data, status=status.HTTP_201_CREATED)
 
 

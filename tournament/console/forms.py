@@ -23,7 +23,7 @@ from scoring.rules import SIZE as BOARD_SIZE
 from scoring.rules import RuleSet, get_ruleset
 
 from .. import labels
-from ..models import Player, Registration, Tournament
+from ..models import VARIANT_CHOICES, Player, Registration, Tournament
 from ..services import tournaments
 
 SETUP_FIELDS = [
@@ -267,12 +267,19 @@ class ImportForm(forms.Form):
 
 
 class GameForm(forms.Form):
+    variant = forms.ChoiceField(
+        label=_("variant"), choices=VARIANT_CHOICES, initial="classic", required=False,
+        help_text=_("Joker: every rack holds a blank; a blank the top played is replaced on the board by its "
+                    "letter from the bag and comes back on the next rack."))
     seed = forms.IntegerField(label=_("seed"), required=False, min_value=0,
                               help_text=_("Empty: a random bag. The same seed gives the same racks."))
     prepared = forms.CharField(
         label=_("prepared game"), required=False,
         widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false", "placeholder": "ОЕТВРАК\nОЕТ+ВРАК"}),
         help_text=_("One rack per line, checked round by round. Empty: racks are drawn."))
+
+    def clean_variant(self) -> str:
+        return self.cleaned_data.get("variant") or "classic"  # a page from before the field: the classic game
 
     def clean_prepared(self) -> list[str] | None:
         lines = [line.strip() for line in (self.cleaned_data.get("prepared") or "").splitlines() if line.strip()]

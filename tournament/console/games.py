@@ -83,7 +83,7 @@ def game_create(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         return redirect("arbiter:tournament", slug=tournament.slug)
     try:
         game = games.create_game(request.user, tournament, seed=form.cleaned_data["seed"],
-                                 prepared_racks=form.cleaned_data["prepared"])
+                                 prepared_racks=form.cleaned_data["prepared"], variant=form.cleaned_data["variant"])
     except ServiceError as exc:
         flash_error(request, exc)
         return redirect("arbiter:tournament", slug=tournament.slug)
@@ -101,7 +101,7 @@ def game(request: HttpRequest, tournament: Tournament, number: int) -> HttpRespo
         stream=stream_url(tournament.slug),
         rounds=g.rounds.order_by("number", "id"), draw_form=forms.DrawForm(), cancel_form=forms.ReasonForm(),
         penalty_form=forms.PenaltyForm(), top=(rnd.top_moves[0] if rnd and rnd.top_moves else None),
-        next_leftover=leftover, next_new=new, end_text=labels.end_text(g.end_reason, g.end_note) if g.end_reason else "",
+        next_leftover=leftover, next_new=new, replaced=gamestate.replaced_blanks(g), end_text=labels.end_text(g.end_reason, g.end_note) if g.end_reason else "",
         redraws=[{"rack": d["rack"], "reason": labels.REDRAW_REASONS[d["reason"]]} for d in gamestate.redraws(rnd)]
         if rnd is not None else []))
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from django.utils import timezone
 
@@ -57,6 +57,7 @@ class PreviousRound(TypedDict):
     rack: str
     move: str
     score: int | None
+    replaced: NotRequired[str]  # the Joker variant: the letters whose tiles replaced the blank the top played
 
 
 class FinalRow(TypedDict):
@@ -109,8 +110,12 @@ def display_state(t: Tournament) -> DisplayState:
         after = gamestate.board_after(last)
         state["board"] = after
         state["last_move"] = new_squares(t.ruleset, last.board_before, after)
-        state["previous"] = {"number": last.number, "rack": last.rack, "move": last.chosen_move,
-                             "score": last.chosen_score}
+        previous: PreviousRound = {"number": last.number, "rack": last.rack, "move": last.chosen_move,
+                                   "score": last.chosen_score}
+        replaced = gamestate.replaced_blanks(game).get(last.number, "")
+        if replaced:
+            previous["replaced"] = replaced
+        state["previous"] = previous
     else:
         state["board"] = gamestate.board_fen(game) if rnd is None else rnd.board_before
     if rnd is not None:

@@ -80,6 +80,7 @@ class SharedRound(TypedDict):
     chosen_score: int | None
     source: str  # how the rack came: "random", "typed", "prepared" (gamestate.RACK_SOURCES)
     redraws: list[Redraw]  # racks of the round that went back into the bag, and why
+    replaced: NotRequired[str]  # the Joker variant, published: the letters whose tiles replaced the top's blank
 
 
 class GameEnd(TypedDict):
@@ -122,6 +123,7 @@ class TabletPlayer(TypedDict):
 class TabletTop(TypedDict):
     move: str
     score: int | None
+    replaced: NotRequired[str]  # the Joker variant: the blank the top played is now this letter's tile
 
 
 class TabletResult(TypedDict):
@@ -213,6 +215,9 @@ def compute_shared(t: Tournament) -> Shared:
     if rnd.game.status == Game.Status.FINISHED:
         data["game_over"] = {"game": rnd.game.number, "reason": rnd.game.end_reason, "note": rnd.game.end_note}
     if rnd.status == Round.Status.PUBLISHED:
+        replaced = gamestate.replaced_blanks(rnd.game).get(rnd.number, "")
+        if replaced and data["round"] is not None:
+            data["round"]["replaced"] = replaced
         rows = standings.game_standings(rnd.game)
         data["standings"] = {r.registration.pk: (r.total, r.top_total, r.rank) for r in rows}
         data["players"] = len(rows)
@@ -307,7 +312,10 @@ def tablet_state(*, player: Player, tournament: TournamentBlock, version: str, s
     }
     state["slip"], state["verdict"] = slip, verdict
     if r["status"] == Round.Status.PUBLISHED:
-        state["top"] = {"move": r["chosen_move"], "score": r["chosen_score"]}
+        top: TabletTop = {"move": r["chosen_move"], "score": r["chosen_score"]}
+        if r.get("replaced"):
+            top["replaced"] = r["replaced"]
+        state["top"] = top
         mine = shared.get("standings", {}).get(pk)
         if mine is not None:
             total, top_total, rank = mine

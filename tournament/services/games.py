@@ -31,18 +31,20 @@ def pending_round(game: Game) -> Round | None:
 
 @transaction.atomic
 def create_game(actor: audit.Actor, tournament: Tournament, *, seed: int | None = None,
-                prepared_racks: list[str] | None = None) -> Game:
-    """The tournament's next game: a random bag (or the given seed), or prepared racks checked round by round."""
+                prepared_racks: list[str] | None = None, variant: str = "classic") -> Game:
+    """The tournament's next game: a random bag (or the given seed), or prepared racks checked round by round;
+    played by ``variant`` (:data:`tournament.models.VARIANT_CHOICES`, e.g. "joker"; the API and the console's
+    form offer only those, the engine refuses another with a VariantError)."""
     number = (tournament.games.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     seed = seed if seed is not None else random.SystemRandom().randrange(2**62)
     try:
-        state = gamestate.new_state(tournament.ruleset, seed, prepared_racks)
+        state = gamestate.new_state(tournament.ruleset, seed, prepared_racks, variant)
     except (DrawError, GameError) as exc:
         raise from_engine(exc, Code.BAD_RACK, labels.tournament_style(tournament)) from None
     game = Game.objects.create(tournament=tournament, number=number, seed=seed, prepared_racks=prepared_racks,
-                               state=state)
-    audit.record(actor, "game.create", game, after={"number": number, "seed": seed, "prepared": bool(prepared_racks)},
-                 tournament=tournament)
+                               variant=variant, state=state)
+    audit.record(actor, "game.create", game, after={"number": number, "seed": seed, "prepared": bool(prepared_racks),
+                                                    "variant": variant}, tournament=tournament)
     return game
 
 

@@ -158,6 +158,7 @@ class SheetRound:
     cumulative: int | None = None
     bag_after: int | None = None
     status: str = ""
+    replaced: str = ""  # the Joker variant: the letters whose tiles replaced on the board the blank the top played
 
 
 @dataclass(frozen=True)
@@ -167,6 +168,8 @@ class GameSheet:
     status_label: StrOrPromise
     rounds: list[SheetRound]
     board: str  # FEN: the board as it is now
+    variant: str = "classic"
+    variant_label: StrOrPromise = ""
 
     @property
     def finished(self) -> bool:
@@ -193,14 +196,15 @@ def game_sheet(game: Game) -> GameSheet:
     live = {r.number: r for r in game_service.live_rounds(game).order_by("number", "id")}
     rounds = [SheetRound(number=rec.round, kept=rec.kept, drawn=rec.drawn, redraws=rec.redraws,
                          rejected=_rejected_racks(live.get(rec.round)), move=rec.move, score=rec.score,
-                         cumulative=rec.cumulative, bag_after=rec.bag_after)
+                         cumulative=rec.cumulative, bag_after=rec.bag_after, replaced=rec.replaced)
               for rec in gamestate.history(game)]
     done = {r.number for r in rounds}
     rounds += [SheetRound(number=number, kept=_kept(rnd), drawn=rnd.drawn, redraws=_redraws(rnd),
                           rejected=_rejected_racks(rnd), status=rnd.status)
                for number, rnd in sorted(live.items())
                if number not in done and rnd.status != Round.Status.PUBLISHED]
-    return GameSheet(game.number, game.status, Game.Status(game.status).label, rounds, gamestate.board_fen(game))
+    return GameSheet(game.number, game.status, Game.Status(game.status).label, rounds, gamestate.board_fen(game),
+                     game.variant, game.get_variant_display())
 
 
 # -- slips as the papers show them -----------------------------------------------------------------------

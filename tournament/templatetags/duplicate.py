@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date, datetime
 from typing import Protocol
 
@@ -87,3 +88,11 @@ def day(value: date | None) -> str:
 def moment(value: datetime | None) -> str:
     """A moment as every page shows it: in the page's time zone (the tournament's), :data:`labels.DATETIME_FORMAT`."""
     return date_filter(value, labels.DATETIME_FORMAT) if value else ""
+
+
+@register.filter
+def blank_replaced(replaced: Mapping[int, str] | None, number: int) -> str:
+    """The tiles that replaced round ``number``'s blank on the board (the Joker variant, :func:`gamestate.replaced_blanks`),
+    written "? → S" ("" when none)."""
+    letters = (replaced or {}).get(number, "")
+    return ", ".join(f"? \u2192 {letter}" for letter in letters)

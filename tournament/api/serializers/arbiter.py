@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from tournament.models import AuditLog, Game, Penalty, Registration, Round, Slip, Verdict
+from tournament.models import VARIANT_CHOICES, AuditLog, Game, Penalty, Registration, Round, Slip, Verdict
 
 from .common import GameSerializer, SlipInputSerializer
 
@@ -25,6 +25,9 @@ class ArbiterGameSerializer(GameSerializer):
         return rnd.pk if rnd else None
 
 class GameCreateSerializer(serializers.Serializer):
+    variant = serializers.ChoiceField(choices=[v for v, _name in VARIANT_CHOICES], default="classic", help_text=(
+        "the game's variant (RULES §4): classic, or joker (every rack holds a blank; a blank the top played "
+        "is replaced on the board by its letter from the bag)"))
     seed = serializers.IntegerField(required=False, min_value=0, max_value=2**62)
     prepared_racks = serializers.ListField(child=serializers.CharField(max_length=20), required=False,
                                            allow_empty=False, max_length=200)

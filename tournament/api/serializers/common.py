@@ -29,11 +29,12 @@ class TournamentSerializer(serializers.ModelSerializer):
 
 class GameSerializer(serializers.ModelSerializer):
     status = serializers.CharField(read_only=True, help_text="playing, finished or cancelled")
+    variant = serializers.CharField(read_only=True, help_text="the game's variant (RULES §4): classic or joker")
     published_rounds = serializers.SerializerMethodField()
 
     class Meta:
         model = Game
-        fields = ["id", "number", "status", "end_reason", "published_rounds"]
+        fields = ["id", "number", "status", "variant", "end_reason", "published_rounds"]
         read_only_fields = fields
 
     def get_published_rounds(self, game: Game) -> int:
@@ -42,6 +43,8 @@ class GameSerializer(serializers.ModelSerializer):
 class TopSerializer(serializers.Serializer):
     move = serializers.CharField()
     score = serializers.IntegerField()
+    replaced = serializers.CharField(required=False, help_text="the Joker variant: the letters whose tiles replaced "
+                                     "on the board the blank the top played (absent when none)")
 
 class SlipInputSerializer(serializers.Serializer):
     word = serializers.CharField(max_length=MAX_WORD, trim_whitespace=True)

@@ -44,8 +44,11 @@ class GameSheetDocument(SheetDocument):
         if r.score is None:
             not_played = _("not played yet")
             return Paragraph(f'<font color="#6b7582">{escape(not_played)}</font>', self.styles["cell"])
-        return Paragraph(move_markup(r.move, self.tournament, self.fonts),
-                         self.styles["cell"])
+        move = move_markup(r.move, self.tournament, self.fonts)
+        if r.replaced:  # the Joker variant: the blank played went back into the bag, its letter's tile on the board
+            tiles = ", ".join(f"? \u2192 {letter}" for letter in r.replaced)
+            move += f'<br/><font size="7" color="#6a1b9a">{escape(tiles)}</font>'
+        return Paragraph(move, self.styles["cell"])
 
     def rounds_table(self) -> list:
         f = self.fonts
@@ -79,6 +82,16 @@ class GameSheetDocument(SheetDocument):
             board_legend(t.ruleset, self.styles, self.fonts, width=self.frame_width, cell=size / 16 * 0.85),
         ])
 
+    def joker_note(self) -> str:
+        """The Joker rule in a sentence, and what "? → S" under a top means (with the sheet's first replacement)."""
+        note = _("Joker game: every rack holds a blank while one is left.")
+        letter = next((r.replaced[0] for r in self.sheet.rounds if r.replaced), "")
+        if letter:
+            note += " " + _("%(example)s: the blank the top played was replaced on the board by the tile %(letter)s "
+                            "from the bag and came back on the next rack.") % {
+                "example": f"? \u2192 {letter}", "letter": letter}
+        return note
+
     def story(self) -> list:
         played = [r for r in self.sheet.rounds if r.score is not None]
         top_total = played[-1].cumulative if played else 0
@@ -88,11 +101,15 @@ class GameSheetDocument(SheetDocument):
             escape(_("Top total") + f": {top_total}"),
             escape(str(self.sheet.status_label)),
         ]
+        if self.sheet.variant != "classic":
+            facts.insert(1, escape(_("Variant: %(name)s") % {"name": self.sheet.variant_label}))
         story = self.title_block(_("Game sheet"), facts)
         story += self.rounds_table()
         story.append(Paragraph(escape(_("Rack: tiles kept from the previous round + new tiles (bold); "
                                          "a blank is ?; in a move a blank is a lower-case letter.")),
                                self.styles["small"]))
+        if self.sheet.variant == "joker":
+            story.append(Paragraph(escape(self.joker_note()), self.styles["small"]))
         story.append(self.board(played))
         return story
 
