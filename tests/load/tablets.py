@@ -35,6 +35,8 @@ from typing import Any
 
 import aiohttp
 
+from .sse import sse_blocks
+
 #: Statuses of a round whose verdicts are in.
 JUDGED = ("judged", "reviewed", "published")
 Headers = dict[str, str]
@@ -126,30 +128,6 @@ class Screen:
     stream_up: bool = False
     wake: asyncio.Event | None = None  # set when the stream breaks: poll at once (push)
     broke_at: float | None = None  # epoch: its stream broke (the last time)
-
-
-def sse_blocks(buffer: bytes) -> tuple[list[tuple[str, str, int | None]], bytes]:
-    """The complete Server-Sent Events blocks in ``buffer`` — (event name, data lines joined, retry ms or None)
-    each — and what is left of an incomplete one (the streams here end lines with a line feed)."""
-    out: list[tuple[str, str, int | None]] = []
-    start = 0
-    while True:
-        end = buffer.find(b"\n\n", start)
-        if end < 0:
-            return out, buffer[start:]
-        kind, data, retry = "message", [], None
-        for raw in buffer[start:end].split(b"\n"):
-            line = raw.decode("utf-8", "replace").rstrip("\r")
-            name, _, value = line.partition(":")
-            value = value[1:] if value.startswith(" ") else value
-            if name == "event":
-                kind = value
-            elif name == "data":
-                data.append(value)
-            elif name == "retry" and value.isdigit():
-                retry = int(value)
-        out.append((kind, "\n".join(data), retry))
-        start = end + 2
 
 
 class Drive:

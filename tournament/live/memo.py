@@ -10,6 +10,7 @@ new state at the same moment, and the first one to ask computes it while the oth
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -57,7 +58,7 @@ class OnceMemo(Generic[T]):
 
 
 #: How long a process waits for another one computing the same value before it computes it itself.
-SHARED_WAIT_SECONDS = 10.0
+SHARED_WAIT_SECONDS = 5.0
 
 
 def shared_once(key: str, compute: Callable[[], T], ttl: float) -> T:
@@ -81,11 +82,21 @@ def shared_once(key: str, compute: Callable[[], T], ttl: float) -> T:
                 break
             if found is not None:
                 return cast(T, found)
-    value = compute()
+    try:
+        value = compute()
+    except BaseException:
+        if mine:  # the others compute it themselves, at once
+            _let_go(key)
+        raise
     try:
         cache.set(key, cast(Any, value), ttl)
-        if mine:
-            cache.delete(f"{key}:computing")
     except Exception:
         log.warning("cache unavailable: %s not kept", key, exc_info=True)
+    if mine:
+        _let_go(key)
     return value
+
+
+def _let_go(key: str) -> None:
+    with contextlib.suppress(Exception):
+        cache.delete(f"{key}:computing")

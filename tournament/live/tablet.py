@@ -225,6 +225,12 @@ def compute_shared(t: Tournament) -> Shared:
     return data
 
 
+def cache_name(tournament: Tournament) -> str:
+    """The tournament in the shared cache's keys: its id and its creation time, so that a tournament restored
+    or made anew under an id another one had never reads that one's states."""
+    return f"{tournament.pk}.{int(tournament.created_at.timestamp() * 1_000_000)}"
+
+
 def shared_state(tournament: Tournament, seen_version: str | None = None) -> tuple[str, Shared]:
     """(version, shared state), computed once per version and kept in the cache.
 
@@ -236,7 +242,7 @@ def shared_state(tournament: Tournament, seen_version: str | None = None) -> tup
         version = seen_version
     if version is None:
         version = versions.version_of(tournament.pk, fresh=True)
-    key = f"tablet-shared:{tournament.pk}:{version}"
+    key = f"tablet-shared:{cache_name(tournament)}:{version}"
     return version, _shared.get(key, lambda: _cached_shared(key, tournament))
 
 
@@ -265,7 +271,7 @@ def judged_hall(t: Tournament, version: str, shared: Shared, judged: SharedRound
 
     def read() -> JudgedHall:
         # one node reads it, the others take it from the cache (each node's streams need it at the same moment)
-        hall = shared_once(f"tablet-hall:{t.pk}:{version}:{round_id}", read_hall, SHARED_TTL)
+        hall = shared_once(f"tablet-hall:{cache_name(t)}:{version}:{round_id}", read_hall, SHARED_TTL)
         if judged["status"] in FROZEN_SLIPS:  # the WSGI layer answers only while every slip is final
             if len(_fast_halls) >= 8:
                 _fast_halls.clear()

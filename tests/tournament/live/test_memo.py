@@ -80,3 +80,18 @@ def test_one_process_computes_a_shared_value_the_others_wait_for_it(local_cache,
 
     monkeypatch.setattr(memo, "cache", Down())
     assert memo.shared_once("test-shared:2", compute, 60) == {"standings": 1500} and len(calls) == 2
+
+
+def test_a_failed_shared_computation_lets_the_others_compute_at_once(local_cache):
+    from tournament.live import memo
+
+    def fails() -> dict:
+        raise RuntimeError("the database went away")
+
+    try:
+        memo.shared_once("test-shared:3", fails, 60)
+    except RuntimeError:
+        pass
+    began = time.monotonic()
+    assert memo.shared_once("test-shared:3", lambda: {"ok": True}, 60) == {"ok": True}
+    assert time.monotonic() - began < 1  # no wait for a lock nobody holds any more

@@ -280,7 +280,7 @@ def test_the_node_answers_known_version_polls_without_django(client, tournament,
 def test_the_load_generators_reader_reads_what_the_stream_writes():
     """The load test reads the streams by chunks (:func:`tests.load.tablets.sse_blocks`): an event cut anywhere
     comes out whole, once, with its name and data."""
-    from tests.load.tablets import sse_blocks
+    from tests.load.sse import sse_blocks
 
     async def written() -> bytes:
         feed = live_stream.Feed(1)
