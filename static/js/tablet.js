@@ -12,9 +12,9 @@
   var POLL_MS = 1000;
   var POLL_OFFLINE_MS = 2500;
   // while the stream is up (its pings every 30 s prove it), a poll now and then checks the version: 10,000
-  // tablets at one a minute are ~170 requests a second, spread (45–75 s) so that tablets that connected
-  // together do not check together
-  var POLL_STREAMING_MS = 60000;
+  // tablets at one every two minutes are ~85 requests a second, spread (90–150 s) so that tablets that
+  // connected together do not check together
+  var POLL_STREAMING_MS = 120000;
 
   if (byId("tablet-config")) tabletPage();
 

@@ -84,7 +84,7 @@ def parser() -> argparse.ArgumentParser:
                         "stream and polls only as a check")
     p.add_argument("--nodes", type=int, default=0,
                    help="N web nodes (uvicorn, one process each) behind nginx; 0: one process, no nginx")
-    p.add_argument("--check-poll", type=float, default=60.0, help="with --push: poll interval while the stream "
+    p.add_argument("--check-poll", type=float, default=120.0, help="with --push: poll interval while the stream "
                    "is up (s)")
     p.add_argument("--lean", action="store_true",
                    help="with --push: a tablet fetches its own state only for a publication and applies every "

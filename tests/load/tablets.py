@@ -104,7 +104,7 @@ class DriveOptions:
     max_seconds: float = 900
     seed: int = 1
     push: bool = False  # one Server-Sent Events stream per tablet; polls only as a check / fallback
-    check_poll: float = 60.0  # poll interval while the stream is up (tablet.js POLL_STREAMING_MS)
+    check_poll: float = 120.0  # poll interval while the stream is up (tablet.js POLL_STREAMING_MS, ±25 %)
     #: push: fetch the tablet's own state only for a publication (or a first state); every other change is
     #: applied from the event's public round (a proposal: tablet.js fetches its state on every change today)
     lean: bool = False

@@ -163,12 +163,20 @@ class Hub:
                 await task
         self.tasks.clear()
 
-    async def feed(self, tournament_id: int) -> Feed:
+    async def join(self, tournament_id: int) -> Feed:
+        """The tournament's feed with one more listener, counted before any wait: the check loop drops feeds
+        without listeners, and a stream must never wait on a feed the hub no longer keeps current. A new
+        feed's version is read first (the listener is taken back if that fails)."""
         found = self.feeds.get(tournament_id)
         if found is None:
             found = self.feeds[tournament_id] = Feed(tournament_id)
+        found.listeners += 1
         if not found.version:
-            await self.refresh(tournament_id)
+            try:
+                await self.refresh(tournament_id)
+            except BaseException:
+                found.listeners -= 1
+                raise
         return found
 
     async def refresh(self, tournament_id: int) -> None:
@@ -347,26 +355,25 @@ async def stream(scope: Scope, receive: Receive, send: Send, slug: str, hub: Hub
         await _plain(send, 503, "the database is not answering: try again in a moment")
         return
     await hub.start()
+    player = await _player(scope, tid)
     try:
-        feed = await hub.feed(tid)
+        feed = await hub.join(tid)
     except Exception:  # the database does not answer: the screen polls (and gets the same 503) meanwhile
         log.warning("stream: tournament %s not read", tid, exc_info=True)
         await _plain(send, 503, "the database is not answering: try again in a moment")
         return
-    await send({"type": "http.response.start", "status": 200, "headers": _headers([
-        ("Content-Type", "text/event-stream; charset=utf-8"), ("X-Accel-Buffering", "no"),
-        ("X-Server-Time", str(int(time.time() * 1000)))])})
     counts = b"slips=1" in scope.get("query_string", b"")  # the arbiter's live count too
-    player = await _player(scope, tid)
-    feed.listeners += 1
     if player is not None:
         feed.players += 1
     if counts:
         feed.slip_listeners += 1
-        if feed.slips is None:
-            await hub.refresh_slips(tid)
     gone = asyncio.ensure_future(_wait_disconnect(receive))
     try:
+        await send({"type": "http.response.start", "status": 200, "headers": _headers([
+            ("Content-Type", "text/event-stream; charset=utf-8"), ("X-Accel-Buffering", "no"),
+            ("X-Server-Time", str(int(time.time() * 1000)))])})
+        if counts and feed.slips is None:
+            await hub.refresh_slips(tid)
         first = (f"retry: {RETRY_MS}\n\n".encode() + _event_for(feed, player)
                  + (feed.slips_event if counts else b""))
         await send({"type": "http.response.body", "body": first, "more_body": True})

@@ -6,6 +6,7 @@ client."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import time
 
@@ -297,3 +298,25 @@ def test_the_load_generators_reader_reads_what_the_stream_writes():
             ("message", ""), ("state", '{"version": "v7", "round": null}'), ("ping", ""),
             ("state", '{"version": "v7", "round": null}')]
         assert blocks[0][2] == live_stream.RETRY_MS
+
+
+def test_a_feed_a_stream_joined_is_kept_current_while_it_waits(monkeypatch):
+    """A stream counts as the feed's listener from the moment it joins, before any wait: the check loop, which
+    drops feeds without listeners, never leaves a stream waiting on a feed the hub no longer reads."""
+    versions = itertools.count(1)
+    monkeypatch.setattr(live_stream, "_read", lambda _tid: (current := f"v{next(versions)}", current.encode()))
+
+    async def scenario() -> None:
+        hub = live_stream.Hub()
+        hub.check_seconds = 0.01
+        await hub.start()
+        feed = await hub.join(1)
+        assert feed.listeners == 1 and feed.version == "v1"
+        await asyncio.sleep(0.1)  # several passes of the check loop
+        assert hub.feeds.get(1) is feed and feed.version not in ("", "v1")  # kept and read again
+        feed.listeners -= 1
+        await asyncio.sleep(0.05)
+        assert 1 not in hub.feeds  # without listeners it is dropped
+        await hub.stop()
+
+    asyncio.run(scenario())
