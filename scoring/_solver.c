@@ -905,6 +905,41 @@ static void prepare_lines(const TablesObject *t, const uint32_t *nodes, uint32_t
 
 /* ---- upper bounds (best-N) ------------------------------------------------------ */
 
+/* A span's bound once its squares are walked (k free squares: lmq, the best letter multiplier of each;
+ * cwq, its cross word's multiplier): the board tiles' values B and the cross words C at the word multiplier
+ * W, each rack value (best first) on the best free square left. A whole-rack span (the bonus included)
+ * also records its start, end and board letters for the search; -1 when it takes another number of tiles
+ * or the anagram index allows no word there. */
+static inline int32_t walked_bound(const TablesObject *t, const int32_t *lmq, const int32_t *cwq, int k,
+                                   int32_t W, int32_t B, int32_t C, const int32_t *rv, int R, int whole, int nb,
+                                   int x, int y, int start, int end, BingoInfo *binfo, SearchRec *rec) {
+    uint64_t bl = 0;
+    if (whole && (k != R || !bingo_allowed(binfo, nb, x, y, &bl))) return -1;
+    int32_t coef[N]; /* each square's coefficient, best first, against the rack values */
+    for (int i = 0; i < k; i++) {
+        int32_t c = lmq[i] * W + cwq[i];
+        int z = i;
+        while (z > 0 && coef[z - 1] < c) {
+            coef[z] = coef[z - 1];
+            z--;
+        }
+        coef[z] = c;
+    }
+    int32_t bound = W * B + C;
+    for (int i = 0; i < k; i++) bound += coef[i] * rv[i];
+    if (whole) {
+        bound += t->bingo;
+        rec->blanks |= bl;
+        rec->starts |= (uint16_t)(1u << start);
+        rec->end_of[start] = (uint8_t)end;
+        rec->kind[rec->nkinds][0] = (uint8_t)(nb > 3 ? 3 : nb);
+        rec->kind[rec->nkinds][1] = (uint8_t)x;
+        rec->kind[rec->nkinds][2] = (uint8_t)y;
+        rec->nkinds++;
+    }
+    return bound;
+}
+
 /* The leftmost assignment (see span_bound): spans from j empty squares left of the anchor
  * (up to the previous anchor) rightwards. */
 static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, const int32_t *rv, int R,
@@ -958,32 +993,8 @@ static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, con
             C += ln->has_cross[q] ? ln->cscore[q] * t->wm[sq] : 0;
             k++;
         }
-        uint64_t bl = 0;
-        if (whole && (k != R || !bingo_allowed(binfo, nb, x, y, &bl))) continue;
-        /* each square's coefficient, best first, against the rack values */
-        int32_t coef[N];
-        for (int i = 0; i < k; i++) {
-            int32_t c = lmq[i] * W + cwq[i];
-            int z = i;
-            while (z > 0 && coef[z - 1] < c) {
-                coef[z] = coef[z - 1];
-                z--;
-            }
-            coef[z] = c;
-        }
-        int32_t bound = W * B + C;
-        for (int i = 0; i < k; i++) bound += coef[i] * rv[i];
-        if (whole) {
-            int start = j ? a - j : run_start;
-            bound += t->bingo;
-            rec->blanks |= bl;
-            rec->starts |= (uint16_t)(1u << start);
-            rec->end_of[start] = (uint8_t)end;
-            rec->kind[rec->nkinds][0] = (uint8_t)(nb > 3 ? 3 : nb);
-            rec->kind[rec->nkinds][1] = (uint8_t)x;
-            rec->kind[rec->nkinds][2] = (uint8_t)y;
-            rec->nkinds++;
-        }
+        int32_t bound = walked_bound(t, lmq, cwq, k, W, B, C, rv, R, whole, nb, x, y, j ? a - j : run_start, end,
+                                     binfo, rec);
         if (bound > best) best = bound;
     }
     return best;
@@ -1049,31 +1060,7 @@ static int32_t span_bound_right(const TablesObject *t, const Line *ln, int a, co
             C += ln->has_cross[q] ? ln->cscore[q] * t->wm[sq] : 0;
             k++;
         }
-        uint64_t bl = 0;
-        if (whole && (k != R || !bingo_allowed(binfo, nb, x, y, &bl))) continue;
-        /* each square's coefficient, best first, against the rack values */
-        int32_t coef[N];
-        for (int i = 0; i < k; i++) {
-            int32_t c = lmq[i] * W + cwq[i];
-            int z = i;
-            while (z > 0 && coef[z - 1] < c) {
-                coef[z] = coef[z - 1];
-                z--;
-            }
-            coef[z] = c;
-        }
-        int32_t bound = W * B + C;
-        for (int i = 0; i < k; i++) bound += coef[i] * rv[i];
-        if (whole) {
-            bound += t->bingo;
-            rec->blanks |= bl;
-            rec->starts |= (uint16_t)(1u << start);
-            rec->end_of[start] = (uint8_t)end;
-            rec->kind[rec->nkinds][0] = (uint8_t)(nb > 3 ? 3 : nb);
-            rec->kind[rec->nkinds][1] = (uint8_t)x;
-            rec->kind[rec->nkinds][2] = (uint8_t)y;
-            rec->nkinds++;
-        }
+        int32_t bound = walked_bound(t, lmq, cwq, k, W, B, C, rv, R, whole, nb, x, y, start, end, binfo, rec);
         if (bound > best) best = bound;
     }
     return best;
