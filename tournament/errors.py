@@ -34,6 +34,7 @@ class Code(StrEnum):
     BAD_GROUP = "bad_group"
     BAD_LETTER = "bad_letter"
     BAD_POINTS = "bad_points"
+    BAD_TIME = "bad_time"
     WHY_MISSING = "why_missing"
     NOT_LEGAL = "not_legal"
     NOT_TOP = "not_top"
@@ -93,6 +94,7 @@ CATALOGUE: dict[Code, Entry] = {
     Code.BAD_GROUP: Entry(BAD_REQUEST, _("Standings exist by series, category or club.")),
     Code.BAD_LETTER: Entry(BAD_REQUEST, _("A letter is not in the tile set.")),
     Code.BAD_POINTS: Entry(BAD_REQUEST, _("A penalty is a whole number of points from 1 to 1000.")),
+    Code.BAD_TIME: Entry(BAD_REQUEST, _("A move has 3:00, 2:30, 2:00 or 1:00.")),
     Code.WHY_MISSING: Entry(BAD_REQUEST, _("Give a reason.")),
     Code.NOT_LEGAL: Entry(BAD_REQUEST, _("This move is not legal with this rack.")),
     Code.NOT_TOP: Entry(BAD_REQUEST, _("This move does not have the top score.")),

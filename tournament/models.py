@@ -18,6 +18,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from scoring import sheet
 from scoring.coords import Convention
 from scoring.rules import RULESET_NAMES, ruleset_ids
 from scoring.variants import variant_ids
@@ -139,8 +140,12 @@ class Tournament(models.Model):
     solo_mode = models.CharField(_("solos"), max_length=4, choices=SoloMode.choices, default=SoloMode.AUTO)
     solo_bonus = models.PositiveSmallIntegerField(_("solo bonus"), default=10)
     free_warnings = models.PositiveSmallIntegerField(
-        _("free warnings per game"), default=3, help_text=_("3: from the 4th each costs; 5 in fast games")
+        _("free warnings per game"), default=3, help_text=_("3: from the 4th each costs")
     )
+    #: RULES §4: "from the 4th warning (option; 6th in fast games)" — games of 2:00 or 1:00 a move.
+    free_warnings_fast = models.PositiveSmallIntegerField(
+        _("free warnings per fast game"), default=5,
+        help_text=_("games of 2:00 or 1:00 a move; 5: from the 6th each costs"))
     warning_penalty = models.PositiveSmallIntegerField(_("warning penalty"), default=5)
     tie_break = models.CharField(_("tie-break"), max_length=10, choices=TieBreak.choices, default=TieBreak.NONE)
     language = models.CharField(_("language"), max_length=2, choices=Language.choices, default=Language.RU)
@@ -207,6 +212,9 @@ class Game(models.Model):
     prepared_racks = models.JSONField(_("prepared racks"), null=True, blank=True)
     #: The rules the game is played by next to the tournament's rule set (the engine's state says it too).
     variant = models.CharField(_("variant"), max_length=16, choices=VARIANT_CHOICES, default="classic")
+    #: This game's time per move when it differs from the tournament's (a fast game: 2:00, 1:00); None: the tournament's.
+    seconds_per_move = models.PositiveSmallIntegerField(
+        _("time per move"), choices=Tournament.SECONDS_CHOICES, null=True, blank=True)
     state = models.JSONField(_("game state"), default=dict)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     end_reason = models.CharField(max_length=40, blank=True)
@@ -220,6 +228,21 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} — game {self.number}"
+
+    @property
+    def time_per_move(self) -> int:
+        """Seconds a move of this game has: its own time, else the tournament's."""
+        return self.seconds_per_move or self.tournament.seconds_per_move
+
+    @property
+    def fast(self) -> bool:
+        """A fast game (2:00 or 1:00 a move, :func:`scoring.sheet.is_fast`): more warnings are free."""
+        return sheet.is_fast(self.time_per_move)
+
+    @property
+    def free_warnings(self) -> int:
+        """The warnings of this game that cost nothing (the tournament's allowance for its kind of game)."""
+        return self.tournament.free_warnings_fast if self.fast else self.tournament.free_warnings
 
 
 class Round(models.Model):

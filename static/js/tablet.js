@@ -334,7 +334,7 @@
       if (!state) return;
       var phase = phaseOf(), box = byId("clock"), r = state.round, text = "", left = null;
       if (phase === "open" || phase === "over") left = clock.left(r.deadline);
-      else if (phase === "drawn") left = state.tournament.seconds_per_move;
+      else if (phase === "drawn") left = r.seconds_per_move || state.tournament.seconds_per_move;
       if (left !== null) text = D.clock.format(left);
       if (phase === "over" && r) text = "0:00";
       box.textContent = text;

@@ -76,6 +76,7 @@ class SharedRound(TypedDict):
     rack: str
     deadline: datetime | None
     grace_seconds: int
+    seconds_per_move: int
     chosen_move: str
     chosen_score: int | None
     source: str  # how the rack came: "random", "typed", "prepared" (gamestate.RACK_SOURCES)
@@ -110,6 +111,7 @@ class TabletRound(TypedDict):
     rack: str | None  # None until the round is open
     deadline: datetime | None
     seconds_left: int | None
+    seconds_per_move: int  # the game's time per move (a fast game's own)
     accepting_slips: bool
     rack_source: str  # how the rack came: "random", "typed", "prepared"
     redraws: list[Redraw]
@@ -208,6 +210,7 @@ def compute_shared(t: Tournament) -> Shared:
     data: Shared = {
         "round": {"id": rnd.pk, "game": rnd.game.number, "number": rnd.number, "status": rnd.status,
                   "rack": rnd.rack, "deadline": rnd.deadline, "grace_seconds": rnd.grace_seconds,
+                  "seconds_per_move": rnd.game.time_per_move,
                   "chosen_move": rnd.chosen_move, "chosen_score": rnd.chosen_score,
                   "source": gamestate.rack_source(rnd), "redraws": gamestate.redraws(rnd)},
         "board": gamestate.published_board(rnd.game),
@@ -312,7 +315,7 @@ def tablet_state(*, player: Player, tournament: TournamentBlock, version: str, s
     state["round"] = {
         "id": r["id"], "game": r["game"], "number": r["number"], "status": r["status"],
         "rack": r["rack"] if r["status"] != Round.Status.DRAWN else None, "deadline": deadline,
-        "seconds_left": seconds_left(deadline, now),
+        "seconds_left": seconds_left(deadline, now), "seconds_per_move": r.get("seconds_per_move", 0),
         "accepting_slips": r["status"] == Round.Status.OPEN and deadline is not None and now <= deadline,
         "rack_source": r.get("source", "random"), "redraws": r.get("redraws", []),
     }

@@ -136,7 +136,7 @@ def open_round(actor: audit.Actor, rnd: Round) -> Round:
     """Opens a drawn round: the deadline starts now (server time); the close task is scheduled."""
     with transaction.atomic():
         now = timezone.now()
-        seconds = rnd.game.tournament.seconds_per_move
+        seconds = rnd.game.time_per_move
         deadline = now + timedelta(seconds=seconds)
         if not audit.claim(Round, rnd.pk, Round.Status.DRAWN, Round.Status.OPEN, opened_at=now, deadline=deadline):
             rnd.refresh_from_db()

@@ -337,7 +337,7 @@ def test_every_arbiter_change_through_the_console_is_audited(client, alice, tour
     expect("tables.assign", before=True)
     form = {"name": "Open renamed", "slug": t.slug, "ruleset": "en", "lexicon": lexicon_row.pk,
             "seconds_per_move": 120, "grace_seconds": 5, "convention": t.convention, "solo_mode": t.solo_mode,
-            "solo_bonus": 10, "free_warnings": 1, "warning_penalty": 5, "tie_break": t.tie_break,
+            "solo_bonus": 10, "free_warnings": 1, "free_warnings_fast": 5, "warning_penalty": 5, "tie_break": t.tie_break,
             "language": "en"}
     response = client.post(f"{base}/settings/", form)
     assert response.status_code == 302, response.context["form"].errors if response.context else ""

@@ -39,6 +39,7 @@ class TabletRoundSerializer(serializers.Serializer):
     rack = serializers.CharField(allow_null=True, help_text="shown once the round is open")
     deadline = serializers.DateTimeField(allow_null=True)
     seconds_left = serializers.IntegerField(allow_null=True)
+    seconds_per_move = serializers.IntegerField(help_text="the game's time per move (2:00 or 1:00 in a fast game)")
     accepting_slips = serializers.BooleanField()
     rack_source = serializers.CharField(help_text="how the rack came: random (the computer drew it), typed (the arbiter "
                                              "typed the rack drawn from a bag), prepared")

@@ -108,7 +108,7 @@ class PlayerSheetDocument(SheetDocument):
         lines = [
             (_("Awarded"), str(line.awarded)),
             (_("Solos"), signed(line.solos) if line.solos else "0"),
-            (_("Warnings"), f"{line.warnings} " + _("(%(free)s free)") % {"free": self.tournament.free_warnings}),
+            (_("Warnings"), f"{line.warnings} " + _("(%(free)s free)") % {"free": pg.free_warnings}),
         ]
         for pen in pg.penalties:
             lines.append((_("Penalty") + f": {pen.label}" + (f" — {pen.reason}" if pen.reason else ""),
