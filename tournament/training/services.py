@@ -181,7 +181,7 @@ def import_record(
         raise TrainingError(_("The lexicon %(name)s is not ready.") % {"name": lexicon.name})
     game = read_record(text, lexicon)
     return TrainingGame.objects.create(
-        title=title.strip() or _("Imported game (%(rounds)s rounds)") % {"rounds": len(game.rounds)},
+        title=title.strip() or _("Imported game, rounds: %(rounds)s") % {"rounds": len(game.rounds)},
         ruleset=game.ruleset.id,
         variant=game.variant.id,
         lexicon=lexicon,
