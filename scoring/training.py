@@ -21,8 +21,8 @@ from .board import Board, Tile
 from .coords import Convention, CoordError, format_coord, parse_coord
 from .draw import DrawError, DrawEvent, accept_rack, tiles_text
 from .game import DuplicateGame, GameError
-from .notation import NotationError, parse_move, parse_rack, parse_word
-from .placement import IllegalMove, MoveText, evaluate
+from .notation import MoveText, NotationError, parse_move, parse_rack, parse_word
+from .placement import IllegalMove, evaluate
 from .records import ReplayError
 from .rules import RulesError, get_ruleset
 from .variants import VariantError, get_variant
