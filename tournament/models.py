@@ -433,11 +433,34 @@ class TrainingGame(models.Model):
         return sum(int(r["score"]) for r in self.rounds)
 
 
+class TrainingClub(models.Model):
+    """A club session: one person (the leader, who holds ``leader_key``) starts each round of a training game
+    for every run that joined with ``code`` at once."""
+
+    game = models.ForeignKey(TrainingGame, on_delete=models.CASCADE, related_name="clubs")
+    name = models.CharField(_("club"), max_length=100)
+    #: what the players type to join (their runs' pages show the session's table at the end)
+    code = models.CharField(max_length=16, unique=True)
+    #: the leader's page address holds it
+    leader_key = models.CharField(max_length=32, unique=True)
+    round = models.PositiveSmallIntegerField(default=0)
+    started_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} — {self.game}"
+
+
 class TrainingRun(models.Model):
     """One player's replay of a training game, self-paced: ``round`` is the round played or last played,
     ``started_at`` its start (None between rounds); ``results`` one entry per round judged."""
 
     game = models.ForeignKey(TrainingGame, on_delete=models.CASCADE, related_name="runs")
+    #: a club session's run: its rounds start when the leader starts them
+    club = models.ForeignKey(TrainingClub, null=True, blank=True, on_delete=models.CASCADE, related_name="runs")
     name = models.CharField(_("name"), max_length=100)
     #: the code that resumes the run (its address)
     code = models.CharField(max_length=16, unique=True)

@@ -1,9 +1,11 @@
-/* The training page (tournament/training/): the board of the round, the rack, the clock and the slip.
+/* The training pages (tournament/training/): a run's round (board, rack, clock, slip) and the club session.
  *
- * The page is made by the server; this script draws the board and the rack with the shared renderer
+ * The pages are made by the server; this script draws the board and the rack with the shared renderer
  * (board.js), runs the countdown on the server's clock (clock.js), reads the slip with the tablet's slip
  * form (slip.js: the blanks in lower case, the coordinates in the game's rows) and, when the time is over,
- * sends the time-out form (the round is then judged without a slip). Language pickers send themselves.
+ * sends the time-out form (the round is then judged without a slip). A page that waits for someone else (a
+ * club run between rounds, the leader's page) asks its state every 2 s and reloads when it moved on.
+ * Language pickers send themselves.
  */
 (function () {
   "use strict";
@@ -11,9 +13,8 @@
   var T = D.text, byId = T.byId;
   T.autosubmit();
   if (!byId("training-config")) return;
-  var cfg = T.readJson("training-config"), S = T.readJson("training-strings"), B = cfg.board;
-  var form = null, start = null, sent = false;
-  var board = D.board.create(byId("board"), B, {names: true, onSquare: cfg.playing ? tapped : null});
+  var cfg = T.readJson("training-config"), S = T.readJson("training-strings") || {}, B = cfg.board;
+  var form = null, start = null, sent = false, board = null;
 
   function draw() {
     var marks = {ghosts: form ? form.ghosts() : {}, start: start};
@@ -38,37 +39,60 @@
     });
   }
 
-  function clock() {
-    var c = D.clock.create(), face = byId("clock");
+  /** The countdown to cfg.deadline; onOver() once it reaches 0. */
+  function countdown(onOver) {
+    var c = D.clock.create(), face = byId("clock"), over = false;
     c.samplePage(cfg.server_time);
     function tick() {
       var left = c.left(cfg.deadline);
-      if (left == null) return;
+      if (left == null || !face) return;
       face.textContent = D.clock.format(left);
       face.dataset.level = D.clock.level(left);
-      if (left > 0 || sent) return;
-      sent = true;
-      form.enable(false);
-      form.message(S.time_over, "info");
-      byId("timeout-form").submit();
+      if (left > 0 || over) return;
+      over = true;
+      if (onOver) onOver();
     }
     tick();
     setInterval(tick, 250);
   }
 
-  if (cfg.playing) {
-    form = D.slip.create({config: B, strings: S, changed: draw});
-    byId("slip-coords").addEventListener("input", function () { start = null; draw(); });
-    byId("slip-form").addEventListener("submit", function (event) {
-      var slip = form.read();
-      if (!slip || sent) { event.preventDefault(); return; }
-      sent = true;
-      byId("slip-coords").value = slip.coordinates;
-      byId("slip-word").value = slip.word;
-    });
-    rack();
-    clock();
-    byId("slip-word").focus();
+  function timeOver() {
+    if (sent) return;
+    sent = true;
+    form.enable(false);
+    form.message(S.time_over, "info");
+    byId("timeout-form").submit();
   }
-  draw();
+
+  /** Reloads the page when the state behind cfg.poll.url moved on. */
+  function follow(poll) {
+    setInterval(function () {
+      fetch(poll.url, {cache: "no-store", credentials: "same-origin"})
+        .then(function (response) { return response.json(); })
+        .then(function (body) { if (body.signature && body.signature !== poll.signature) location.reload(); })
+        .catch(function () { /* no network: try again at the next tick */ });
+    }, 2000);
+  }
+
+  if (B) {
+    board = D.board.create(byId("board"), B, {names: true, onSquare: cfg.playing ? tapped : null});
+    if (cfg.playing) {
+      form = D.slip.create({config: B, strings: S, changed: draw});
+      byId("slip-coords").addEventListener("input", function () { start = null; draw(); });
+      byId("slip-form").addEventListener("submit", function (event) {
+        var slip = form.read();
+        if (!slip || sent) { event.preventDefault(); return; }
+        sent = true;
+        byId("slip-coords").value = slip.coordinates;
+        byId("slip-word").value = slip.word;
+      });
+      rack();
+      countdown(timeOver);
+      byId("slip-word").focus();
+    }
+    draw();
+  } else if (cfg.deadline) {
+    countdown(null);
+  }
+  if (cfg.poll) follow(cfg.poll);
 })();

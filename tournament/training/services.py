@@ -36,7 +36,7 @@ from scoring.tops import offered_moves, ranked_moves
 from scoring.training import TrainingRound, board_after, read_gcg, training_rounds
 
 from .. import labels
-from ..models import Game, Registration, Round, TrainingGame, TrainingRun
+from ..models import Game, Registration, Round, TrainingClub, TrainingGame, TrainingRun
 from ..services import solving, standings
 
 #: Seconds a slip may reach the server after the clock (the network), as a tournament's grace.
@@ -195,15 +195,20 @@ def import_record(
 # -- a run ----------------------------------------------------------------------------------------------
 
 
-def start_run(game: TrainingGame, name: str) -> TrainingRun:
+def new_code(model: type[TrainingRun] | type[TrainingClub]) -> str:
+    """A free code of 8 characters (no 0/O, 1/I: read aloud in a club, typed on a tablet)."""
+    for _attempt in range(5):
+        code = "".join(secrets.choice(CODE_ALPHABET) for _i in range(8))
+        if not model.objects.filter(code=code).exists():
+            return code
+    raise TrainingError(_("No free code: try again."))  # pragma: no cover (32^8 codes)
+
+
+def start_run(game: TrainingGame, name: str, club: TrainingClub | None = None) -> TrainingRun:
     name = name.strip()
     if not name:
         raise TrainingError(_("Write your name."))
-    for _attempt in range(5):
-        code = "".join(secrets.choice(CODE_ALPHABET) for _i in range(8))
-        if not TrainingRun.objects.filter(code=code).exists():
-            return TrainingRun.objects.create(game=game, name=name[:100], code=code)
-    raise TrainingError(_("No free code: try again."))  # pragma: no cover (32^8 codes)
+    return TrainingRun.objects.create(game=game, club=club, name=name[:100], code=new_code(TrainingRun))
 
 
 def run_for_code(code: str) -> TrainingRun | None:
@@ -239,6 +244,8 @@ def next_round(run: TrainingRun, now: datetime | None = None) -> TrainingRun:
     now = now or timezone.now()
     with transaction.atomic():
         run = TrainingRun.objects.select_for_update().select_related("game").get(pk=run.pk)
+        if run.club_id is not None:
+            raise TrainingError(_("In a club session the leader starts each round."))
         if is_playing(run):
             raise TrainingError(_("Round %(n)s is being played: hand in the slip first.") % {"n": run.round})
         if is_finished(run):
@@ -400,3 +407,8 @@ def board_before_next(run: TrainingRun) -> str:
     last = rounds[-1]
     board = Board.from_fen(get_ruleset(run.game.ruleset), last["board_before"] or None)
     return board_after(board, last["top"]).to_fen()
+
+
+def signature(run: TrainingRun) -> str:
+    """What a waiting page compares to know that its run moved on (a club's leader started a round)."""
+    return f"{run.round}:{int(is_playing(run))}:{len(run.results)}"

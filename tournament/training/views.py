@@ -27,13 +27,13 @@ from .strings import training_strings
 LANG_COOKIE = "training_lang"
 
 
-def _language(request: HttpRequest, default: str = "") -> tuple[str, str | None]:
+def language(request: HttpRequest, default: str = "") -> tuple[str, str | None]:
     return language_for(
         request, default or getattr(request, "LANGUAGE_CODE", "") or settings.LANGUAGE_CODE, LANG_COOKIE
     )
 
 
-def _respond(request: HttpRequest, response: HttpResponse, store: str | None) -> HttpResponse:
+def respond(response: HttpResponse, store: str | None) -> HttpResponse:
     if store:
         response.set_cookie(LANG_COOKIE, store, max_age=365 * 24 * 3600, samesite="Lax")
     elif store == "":
@@ -41,10 +41,10 @@ def _respond(request: HttpRequest, response: HttpResponse, store: str | None) ->
     return response
 
 
-def _index(
+def index_page(
     request: HttpRequest, *, form: ImportForm | None = None, error: str = "", status: int = 200
 ) -> HttpResponse:
-    lang, store = _language(request)
+    lang, store = language(request)
     context = {
         "finished": services.finished_games(),
         "imported": services.imported_games(),
@@ -55,28 +55,28 @@ def _index(
     }
     response = render_in(request, lang, "training/index.html", context)
     response.status_code = status
-    return _respond(request, response, store)
+    return respond(response, store)
 
 
 @require_GET
 def index(request: HttpRequest) -> HttpResponse:
     """The finished games to train on, the upload of a record, resuming a run by its code."""
-    return _index(request)
+    return index_page(request)
 
 
 @require_POST
 def upload(request: HttpRequest) -> HttpResponse:
     """A record uploaded: a training game, or the page again with the reason (nothing created)."""
-    lang, _store = _language(request)
+    lang, _store = language(request)
     with override(lang):
         form = ImportForm(request.POST, request.FILES)
         if not form.is_valid():
-            return _index(request, form=form, status=400)
+            return index_page(request, form=form, status=400)
         raw = form.cleaned_data["record"].read(services.MAX_RECORD_BYTES + 1)
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            return _index(request, form=form, error=_("The file is not text in UTF-8."), status=400)
+            return index_page(request, form=form, error=_("The file is not text in UTF-8."), status=400)
         try:
             game = services.import_record(
                 text=text,
@@ -86,33 +86,31 @@ def upload(request: HttpRequest) -> HttpResponse:
                 language=lang,
             )
         except services.TrainingError as exc:
-            return _index(request, form=form, error=str(exc), status=400)
+            return index_page(request, form=form, error=str(exc), status=400)
     return redirect(f"{reverse('training:index')}#training-{game.pk}")
 
 
 @require_POST
 def start(request: HttpRequest) -> HttpResponse:
     """A new run of a game (``game``: a finished tournament game; ``training``: an imported one)."""
-    lang, _store = _language(request)
+    lang, _store = language(request)
     with override(lang):
         form = StartForm(request.POST)
         if not form.is_valid():
-            return _index(request, error=_("Write your name."), status=400)
+            return index_page(request, error=_("Write your name."), status=400)
         try:
             if request.POST.get("game"):
-                source = get_object_or_404(
-                    Game, pk=_number(request.POST["game"]), status=Game.Status.FINISHED
-                )
+                source = get_object_or_404(Game, pk=number(request.POST["game"]), status=Game.Status.FINISHED)
                 game = services.from_tournament_game(source)
             else:
-                game = get_object_or_404(TrainingGame, pk=_number(request.POST.get("training", "")))
+                game = get_object_or_404(TrainingGame, pk=number(request.POST.get("training", "")))
             run_ = services.start_run(game, form.cleaned_data["name"])
         except services.TrainingError as exc:
-            return _index(request, error=str(exc), status=400)
+            return index_page(request, error=str(exc), status=400)
     return redirect("training:run", code=run_.code)
 
 
-def _number(text: str) -> int:
+def number(text: str) -> int:
     if not text.isdigit():
         raise Http404
     return int(text)
@@ -122,9 +120,9 @@ def _number(text: str) -> int:
 def resume(request: HttpRequest) -> HttpResponse:
     found = services.run_for_code(request.GET.get("code", "")[:16])
     if found is None:
-        lang, _store = _language(request)
+        lang, _store = language(request)
         with override(lang):
-            return _index(request, error=_("No training has this code: check it."), status=404)
+            return index_page(request, error=_("No training has this code: check it."), status=404)
     return redirect("training:run", code=found.code)
 
 
@@ -140,7 +138,7 @@ def run(request: HttpRequest, code: str) -> HttpResponse:
     """The run: the round being played (board, rack, clock, slip), the last round's result, or the end."""
     r = _run_or_404(code)
     game = r.game
-    lang, store = _language(request, game.language)
+    lang, store = language(request, game.language)
     with override(lang):
         context = _run_context(r)
     response = render_in(
@@ -154,7 +152,7 @@ def run(request: HttpRequest, code: str) -> HttpResponse:
         },
         training_strings,
     )
-    return _respond(request, response, store)
+    return respond(response, store)
 
 
 def _run_context(r: TrainingRun) -> dict[str, Any]:
@@ -173,6 +171,9 @@ def _run_context(r: TrainingRun) -> dict[str, Any]:
         "server_time": timezone.now().isoformat(),
         "playing": rnd is not None,
         "fen_before": game.rounds[len(results) - 1]["board_before"] if results and rnd is None else "",
+        "poll": {"url": reverse("training:run_state", args=[r.code]), "signature": services.signature(r)}
+        if r.club_id is not None and not over
+        else None,
     }
     return {
         "run": r,
@@ -185,6 +186,7 @@ def _run_context(r: TrainingRun) -> dict[str, Any]:
         "count": services.rounds_count(r),
         "comparison": services.comparison(r) if over else None,
         "config": config,
+        "club": r.club,
         "coords_example": style.example(),
         "seconds": game.seconds_per_move,
     }

@@ -93,6 +93,13 @@ PAGE_MATRIX = {
     ("training", "next"): dict.fromkeys(ROLES, 405),
     ("training", "slip"): dict.fromkeys(ROLES, 405),
     ("training", "moves"): dict.fromkeys(ROLES, 405),
+    ("training", "run_state"): dict.fromkeys(ROLES, 404),
+    ("training", "club_open"): dict.fromkeys(ROLES, 405),
+    ("training", "club_join"): dict.fromkeys(ROLES, 405),
+    ("training", "club"): dict.fromkeys(ROLES, 404),
+    ("training", "club_state"): dict.fromkeys(ROLES, 404),
+    ("training", "club_lead"): dict.fromkeys(ROLES, 404),
+    ("training", "club_start"): dict.fromkeys(ROLES, 405),
 }
 MODULES = {"arbiter": arbiter_urls, "lexicon": lexicon_urls, "pdf": pdf_urls, "tablet": tablet_urls,
            "display": display_urls, "training": training_urls}
@@ -125,7 +132,7 @@ def world(db, alice, bob, tournament, lexicon_row, eager):
 
 def page_url(world, module: str, pattern: URLPattern) -> str:
     route = str(pattern.pattern)
-    values = {"slug": world["tournament"].slug, "number": world["game"].number, "job": "no-such-job", "code": "NOSUCHCD",
+    values = {"slug": world["tournament"].slug, "number": world["game"].number, "job": "no-such-job", "code": "NOSUCHCD", "key": "no-such-key",
               "pk": world["verdict"].pk if module == "arbiter" else world["lexicon"].pk}
     path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(values[m.group(1)]), route)
     return PREFIXES[module] + path

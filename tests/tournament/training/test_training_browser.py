@@ -72,3 +72,32 @@ def test_the_training_pages_on_a_laptop_in_russian(chromium, live_server, finish
     page.wait_for_selector("#result")
     page.screenshot(path=str(SHOTS / "training-result-ru-1366.png"), full_page=True)
     assert not page.js_errors, page.js_errors
+
+
+def test_a_club_session_starts_the_round_on_a_waiting_tablet(chromium, live_server, finished_game):
+    from tournament.training import clubs
+
+    game, _regs = finished_game
+    club = clubs.open_club(services.from_tournament_game(game), "Клуб «Эрудит»")
+    leader = new_page(chromium, live_server, width=1366, height=768)
+    tablet = new_page(chromium, live_server, width=800, height=1280)
+    tablet.goto(f"{tablet.base}/training/?lang=ru")
+    tablet.fill("#join-code", club.code.lower())
+    tablet.fill("#join-name", "Ирина")
+    tablet.click("form:has(#join-code) button[type=submit]")
+    tablet.wait_for_selector("#club-wait")
+    tablet.screenshot(path=str(SHOTS / "training-club-wait-ru-800.png"), full_page=True)
+    leader.goto(f"{leader.base}/training/club/{club.code}/lead/{club.leader_key}/?lang=ru")
+    assert "Ирина" in leader.inner_text("#club-table")
+    leader.click("#club-start")
+    leader.wait_for_selector("#club-table")
+    tablet.wait_for_selector("#slip-form", timeout=8_000)  # the waiting tablet follows by itself
+    assert tablet.locator("#rack .tile").count() == 7
+    tablet.fill("#slip-word", "CARTS")
+    tablet.fill("#slip-coords", "H4")
+    tablet.fill("#slip-score", "20")
+    tablet.click("#slip-submit")
+    tablet.wait_for_selector("#club-wait")
+    leader.wait_for_function("document.querySelector('#club-table').innerText.includes('✓')", timeout=8_000)
+    leader.screenshot(path=str(SHOTS / "training-club-lead-ru-1366.png"), full_page=True)
+    assert not tablet.js_errors and not leader.js_errors, (tablet.js_errors, leader.js_errors)
