@@ -270,15 +270,20 @@ def lexicon_tools(game: TrainingGame) -> solving.Tools:
     return (lambda board, rack: solver.solve(board, rack).moves), graph
 
 
-def hand_in(run: TrainingRun, slip: SlipParts | None, now: datetime | None = None) -> RoundResult:
+def hand_in(
+    run: TrainingRun, slip: SlipParts | None, now: datetime | None = None, *, round_number: int | None = None
+) -> RoundResult:
     """Judges the slip of the round being played (None: no slip, the clock ran out) and ends the round.
-    A slip after the clock and its grace counts as missing."""
+    A slip after the clock and its grace counts as missing; ``round_number``: the round the slip was written
+    for (a slip for a round already over is refused, never judged on the next round's rack)."""
     now = now or timezone.now()
     with transaction.atomic():
         run = TrainingRun.objects.select_for_update().select_related("game").get(pk=run.pk)
         rnd = current_round(run)
         if not is_playing(run) or rnd is None:
             raise TrainingError(_("No round is being played: start the next round."))
+        if round_number is not None and round_number != run.round:
+            raise TrainingError(_("The round changed: the slip was for an earlier round."))
         end = deadline(run)
         late = end is not None and now > end + timedelta(seconds=GRACE_SECONDS)
         result = judge(run.game, rnd, slip, late=late)

@@ -227,7 +227,8 @@ def slip(request: HttpRequest, code: str) -> HttpResponse:
         score = int(score_text) if score_text.isdigit() and len(score_text) <= 4 else None
         parts = SlipParts(word, request.POST.get("coordinates", "").strip()[:10] or None, score)
     try:
-        services.hand_in(r, parts)
+        written_for = request.POST.get("round", "")
+        services.hand_in(r, parts, round_number=int(written_for) if written_for.isdigit() else None)
     except services.TrainingError:
         pass  # the round was already judged (a second tap): the page shows its result
     return redirect("training:run", code=r.code)

@@ -89,3 +89,16 @@ def test_a_club_is_opened_from_the_list(finished_game):
     assert response["Location"] == f"/training/club/{club.code}/lead/{club.leader_key}/"
     assert client.post("/training/club/open/", {"game": f"g{game.pk}", "club": ""}).status_code == 400
     assert TrainingClub.objects.count() == 1
+
+
+def test_a_slip_written_for_a_round_already_over_is_not_judged_on_the_next(club):
+    run = clubs.join(club, "Slow")
+    t0 = timezone.now()
+    clubs.start_round(club, now=t0)
+    club.refresh_from_db()
+    after = t0 + timedelta(seconds=club.game.seconds_per_move + services.GRACE_SECONDS + 1)
+    clubs.start_round(club, now=after)
+    with pytest.raises(services.TrainingError):
+        services.hand_in(run, SlipParts("CARTS", "H4", 20), now=after, round_number=1)
+    run.refresh_from_db()
+    assert (run.round, [r["reason"] for r in run.results]) == (2, ["no_slip"])
