@@ -27,6 +27,7 @@ from tournament.display import urls as display_urls
 from tournament.models import AuditLog, Registration, Round
 from tournament.printing import urls as pdf_urls
 from tournament.tablet import urls as tablet_urls
+from tournament.training import urls as training_urls
 
 pytestmark = [pytest.mark.usefixtures("local_cache")]
 
@@ -83,11 +84,27 @@ PAGE_MATRIX = {
     ("display", "display"): PUBLIC,
     ("display", "state"): PUBLIC,
     ("display", "version"): PUBLIC,
+    # training: no login (a run is reached by its code); the game of the world is not finished, the code unknown
+    ("training", "index"): PUBLIC,
+    ("training", "upload"): dict.fromkeys(ROLES, 405),
+    ("training", "start"): dict.fromkeys(ROLES, 405),
+    ("training", "resume"): dict.fromkeys(ROLES, 404),
+    ("training", "run"): dict.fromkeys(ROLES, 404),
+    ("training", "next"): dict.fromkeys(ROLES, 405),
+    ("training", "slip"): dict.fromkeys(ROLES, 405),
+    ("training", "moves"): dict.fromkeys(ROLES, 405),
+    ("training", "run_state"): dict.fromkeys(ROLES, 404),
+    ("training", "club_open"): dict.fromkeys(ROLES, 405),
+    ("training", "club_join"): dict.fromkeys(ROLES, 405),
+    ("training", "club"): dict.fromkeys(ROLES, 404),
+    ("training", "club_state"): dict.fromkeys(ROLES, 404),
+    ("training", "club_lead"): dict.fromkeys(ROLES, 404),
+    ("training", "club_start"): dict.fromkeys(ROLES, 405),
 }
 MODULES = {"arbiter": arbiter_urls, "lexicon": lexicon_urls, "pdf": pdf_urls, "tablet": tablet_urls,
-           "display": display_urls}
+           "display": display_urls, "training": training_urls}
 PREFIXES = {"arbiter": "/arbiter/", "lexicon": "/arbiter/lexicons/", "pdf": "/arbiter/pdf/", "tablet": "/tablet/",
-            "display": "/display/"}
+            "display": "/display/", "training": "/training/"}
 
 
 @pytest.fixture
@@ -115,7 +132,7 @@ def world(db, alice, bob, tournament, lexicon_row, eager):
 
 def page_url(world, module: str, pattern: URLPattern) -> str:
     route = str(pattern.pattern)
-    values = {"slug": world["tournament"].slug, "number": world["game"].number, "job": "no-such-job",
+    values = {"slug": world["tournament"].slug, "number": world["game"].number, "job": "no-such-job", "code": "NOSUCHCD", "key": "no-such-key",
               "pk": world["verdict"].pk if module == "arbiter" else world["lexicon"].pk}
     path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(values[m.group(1)]), route)
     return PREFIXES[module] + path
@@ -157,7 +174,7 @@ def test_no_slip_or_top_of_an_unpublished_round_leaks_on_any_page(world):
     t, game = world["tournament"], world["game"]
     secrets_ = ["CARTS", "H4 CARTS", "ACTS", "top_moves", "chosen_move"]  # (reason keys are static page text)
     pages = ["/", "/display/", f"/display/{t.slug}/", f"/display/{t.slug}/state.json", f"/display/{t.slug}/version/",
-             f"/tablet/version/{t.slug}/", "/tablet/", "/tablet/login/", "/api/public/tournaments/",
+             f"/tablet/version/{t.slug}/", "/tablet/", "/tablet/login/", "/training/", "/api/public/tournaments/",
              f"/api/public/tournaments/{t.slug}/", f"/api/public/tournaments/{t.slug}/standings/",
              f"/api/public/tournaments/{t.slug}/games/{game.number}/rounds/",
              f"/api/public/tournaments/{t.slug}/games/{game.number}/standings/"]
