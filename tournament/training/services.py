@@ -117,8 +117,8 @@ def from_tournament_game(game: Game) -> TrainingGame:
                 ruleset=t.ruleset,
                 variant=game.variant,
                 lexicon=t.lexicon,
-                # a fast game's own time once games have one (Game.time_per_move), else the tournament's
-                seconds_per_move=getattr(game, "time_per_move", t.seconds_per_move),
+                # the game's own time (a fast game), else the tournament's
+                seconds_per_move=game.time_per_move,
                 convention=t.convention,
                 coordinate_script=t.coordinate_script,
                 language=t.language,

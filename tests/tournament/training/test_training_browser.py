@@ -98,6 +98,6 @@ def test_a_club_session_starts_the_round_on_a_waiting_tablet(chromium, live_serv
     tablet.fill("#slip-score", "20")
     tablet.click("#slip-submit")
     tablet.wait_for_selector("#club-wait")
-    leader.wait_for_function("document.querySelector('#club-table').innerText.includes('✓')", timeout=8_000)
+    leader.wait_for_function("() => document.querySelector('#club-table').innerText.includes('✓')", timeout=8_000)
     leader.screenshot(path=str(SHOTS / "training-club-lead-ru-1366.png"), full_page=True)
     assert not tablet.js_errors and not leader.js_errors, (tablet.js_errors, leader.js_errors)
