@@ -432,9 +432,9 @@ def test_header_messages(tmp_path: Path):
     path = tmp_path / "g.kwg"
     build(WORDS, EN, path)
     data = bytearray(path.read_bytes())
-    v2 = data[:8] + struct.pack("<I", 2) + data[12:]
-    path.write_bytes(v2)
-    with pytest.raises(GraphError, match="version 2, this code reads 1"):
+    v3 = data[:8] + struct.pack("<I", 3) + data[12:]
+    path.write_bytes(v3)
+    with pytest.raises(GraphError, match="version 3, this code reads 1 and 2; rebuild"):
         WordGraph.load(path)
     count = data[:24] + struct.pack("<I", len(WORDS) + 1) + data[28:]
     path.write_bytes(count)
