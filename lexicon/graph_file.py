@@ -46,6 +46,7 @@ def alphabet_block(alphabet: str) -> bytes:
 
 
 def anagram_section(edges: bytes | memoryview, nletters: int, rack_size: int) -> bytes:
+    """The anagram section of the edge array (its bytes), for racks of ``rack_size`` tiles."""
     dawg_root = int.from_bytes(edges[:4], "little") & 0xFFFFFF
     try:
         return _graph.anagram_section(edges, dawg_root, nletters, rack_size)
@@ -98,7 +99,7 @@ def map_anagrams(
         )
     if any(mapping[edges_end:start]):
         raise GraphError(f"{name} is corrupt: non-zero padding before its anagram section")
-    magic, rack, _nletters, one_cap, _one_n, two_cap, _two_n = ANA_HEADER.unpack_from(mapping, start)
+    magic, _rack, _nletters, one_cap, _one_n, two_cap, _two_n = ANA_HEADER.unpack_from(mapping, start)
     if magic != ANA_MAGIC:
         raise GraphError(f"{name} is corrupt: its anagram section starts with {magic!r}, not {ANA_MAGIC!r}")
     announced = start + ANA_HEADER_SIZE + 8 * (2 * one_cap + two_cap)
