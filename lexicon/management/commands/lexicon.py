@@ -195,9 +195,13 @@ class Command(BaseCommand):
     def do_upgrade(self, o: dict[str, Any]) -> None:
         results = upgrade_files()
         for path, what in results:
-            self.stdout.write(f"{path}: {what}")
+            if what != "current" or self.verbosity >= 2:
+                self.stdout.write(f"{path}: {what}")
         upgraded = sum(1 for _, what in results if what == "upgraded")
-        self.stdout.write(f"{upgraded} of {len(results)} compiled files upgraded to format {VERSION}")
+        if upgraded == 0 and all(what == "current" for _, what in results):
+            self.stdout.write(f"compiled lexicons: all {len(results)} in format {VERSION}")
+        else:
+            self.stdout.write(f"{upgraded} of {len(results)} compiled files upgraded to format {VERSION}")
 
     def do_bench(self, o: dict[str, Any]) -> None:
         if o["lookups"] < 2:
