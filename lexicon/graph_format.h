@@ -66,6 +66,7 @@ typedef struct {
     uint64_t one_cap, one_n, two_cap, two_n;
     uint64_t z[64];
 } KwgAnaHeader;
+_Static_assert(sizeof(KwgAnaHeader) == KWG_ANA_HEADER_SIZE, "the anagram section's header is 560 bytes");
 
 #define KWG_CHILD(e) ((uint32_t)(e) & 0xFFFFFFu)
 #define KWG_IS_END(e) (((uint32_t)(e) >> 24) & 1u)
