@@ -429,7 +429,7 @@ class Simultaneous(models.Model):
     advance) played the same day in several halls, each on its own server, ranked together."""
 
     game_id = models.UUIDField(_("game id"), unique=True, editable=False)
-    name = models.CharField(pgettext_lazy("simultaneous", "name"), max_length=200)
+    name = models.CharField(pgettext_lazy("tournament", "name"), max_length=200)
     ruleset = models.CharField(_("rule set"), max_length=16, choices=RULESET_CHOICES)
     variant = models.CharField(_("variant"), max_length=16, choices=VARIANT_CHOICES, default="classic")
     lexicon = models.ForeignKey("lexicon.Lexicon", on_delete=models.PROTECT, related_name="simultaneous_games")

@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from lexicon.models import Lexicon
@@ -33,9 +33,16 @@ from .tournaments import context
 MAX_UPLOAD = simulfiles.MAX_BYTES
 
 
+class LexiconChoice(forms.ModelChoiceField):
+    """A ready lexicon, named with its version, rule set and content hash (what the halls must have)."""
+
+    def label_from_instance(self, obj: Any) -> str:
+        return f"{obj.label} · {obj.ruleset} · {obj.hash_prefix}…"
+
+
 class PrepareForm(forms.Form):
-    name = forms.CharField(label=gettext_lazy("name"), max_length=200)
-    lexicon = forms.ModelChoiceField(label=gettext_lazy("lexicon"), queryset=Lexicon.objects.none())
+    name = forms.CharField(label=pgettext_lazy("tournament", "name"), max_length=200)
+    lexicon = LexiconChoice(label=gettext_lazy("lexicon"), queryset=Lexicon.objects.none())
     variant = forms.ChoiceField(label=gettext_lazy("variant"), choices=VARIANT_CHOICES, initial="classic")
     seconds_per_move = forms.TypedChoiceField(label=gettext_lazy("time per move"), coerce=int, initial=180,
                                               choices=Tournament.SECONDS_CHOICES)
@@ -47,7 +54,6 @@ class PrepareForm(forms.Form):
         field = self.fields["lexicon"]
         assert isinstance(field, forms.ModelChoiceField)
         field.queryset = Lexicon.objects.filter(status=Lexicon.Status.READY).order_by("name", "-version")
-        field.label_from_instance = lambda lx: f"{lx.label} · {lx.ruleset} · {lx.hash_prefix}…"
 
 
 class HallForm(forms.Form):
@@ -65,6 +71,7 @@ class FileForm(forms.Form):
 class PackageForm(forms.Form):
     file = forms.FileField(label=gettext_lazy("game package (file)"), required=False)
     url = forms.URLField(label=gettext_lazy("or its address"), required=False, assume_scheme="https",
+                         widget=forms.TextInput(attrs={"inputmode": "url", "spellcheck": "false"}),
                          help_text=gettext_lazy("The package's address given by the organiser, when online."))
     token = forms.CharField(label=gettext_lazy("hall token"), max_length=64, required=False)
 

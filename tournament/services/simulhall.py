@@ -74,7 +74,7 @@ def rounds_played(game: Game) -> list[RoundPlayed]:
 
 def results(game: Game) -> dict[str, Any]:
     """The hall's results (unsigned): the game, the hall, the lexicon hash, the rounds played, every player."""
-    hall_game: HallGame = game.simultaneous  # type: ignore[attr-defined]
+    hall_game: HallGame = game.simultaneous
     rows = standings.game_standings(game)
     players: list[PlayerResult] = [{
         "name": r.player.name, "club": r.player.club, "series": r.player.series, "category": r.player.category,

@@ -253,7 +253,7 @@ def filter_choices(simul: Simultaneous) -> dict[str, list[tuple[str, str]]]:
     out: dict[str, list[tuple[str, str]]] = {
         "hall": [(h.code, h.name) for h in simul.halls.all()]}
     for name in ("club", "series", "category"):
-        values = sorted({str(r.player[name]) for r in rows} - {""})  # type: ignore[literal-required]
+        values = sorted({str(r.player[name]) for r in rows} - {""})
         out[name] = [(v, v) for v in values]
     return out
 

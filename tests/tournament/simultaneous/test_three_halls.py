@@ -131,7 +131,23 @@ def test_three_halls_one_offline(alice, organiser_lexicon, hall_template, tmp_pa
     call_command("simultaneous", "import-results", game, str(results["krakow"]))
     assert SimulResult.objects.filter(hall__simultaneous=simul).count() == 3
 
-    # the national standings are the halls' results put together
+    rows = check_standings(simul, played)
+
+    # the same file again changes nothing; a file of another game, another lexicon or tampered is refused
+    audit_rows = AuditLog.objects.count()
+    answer = api.post(f"/api/simultaneous/{game}/results/", results["paris"].read_bytes(),
+                      content_type="application/json")
+    assert answer.status_code == 200 and answer.json()["outcome"] == "same"
+    _result, outcome = simultaneous.import_results(alice, simul, results["krakow"].read_bytes())
+    assert outcome == "same" and AuditLog.objects.count() == audit_rows
+    assert [(r.hall.code, r.player, r.rank) for r in simultaneous.national_standings(simul)] == \
+        [(r.hall.code, r.player, r.rank) for r in rows]
+    check_refusals(api, simul, halls, results, tmp_path)
+    check_correction(alice, simul, halls["krakow"].key, results["krakow"])
+
+
+def check_standings(simul, played: dict[str, dict]) -> list:
+    """The national standings are the halls' results put together; filtered, ranked among themselves."""
     rows = simultaneous.national_standings(simul)
     assert len(rows) == sum(len(p) for _n, _c, p in HALLS.values())
     for row in rows:
@@ -152,18 +168,7 @@ def test_three_halls_one_offline(alice, organiser_lexicon, hall_template, tmp_pa
     assert {r.player["name"]: r.rank for r in in_kyiv} == {n: p["rank"] for n, p in played["kyiv"].items()}
     assert {r.player["name"] for r in simultaneous.national_standings(simul, series="A", category="adult")} == {
         "Lise Blanc", "Олена Коваль", "Ewa Nowak"}
-
-    # the same file again changes nothing; a file of another game, another lexicon or tampered is refused
-    audit_rows = AuditLog.objects.count()
-    answer = api.post(f"/api/simultaneous/{game}/results/", results["paris"].read_bytes(),
-                      content_type="application/json")
-    assert answer.status_code == 200 and answer.json()["outcome"] == "same"
-    _result, outcome = simultaneous.import_results(alice, simul, results["krakow"].read_bytes())
-    assert outcome == "same" and AuditLog.objects.count() == audit_rows
-    assert [(r.hall.code, r.player, r.rank) for r in simultaneous.national_standings(simul)] == \
-        [(r.hall.code, r.player, r.rank) for r in rows]
-    check_refusals(api, simul, halls, results, tmp_path)
-    check_correction(alice, simul, halls["krakow"].key, results["krakow"])
+    return rows
 
 
 def resigned(path: Path, key: str, **changes) -> bytes:
