@@ -104,6 +104,13 @@ class RoundRecord:
         """The part of the rack kept from the previous round."""
         return "" if self.redraws else self.leftover
 
+    def prepared_text(self) -> str:
+        """The round's rack as a prepared game takes it (:class:`DuplicateGame` ``prepared``): ``kept+drawn``;
+        after a redraw the drawn tiles, after :data:`PREPARED_REDRAW` when a leftover went back into the bag."""
+        if self.redraws:
+            return (PREPARED_REDRAW if self.leftover else "") + self.drawn
+        return f"{self.kept}+{self.drawn}" if self.kept and self.drawn else self.kept or self.drawn
+
     def rack_display(self) -> str:
         """``ОЕТ+ВРАК`` (leftover + new tiles), ``(redraw ×N)`` appended after redraws."""
         text = f"{self.kept}+{self.drawn}" if self.kept and self.drawn else self.kept or self.drawn

@@ -240,8 +240,10 @@ def hall_results(request: HttpRequest, tournament: Tournament, number: int) -> H
     try:
         if request.POST.get("send"):
             answer = simulhall.send_results(request.user, game)
-            messages.success(request, _("The organiser received the results (%(outcome)s, %(n)s players).")
-                             % {"outcome": answer.get("outcome", ""), "n": answer.get("players", "")})
+            said = {"same": _("The organiser had these results already: nothing changed."),
+                    "replaced": _("The organiser replaced the hall's earlier results: %(n)s players.")}
+            messages.success(request, said.get(str(answer.get("outcome")), _(
+                "The organiser received the results: %(n)s players.")) % {"n": answer.get("players", "")})
             return redirect("arbiter:simul_hall", slug=tournament.slug)
         signed = simulhall.results_file(request.user, game)
     except ServiceError as exc:

@@ -16,7 +16,7 @@ from typing import Any, TypedDict
 
 from django.utils.translation import gettext as _
 
-from scoring.game import PREPARED_REDRAW, RoundRecord
+from scoring.game import RoundRecord
 
 from ..errors import Code, ServiceError
 
@@ -51,11 +51,8 @@ class PlayerResult(TypedDict):
 
 
 def prepared_rack(record: RoundRecord) -> str:
-    """A round's rack as a prepared game takes it: ``kept+drawn``; after a redraw the drawn tiles, after
-    ``-`` when the leftover went back into the bag (:data:`scoring.game.PREPARED_REDRAW`)."""
-    if record.redraws:
-        return (PREPARED_REDRAW if record.leftover else "") + record.drawn
-    return f"{record.kept}+{record.drawn}" if record.kept and record.drawn else record.kept or record.drawn
+    """A round's rack as a prepared game takes it (:meth:`scoring.game.RoundRecord.prepared_text`)."""
+    return record.prepared_text()
 
 
 def canonical(doc: Any) -> bytes:

@@ -170,3 +170,28 @@ def test_the_organiser_pages_in_a_browser(chromium, live_server, staff, alice, t
     assert "Warszawa" in hall.locator("table.data").inner_text()
     hall.screenshot(path=str(SHOTS / "simul-hall-ru-1366.png"), full_page=True)
     assert not hall.js_errors
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_hall_online_fetches_its_package_and_sends_its_results_over_http(live_server, alice, tournament, regs,
+                                                                             lexicon_row):
+    """The hall's server talks to the organiser's over HTTP: the package by its address and token (the hall's
+    page), the signed results to the address the package names."""
+    simul = simul_rows(lexicon_row, halls=("lodz",))
+    hall = simul.halls.get()
+    url = f"{live_server.url}/api/simultaneous/{simul.game_id}/halls/lodz/package/"
+    arb = Client(HTTP_ACCEPT_LANGUAGE="ru")
+    arb.force_login(alice)
+    refused = arb.post(f"/arbiter/t/{tournament.slug}/simultaneous/", {"url": url, "token": "nope"}, follow=True)
+    assert "токен" in messages_of(refused) and not HallGame.objects.exists()
+    token = simulfiles.hall_token(hall.key, str(simul.game_id), "lodz")
+    arb.post(f"/arbiter/t/{tournament.slug}/simultaneous/", {"url": url, "token": token})
+    hall_game = HallGame.objects.get()
+    assert hall_game.package["results_url"] == f"{live_server.url}/api/simultaneous/{simul.game_id}/results/"
+    services.games.finish_game(alice, hall_game.game, why="a test")
+    answer = arb.post(f"/arbiter/t/{tournament.slug}/simultaneous/1/results/", {"send": "1"}, follow=True)
+    assert "Организатор получил результаты" in messages_of(answer), messages_of(answer)
+    result = SimulResult.objects.get()
+    assert result.source == "api" and len(result.document["players"]) == len(regs) > 0
+    again = arb.post(f"/arbiter/t/{tournament.slug}/simultaneous/1/results/", {"send": "1"}, follow=True)
+    assert "ничего не изменилось" in messages_of(again) and SimulResult.objects.get().version == 1
