@@ -104,13 +104,6 @@ class RoundRecord:
         """The part of the rack kept from the previous round."""
         return "" if self.redraws else self.leftover
 
-    def prepared_text(self) -> str:
-        """The round's rack as a prepared game takes it (:class:`DuplicateGame` ``prepared``): ``kept+drawn``;
-        after a redraw the drawn tiles, after :data:`PREPARED_REDRAW` when a leftover went back into the bag."""
-        if self.redraws:
-            return (PREPARED_REDRAW if self.leftover else "") + self.drawn
-        return f"{self.kept}+{self.drawn}" if self.kept and self.drawn else self.kept or self.drawn
-
     def rack_display(self) -> str:
         """``ОЕТ+ВРАК`` (leftover + new tiles), ``(redraw ×N)`` appended after redraws."""
         text = f"{self.kept}+{self.drawn}" if self.kept and self.drawn else self.kept or self.drawn
@@ -324,8 +317,7 @@ class DuplicateGame:
         return self._take(outcome)
 
     def _return_leftover(self) -> None:
-        """A prepared round that was redrawn when it was played (``-`` before its rack): the leftover goes back
-        into the bag first, as it did then (RULES §4: the whole rack goes back and a new one is drawn)."""
+        """A prepared rack after ``-``: the round was redrawn, its leftover goes back into the bag first (RULES §4)."""
         if self.leftover:
             shown = tiles_text(self.leftover)
             self.log.append(DrawEvent(self.round_no, "prepared", shown, "", shown, False))

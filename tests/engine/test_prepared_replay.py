@@ -9,6 +9,7 @@ import pytest
 from lexicon.graph import WordGraph, build
 from scoring.draw import DrawError
 from scoring.game import PREPARED_REDRAW, DuplicateGame
+from scoring.records import prepared_text
 from scoring.rules import get_ruleset
 from scoring.solver import graph_solver
 from tests.paths import LEXICONS
@@ -26,7 +27,7 @@ def solve(tmp_path_factory):
 @pytest.mark.parametrize(("seed", "variant"), [(7, "classic"), (1, "joker")])
 def test_a_game_replays_from_its_prepared_racks(solve, seed, variant):
     played = DuplicateGame(EN, seed, variant=variant).play_out(solve, check=True)
-    racks = [r.prepared_text() for r in played.rounds]
+    racks = [prepared_text(r) for r in played.rounds]
     if variant == "classic":  # seed 7: round 4's rack UEEU+… is redrawn, its leftover goes back
         assert any(t.startswith(PREPARED_REDRAW) for t in racks), racks
     replay = DuplicateGame(EN, 12345, prepared=racks, variant=variant)
@@ -39,7 +40,7 @@ def test_a_game_replays_from_its_prepared_racks(solve, seed, variant):
 
 def test_without_the_mark_a_redrawn_rack_is_refused(solve):
     played = DuplicateGame(EN, 7).play_out(solve)
-    racks = [r.prepared_text() for r in played.rounds]
+    racks = [prepared_text(r) for r in played.rounds]
     first = next(i for i, t in enumerate(racks) if t.startswith(PREPARED_REDRAW))
     racks[first] = racks[first][len(PREPARED_REDRAW):]
     replay = DuplicateGame(EN, 7, prepared=racks)

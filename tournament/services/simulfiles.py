@@ -17,6 +17,7 @@ from typing import Any, TypedDict
 from django.utils.translation import gettext as _
 
 from scoring.game import RoundRecord
+from scoring.records import prepared_text
 
 from ..errors import Code, ServiceError
 
@@ -51,8 +52,8 @@ class PlayerResult(TypedDict):
 
 
 def prepared_rack(record: RoundRecord) -> str:
-    """A round's rack as a prepared game takes it (:meth:`scoring.game.RoundRecord.prepared_text`)."""
-    return record.prepared_text()
+    """A round's rack as a prepared game takes it (:func:`scoring.records.prepared_text`)."""
+    return prepared_text(record)
 
 
 def canonical(doc: Any) -> bytes:

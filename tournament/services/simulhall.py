@@ -28,8 +28,8 @@ SEND_TIMEOUT = 30
 
 
 def import_package(actor: audit.Actor, tournament: Tournament, data: bytes | str | dict[str, Any]) -> Game:
-    """The package's game as the tournament's next game (prepared racks, the package's variant; the tournament's
-    time per move set to the package's)."""
+    """The package's game as the tournament's next game: its racks prepared from the package, the package's
+    variant and time per move (the game's own, whatever the tournament's)."""
     doc = simulfiles.read_package(data)
     ours = tournament.lexicon.content_hash
     if doc["lexicon_hash"] != ours:
@@ -48,16 +48,13 @@ def import_package(actor: audit.Actor, tournament: Tournament, data: bytes | str
             raise ServiceError(Code.SIMUL_IMPORTED, _("the package of hall «%(hall)s» is game %(n)s of «%(t)s»")
                                % {"hall": hall["name"], "n": earlier.number, "t": earlier.tournament.name})
         game = games.create_game(actor, tournament, prepared_racks=[r["rack"] for r in doc["rounds"]],
-                                 variant=doc["variant"])
+                                 variant=doc["variant"], seconds_per_move=doc["seconds_per_move"])
         HallGame.objects.create(game=game, simul_id=doc["game"], hall=hall["code"], hall_name=hall["name"],
                                 key=hall["key"], lexicon_hash=doc["lexicon_hash"], package=doc)
-        before = tournament.seconds_per_move
-        if before != doc["seconds_per_move"]:
-            tournament.seconds_per_move = doc["seconds_per_move"]
-            tournament.save(update_fields=["seconds_per_move"])
-        audit.record(actor, "simul.import", game, before={"seconds_per_move": before},
-                     after={"game": doc["game"], "hall": hall["code"], "rounds": len(doc["rounds"]),
-                            "seconds_per_move": doc["seconds_per_move"]}, tournament=tournament)
+        audit.record(actor, "simul.import", game, after={"game": doc["game"], "hall": hall["code"],
+                                                         "rounds": len(doc["rounds"]),
+                                                         "seconds_per_move": doc["seconds_per_move"]},
+                     tournament=tournament)
     return game
 
 

@@ -74,8 +74,7 @@ def test_a_simultaneous_through_the_pages(staff, alice, sim_lexicon, sim_eager, 
         answer = arb.post("/arbiter/t/odesa/simultaneous/", {"file": f}, follow=True)
     game = Game.objects.get(tournament=t)
     assert HallGame.objects.get(game=game).hall == hall.code and "Партия 1" in answer.content.decode()
-    t.refresh_from_db()
-    assert t.seconds_per_move == 120  # the package's time per move
+    assert game.time_per_move == 120 and t.seconds_per_move == 180  # the package's time per move, the game's own
     with open(tmp_path / "package.json", "rb") as f:
         again = arb.post("/arbiter/t/odesa/simultaneous/", {"file": f}, follow=True)
     assert Game.objects.filter(tournament=t).count() == 1 and "уже" in messages_of(again)

@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('lexicon', '0001_initial'),
-        ('tournament', '0008_game_variant'),
+        ('tournament', '0009_fast_games'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
