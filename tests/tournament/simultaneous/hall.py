@@ -1,7 +1,8 @@
 """A hall of a simultaneous game on its own server, for the tests: run in a subprocess with the hall's own
 ``DUPLICATE_VAR_DIR`` and SQLite database.
 
-    python -m tests.tournament.simultaneous.hall template   # the database, the lexicons (copied for each hall)
+    python -m tests.tournament.simultaneous.hall template SIM_EN OTHER  # the database, two lexicons, a tournament
+                                                                        # on the other one (copied for each hall)
     python -m tests.tournament.simultaneous.hall play SPEC.json
 
 ``play`` makes the hall's tournament and players, imports the package with ``manage.py simultaneous
@@ -35,10 +36,12 @@ def template(sim_en: str, other: str) -> None:
     from django.core.management import call_command
 
     from lexicon import services
+    from tournament.services import tournaments
 
     call_command("migrate", verbosity=0)
     services.import_wordlist("sim-en", "en", sim_en)
-    services.import_wordlist("sim-en-b", "en", other)
+    tournaments.create_tournament(None, name="Other words", slug="other", ruleset="en",
+                                  lexicon=services.import_wordlist("sim-en-b", "en", other))
 
 
 def slip_of(moves: list[dict], i: int, round_no: int) -> tuple[str, str, int] | None:

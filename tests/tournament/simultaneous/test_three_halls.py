@@ -50,15 +50,20 @@ def hall_env(folder: Path) -> dict[str, str]:
             "LEXICON_DIR": str(folder / "lexicons"), "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8"}
 
 
-def run(folder: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=120, cwd=ROOT,
-                          env=hall_env(folder))
+def start(folder: Path, *args: str) -> subprocess.Popen:
+    """A command of a hall's server, started (the halls play side by side, as they would)."""
+    return subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=ROOT, env=hall_env(folder))
 
 
-def hall_script(folder: Path, *args: str) -> subprocess.CompletedProcess:
-    done = run(folder, "-m", "tests.tournament.simultaneous.hall", *args)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return done
+def finished(process: subprocess.Popen, status: int = 0) -> tuple[str, str]:
+    out, err = process.communicate(timeout=180)
+    assert process.returncode == status, err[-3000:]
+    return out, err
+
+
+def hall_script(folder: Path, *args: str) -> subprocess.Popen:
+    return start(folder, "-m", "tests.tournament.simultaneous.hall", *args)
 
 
 @pytest.fixture
@@ -76,7 +81,7 @@ def hall_template(tmp_path):
     other.write_text("\n".join(SIM_EN.read_text().split()[1:]) + "\n")
     folder = tmp_path / "template"
     folder.mkdir()
-    hall_script(folder, "template", str(SIM_EN), str(other))
+    finished(hall_script(folder, "template", str(SIM_EN), str(other)))
     return folder
 
 
@@ -90,7 +95,7 @@ def test_three_halls_one_offline(alice, organiser_lexicon, hall_template, tmp_pa
 
     # the packages: two halls fetch theirs over the API (with the token derived from their key), one gets a file
     assert api.get(f"/api/simultaneous/{game}/halls/paris/package/").status_code == 403
-    played: dict[str, dict] = {}
+    running: dict[str, subprocess.Popen] = {}
     results: dict[str, Path] = {}
     for code, (name, _city, players) in HALLS.items():
         folder, package = tmp_path / code, tmp_path / f"{code}-package.json"
@@ -108,20 +113,16 @@ def test_three_halls_one_offline(alice, organiser_lexicon, hall_template, tmp_pa
         spec = {"hall": name, "slug": code, "players": players, "package": str(package),
                 "out": str(tmp_path / f"{code}-results.json"), "penalty": 5 if code == "kyiv" else 0}
         (tmp_path / f"{code}.json").write_text(json.dumps(spec))
-        played[code] = json.loads(hall_script(folder, "play", str(tmp_path / f"{code}.json")).stdout.splitlines()[-1])
+        running[code] = hall_script(folder, "play", str(tmp_path / f"{code}.json"))
         results[code] = Path(spec["out"])
-
-    # a hall whose tournament uses another lexicon version: the package is refused, with the reason
+    # a hall whose tournament uses another lexicon version ("other", made with the template): the package is
+    # refused, with the reason (in the server's language: it names both versions)
     other = tmp_path / "other-hall"
     shutil.copytree(hall_template, other)
-    refused = run(other, "manage.py", "shell", "-c", (
-        "from lexicon.models import Lexicon; from tournament.services import tournaments; "
-        "tournaments.create_tournament(None, name='B', slug='b', ruleset='en', lexicon=Lexicon.latest('sim-en-b'))"))
-    assert refused.returncode == 0, refused.stderr
-    refused = run(other, "manage.py", "simultaneous", "import-package", str(tmp_path / "paris-package.json"),
-                  "--tournament", "b")
-    assert refused.returncode == 1, refused.stderr  # the reason, in the server's language, names both versions
-    assert simul.lexicon_hash[:12] in refused.stderr and "sim-en-b" in refused.stderr, refused.stderr
+    _out, err = finished(start(other, "manage.py", "simultaneous", "import-package",
+                               str(tmp_path / "paris-package.json"), "--tournament", "other"), 1)
+    assert simul.lexicon_hash[:12] in err and "sim-en-b" in err, err
+    played = {code: json.loads(finished(p)[0].splitlines()[-1]) for code, p in running.items()}
 
     # the results: two over the API, the offline hall's file by the command
     for code in ONLINE:
