@@ -38,7 +38,7 @@ from typing import Any, NotRequired, TypedDict, TypeVar
 from .board import Board, BoardError, Tile
 from .coords import Convention, format_coord
 from .draw import DrawError, DrawEvent, accept_rack, sort_tiles, tiles_text
-from .game import DuplicateGame, GameError
+from .game import PREPARED_REDRAW, DuplicateGame, GameError, RoundRecord
 from .moves import SolveFn
 from .notation import NotationError, parse_move
 from .placement import IllegalMove, evaluate
@@ -350,6 +350,14 @@ def game_to_gcg(game: DuplicateGame, *, lexicon: str | None = None, player: str 
     return "\n".join(lines) + "\n"
 
 
+def prepared_text(record: RoundRecord) -> str:
+    """A round's rack as a prepared game takes it (``DuplicateGame(prepared=…)``): ``kept+drawn``; after a redraw
+    the drawn tiles, after :data:`~scoring.game.PREPARED_REDRAW` when a leftover went back into the bag."""
+    if record.redraws:
+        return (PREPARED_REDRAW if record.leftover else "") + record.drawn
+    return f"{record.kept}+{record.drawn}" if record.kept and record.drawn else record.kept or record.drawn
+
+
 __all__ = [
     "ReplayError",
     "dumps",
@@ -357,5 +365,6 @@ __all__ = [
     "game_to_json",
     "gcg_move",
     "load_json",
+    "prepared_text",
     "replay_json",
 ]

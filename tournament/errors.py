@@ -66,6 +66,17 @@ class Code(StrEnum):
     TIME_OVER = "time_over"
     RACK_REJECTED = "rack_rejected"
     IDEMPOTENCY_CONFLICT = "idempotency_conflict"
+    # a simultaneous game (one game, many halls)
+    SIMUL_BAD_FILE = "simul_bad_file"
+    SIMUL_SIGNATURE = "simul_signature"
+    SIMUL_OTHER_GAME = "simul_other_game"
+    SIMUL_LEXICON = "simul_lexicon"
+    SIMUL_RACKS = "simul_racks"
+    SIMUL_UNKNOWN_HALL = "simul_unknown_hall"
+    SIMUL_IMPORTED = "simul_imported"
+    SIMUL_HALL_TAKEN = "simul_hall_taken"
+    SIMUL_RULESET = "simul_ruleset"
+    SIMUL_HALL_TOKEN = "simul_hall_token"
     # the engine's codes passed on by the services
     WRONG_PHASE = "wrong_phase"
     BAD_STATE = "bad_state"
@@ -139,6 +150,17 @@ CATALOGUE: dict[Code, Entry] = {
     Code.NO_VALID_RACK: Entry(CONFLICT, _("No valid rack can be drawn from the tiles left.")),
     Code.NOT_IN_BAG: Entry(BAD_REQUEST, _("These tiles are not in the bag.")),
     Code.DRAW_ERROR: Entry(BAD_REQUEST, _("The rack cannot be drawn.")),
+    Code.SIMUL_BAD_FILE: Entry(BAD_REQUEST, _("This is not a file of a simultaneous game.")),
+    Code.SIMUL_SIGNATURE: Entry(BAD_REQUEST, _("The results file is not signed with the hall's key: it was changed "
+                                              "after its export, or it comes from another hall.")),
+    Code.SIMUL_OTHER_GAME: Entry(BAD_REQUEST, _("The file belongs to another simultaneous game.")),
+    Code.SIMUL_LEXICON: Entry(CONFLICT, _("The file was played with another lexicon version.")),
+    Code.SIMUL_RACKS: Entry(BAD_REQUEST, _("The racks or tops of the file are not those of the game.")),
+    Code.SIMUL_UNKNOWN_HALL: Entry(NOT_FOUND, _("No such hall in this simultaneous game.")),
+    Code.SIMUL_IMPORTED: Entry(CONFLICT, _("This game package is already imported here.")),
+    Code.SIMUL_HALL_TAKEN: Entry(CONFLICT, _("A hall with this code takes part already.")),
+    Code.SIMUL_RULESET: Entry(CONFLICT, _("The tournament is played by another rule set than the game.")),
+    Code.SIMUL_HALL_TOKEN: Entry(FORBIDDEN, _("The hall's token is not right.")),
 }
 
 

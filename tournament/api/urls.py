@@ -6,7 +6,7 @@ permission matrix.
 
 from django.urls import path
 
-from . import arbiter, public, rounds, tablet
+from . import arbiter, public, rounds, simultaneous, tablet
 
 app_name = "api"
 
@@ -62,8 +62,14 @@ public_patterns = [
          name="public-standings"),
 ]
 
+simultaneous_patterns = [
+    path("<uuid:game>/halls/<slug:code>/package/", simultaneous.HallPackage.as_view(), name="simul-package"),
+    path("<uuid:game>/results/", simultaneous.HallResults.as_view(), name="simul-results"),
+]
+
 urlpatterns = [
     *[path("arbiter/" + str(p.pattern), p.callback, name=p.name) for p in arbiter_patterns],
     *[path("tablet/" + str(p.pattern), p.callback, name=p.name) for p in tablet_patterns],
     *[path("public/" + str(p.pattern), p.callback, name=p.name) for p in public_patterns],
+    *[path("simultaneous/" + str(p.pattern), p.callback, name=p.name) for p in simultaneous_patterns],
 ]

@@ -15,6 +15,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tests.tools.world import judged_first_round
+from tests.tournament.simultaneous.rows import simul_rows
 from tournament import services
 from tournament.api import urls as api_urls
 
@@ -66,6 +67,9 @@ MATRIX = {
     "public-rounds": ("get", None, ANYONE),
     "public-game-standings": ("get", None, ANYONE),
     "public-standings": ("get", None, ANYONE),
+    # a simultaneous game: the hall's token opens its package, the hall key's signature is the results' pass
+    "simul-package": ("get", None, ANYONE),
+    "simul-results": ("post", {}, ANYONE),
 }
 
 
@@ -96,7 +100,8 @@ def world(alice, bob, tournament, lexicon_row, eager):
     clients = {"anonymous": APIClient(), "player": tablet(reg_a, code_a), "other_player": tablet(reg_b, code_b),
                "arbiter": token_client(alice), "other_arbiter": token_client(bob)}
     verdict = rnd.verdicts.get(registration=reg_a)
-    return {"clients": clients, "tournament": tournament, "game": game, "round": rnd, "verdict": verdict}
+    return {"clients": clients, "tournament": tournament, "game": game, "round": rnd, "verdict": verdict,
+            "simul": simul_rows(lexicon_row)}
 
 
 def url_for(world, name: str) -> str:
@@ -107,6 +112,10 @@ def url_for(world, name: str) -> str:
         kwargs["slug"] = world["tournament"].slug
     if "<int:number>" in route:
         kwargs["number"] = world["game"].number
+    if "<uuid:game>" in route:
+        kwargs["game"] = world["simul"].game_id
+    if "<slug:code>" in route:
+        kwargs["code"] = "paris"
     if "<int:pk>" in route:
         kwargs["pk"] = world["verdict"].pk if route.startswith("arbiter/verdicts/") else world["round"].pk
     return reverse(f"api:{name}", kwargs=kwargs)

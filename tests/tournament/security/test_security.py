@@ -20,6 +20,7 @@ from rest_framework.test import APIClient
 from lexicon import urls as lexicon_urls
 from tests.conftest import ROOT
 from tests.tools.world import judged_first_round
+from tests.tournament.simultaneous.rows import simul_rows
 from tournament import services
 from tournament.api import tablet as tablet_api
 from tournament.console import urls as arbiter_urls
@@ -42,6 +43,7 @@ ARB_NO_JOB = {**ARB, "arbiter": 404}
 LOGGED_IN = {"anonymous": LOGIN, "player": LOGIN, "other_player": LOGIN, "arbiter": 200, "other_arbiter": 200,
              "staff": 200}
 STAFF = {**LOGGED_IN, "arbiter": 403, "other_arbiter": 403}
+STAFF_POST_ONLY = {**STAFF, "staff": 405}
 PUBLIC = dict.fromkeys(ROLES, 200)
 TABLET_APP = {**dict.fromkeys(ROLES, LOGIN), "player": 200, "other_player": 200}
 
@@ -66,6 +68,13 @@ PAGE_MATRIX = {
     ("arbiter", "override"): ARB_POST_ONLY,
     ("arbiter", "standings"): ARB,
     ("arbiter", "audit"): ARB,
+    ("arbiter", "simul_hall"): ARB,
+    ("arbiter", "simul_hall_results"): ARB_POST_ONLY,
+    ("arbiter", "simuls"): STAFF,
+    ("arbiter", "simul"): STAFF,
+    ("arbiter", "simul_add_hall"): STAFF_POST_ONLY,
+    ("arbiter", "simul_package"): STAFF,
+    ("arbiter", "simul_results"): STAFF_POST_ONLY,
     ("lexicon", "list"): LOGGED_IN,
     ("lexicon", "check"): LOGGED_IN,
     ("lexicon", "upload"): STAFF,
@@ -76,6 +85,7 @@ PAGE_MATRIX = {
     ("pdf", "job"): ARB_NO_JOB,
     ("pdf", "status"): ARB_NO_JOB,
     ("pdf", "download"): ARB_NO_JOB,
+    ("pdf", "national"): STAFF,
     ("tablet", "app"): TABLET_APP,
     ("tablet", "login"): PUBLIC,
     ("tablet", "qr"): dict.fromkeys(ROLES, 400),  # without ?code=
@@ -127,12 +137,14 @@ def world(db, alice, bob, tournament, lexicon_row, eager):
         c.force_login(user)
         clients[role] = c
     return {"clients": clients, "tokens": tokens, "tournament": tournament, "game": game, "round": rnd,
-            "verdict": rnd.verdicts.get(registration=reg_a), "lexicon": lexicon_row, "regs": (reg_a, reg_b)}
+            "verdict": rnd.verdicts.get(registration=reg_a), "lexicon": lexicon_row, "regs": (reg_a, reg_b),
+            "simul": simul_rows(lexicon_row)}
 
 
 def page_url(world, module: str, pattern: URLPattern) -> str:
     route = str(pattern.pattern)
-    values = {"slug": world["tournament"].slug, "number": world["game"].number, "job": "no-such-job", "code": "NOSUCHCD", "key": "no-such-key",
+    values = {"slug": world["tournament"].slug, "number": world["game"].number, "job": "no-such-job",
+              "game": world["simul"].game_id, "code": "paris", "key": "no-such-key",  # no training run "paris"
               "pk": world["verdict"].pk if module == "arbiter" else world["lexicon"].pk}
     path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(values[m.group(1)]), route)
     return PREFIXES[module] + path
