@@ -65,6 +65,10 @@ class Code(StrEnum):
     TIME_OVER = "time_over"
     RACK_REJECTED = "rack_rejected"
     IDEMPOTENCY_CONFLICT = "idempotency_conflict"
+    # the topping variant
+    TOP_UNKNOWN = "top_unknown"
+    ALREADY_TOPPED = "already_topped"
+    BAD_TIME = "bad_time"
     # the engine's codes passed on by the services
     WRONG_PHASE = "wrong_phase"
     BAD_STATE = "bad_state"
@@ -123,6 +127,9 @@ CATALOGUE: dict[Code, Entry] = {
     Code.TIME_OVER: Entry(CONFLICT, _("Time is over: the slip was stored as late and counts as missing.")),
     Code.RACK_REJECTED: Entry(CONFLICT, _("The rack typed is not valid: all its tiles went back into the bag.")),
     Code.IDEMPOTENCY_CONFLICT: Entry(CONFLICT, _("This slip key was already used for another slip.")),
+    Code.TOP_UNKNOWN: Entry(CONFLICT, _("A topping round opens once the solver has found its top.")),
+    Code.ALREADY_TOPPED: Entry(CONFLICT, _("You found the top of this round: no more attempts are taken.")),
+    Code.BAD_TIME: Entry(BAD_REQUEST, _("A time is minutes and seconds (0:42), within the round's time limit.")),
     Code.WRONG_PHASE: Entry(CONFLICT, _("The game is not at this step.")),
     Code.BAD_STATE: Entry(CONFLICT, _("The saved game cannot be read.")),
     Code.FIRST_MOVE_VERTICAL: Entry(BAD_REQUEST, _("The first move is placed horizontally.")),

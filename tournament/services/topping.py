@@ -1,0 +1,222 @@
+"""The topping variant (README "Rules: variants", Topping): attempts judged at once, times, results.
+
+Each attempt a tablet sends is a slip version (:mod:`.slips`: stored under its idempotency key with the
+server's time, every version kept, a late one kept as late); it is judged when it comes against the
+round's top (known before the round opens: :func:`check_open`) and the slip row says so (``topped``,
+``points``). A player's time for a round is that of his first attempt that was the top, from the
+round's opening; once topped his further attempts are refused. The arbiter can record a time by hand
+(a paper slip, a tablet that failed): a ``time`` slip, audited, that overrides the tablets' time.
+The results are :mod:`scoring.topping`'s over these rows.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from scoring import topping
+from scoring.judge import SlipParts, judge_slip
+from scoring.variants import get_variant
+
+from ..errors import Code, ServiceError
+from ..models import Game, Registration, Round, Slip
+from . import audit, games, rows, slips, solving
+
+#: Verdict reasons of a legal move whose words are valid (its points are the move's own).
+LEGAL_REASONS = frozenset({"ok", "score_wrong", "score_missing", "first_round", "first_round_score_wrong",
+                           "first_round_score_missing"})
+#: Round statuses whose times are final (the round's limit is over).
+FINAL_STATUSES = (Round.Status.CLOSED, Round.Status.JUDGED, Round.Status.REVIEWED, Round.Status.PUBLISHED)
+
+
+def is_topping(game: Game) -> bool:
+    return get_variant(game.variant).timed
+
+
+def check_open(rnd: Round) -> None:
+    """A topping round opens only once its top is known: attempts are judged against it when they come."""
+    if not is_topping(rnd.game):
+        return
+    rnd.refresh_from_db(fields=["solver_status", "solver_key", "top_moves"])
+    if rnd.solver_status == Round.SolverStatus.DONE and rnd.top_moves and solving.is_solved(rnd):
+        return
+    raise ServiceError(Code.TOP_UNKNOWN, _("round %(n)s: the solver has not found the top yet (solver: "
+                                           "%(status)s); a topping round opens once its top is known — open "
+                                           "it in a moment") % {"n": rnd.number,
+                                                                 "status": rnd.get_solver_status_display()})
+
+
+def limit_seconds(rnd: Round) -> int:
+    """The round's time limit: from its opening to its deadline (the time per move when it opened)."""
+    if rnd.opened_at is None or rnd.deadline is None:
+        return rnd.game.tournament.seconds_per_move
+    return int((rnd.deadline - rnd.opened_at).total_seconds())
+
+
+def seconds_of(rnd: Round, received_at: datetime) -> int:
+    """Whole seconds from the round's opening to ``received_at`` (server clock)."""
+    assert rnd.opened_at is not None
+    return topping.elapsed_seconds(_ms(rnd.opened_at), _ms(received_at))
+
+
+def _ms(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a tablet is told about an attempt: the top or not, the move's points, the player's time."""
+
+    slip: Slip
+    topped: bool
+    points: int | None
+    seconds: int | None  # the player's time when topped
+    attempts: int
+
+
+def top_score(rnd: Round) -> int:
+    return int(rnd.top_moves[0]["score"])
+
+
+def judge_attempt(rnd: Round, word: str, coordinates: str) -> tuple[bool, int | None]:
+    """(the top?, the move's points or None when it is not a legal move of valid words)."""
+    tools = solving.round_tools(rnd.game.tournament)
+    moves = solving.round_moves(rnd, tools)
+    verdict = judge_slip(solving.board_of(rnd), list(rnd.rack), SlipParts(word, coordinates or None, None),
+                         round_number=rnd.number, lexicon=tools[1], solve_fn=lambda _b, _r: moves,
+                         convention=rnd.game.tournament.convention)
+    if verdict.reason not in LEGAL_REASONS or verdict.true_score is None:
+        return False, None
+    return verdict.true_score == top_score(rnd), verdict.true_score
+
+
+def topped_slip(rnd: Round, registration: Registration) -> Slip | None:
+    """The attempt that topped (None: not topped yet)."""
+    return Slip.objects.filter(round=rnd, registration=registration, topped=True, late=False).exclude(
+        source=Slip.Source.TIME).order_by("received_at", "version").first()
+
+
+def attempt(rnd: Round, registration: Registration, key: str, *, word: str, coordinates: str,
+            actor: audit.Actor = None) -> tuple[Answer, bool]:
+    """A tablet's attempt: stored (:func:`.slips.submit_once`), judged at once. (answer, created).
+
+    A retry with the same key answers as the first time. A player who topped already is refused
+    (``already_topped``: nothing stored). A late attempt is stored as late (``slip.late``), not judged."""
+    existing = slips.retried_slip(key, registration, word=word, coordinates=coordinates, score=None)
+    if existing is not None:
+        return _answer(rnd, existing), False
+    if rnd.status == Round.Status.OPEN and topped_slip(rnd, registration) is not None:
+        raise ServiceError(Code.ALREADY_TOPPED, _("you found the top of round %(n)s: no more attempts are "
+                                                  "taken") % {"n": rnd.number})
+    slip, created = slips.submit_once(rnd, registration, key, word=word, coordinates=coordinates, score=None,
+                                      looked_up=True, actor=actor)
+    if not slip.late:
+        found, points = judge_attempt(rnd, slip.word, slip.coordinates)
+        Slip.objects.filter(pk=slip.pk).update(topped=found, points=points)
+        slip.topped, slip.points = found, points
+    return _answer(rnd, slip), created
+
+
+def _answer(rnd: Round, slip: Slip) -> Answer:
+    count = Slip.objects.filter(round_id=slip.round_id, registration_id=slip.registration_id).exclude(
+        source=Slip.Source.TIME).count()
+    seconds = seconds_of(rnd, slip.received_at) if slip.topped and not slip.late else None
+    return Answer(slip=slip, topped=bool(slip.topped) and not slip.late, points=slip.points, seconds=seconds,
+                  attempts=count)
+
+
+def parse_time(text: str) -> int:
+    """``0:42`` / ``1:05`` / ``42`` → seconds; ServiceError ``bad_time`` otherwise."""
+    raw = (text or "").strip()
+    minutes, sep, secs = raw.partition(":")
+    value: int | None = None
+    if sep and minutes.isdigit() and secs.isdigit() and len(secs) == 2 and int(secs) < 60:
+        value = int(minutes) * 60 + int(secs)
+    elif not sep and raw.isdigit():
+        value = int(raw)
+    if value is None:
+        raise ServiceError(Code.BAD_TIME, _("«%(text)s» is not a time: write minutes and seconds, e.g. 0:42")
+                           % {"text": raw})
+    return value
+
+
+def record_time(actor: audit.Actor, rnd: Round, registration: Registration, seconds: int | None, *,
+                word: str = "") -> Slip:
+    """The arbiter records a player's time by hand (``None``: not topped); it overrides the tablets' time.
+
+    Kept as a ``time`` slip (its time = the opening + ``seconds``), audited."""
+    if not is_topping(rnd.game):
+        raise ServiceError(Code.WRONG_PHASE, _("game %(n)s is not a topping game") % {"n": rnd.game.number})
+    if rnd.status in (Round.Status.DRAWN, Round.Status.CANCELLED) or rnd.opened_at is None:
+        raise ServiceError(Code.ROUND_NOT_OPEN, _("round %(n)s is %(status)s: no time can be recorded")
+                           % {"n": rnd.number, "status": rnd.get_status_display()})
+    limit = limit_seconds(rnd)
+    if seconds is not None and not 0 <= seconds <= limit:
+        raise ServiceError(Code.BAD_TIME, _("the time must be within the round's limit (%(limit)s)")
+                           % {"limit": topping.format_seconds(limit)})
+    before = results_for(rnd).get(registration.pk)
+    with transaction.atomic():
+        version = slips.last_version(registration.pk, rnd.pk) + 1
+        at = rnd.opened_at + timedelta(seconds=seconds or 0)
+        slip = rows.insert(Slip(
+            registration=registration, round_id=rnd.pk, word=word.strip()[:40], coordinates="", announced_score=None,
+            received_at=at, source=Slip.Source.TIME, idempotency_key=f"topping-arbiter-{uuid.uuid4()}",
+            version=version, is_current=False, late=False, entered_by=audit.user_or_none(actor),
+            topped=seconds is not None, points=None))
+        audit.record(actor, "topping.time", slip, before={"seconds": before.topped_seconds if before else None},
+                     after={"seconds": seconds, "table": registration.table_number, "round": rnd.number,
+                            "game": rnd.game.number}, tournament=registration.tournament)
+    return slip
+
+
+def results_for(rnd: Round) -> dict[int, topping.Attempt[int]]:
+    """Registration → its attempt count and the seconds it topped in (None: not topped) in this round.
+
+    The arbiter's latest entry wins; else the earliest tablet attempt that was the top."""
+    found: dict[int, topping.Attempt[int]] = {}
+    counts: dict[int, int] = {}
+    arbiter: dict[int, Slip] = {}
+    first: dict[int, Slip] = {}
+    for slip in Slip.objects.filter(round=rnd).order_by("registration_id", "received_at", "version"):
+        reg = slip.registration_id
+        if slip.source == Slip.Source.TIME:
+            if reg not in arbiter or slip.version > arbiter[reg].version:
+                arbiter[reg] = slip
+            continue
+        counts[reg] = counts.get(reg, 0) + 1
+        if slip.topped and not slip.late and reg not in first:
+            first[reg] = slip
+    for reg in set(counts) | set(arbiter):
+        chosen = arbiter.get(reg) or first.get(reg)
+        seconds = seconds_of(rnd, chosen.received_at) if chosen is not None and chosen.topped else None
+        found[reg] = topping.Attempt(reg, rnd.pk, seconds, counts.get(reg, 0))
+    return found
+
+
+def game_lines(game: Game) -> list[topping.TimeLine[int]]:
+    """Every registration's line over the game's rounds whose time is over (closed or later), ranked."""
+    rounds_ = list(games.live_rounds(game).filter(status__in=FINAL_STATUSES).order_by("number"))
+    regs = list(game.tournament.registrations.order_by("table_number").values_list("pk", flat=True))
+    attempts = [a for r in rounds_ for a in results_for(r).values()]
+    penalty = get_variant(game.variant).timeout_penalty
+    return topping.time_lines(regs, [r.pk for r in rounds_], attempts, {r.pk: limit_seconds(r) for r in rounds_},
+                              penalty)
+
+
+def tournament_lines(tournament_games: list[Game]) -> list[topping.TimeLine[int]]:
+    """The tournament's topping games added (each player's total time over them), ranked."""
+    return topping.add_lines([game_lines(g) for g in tournament_games if is_topping(g)])
+
+
+def topped_count(rnd: Round) -> int:
+    """How many players have topped this round so far (the display's count)."""
+    return sum(1 for a in results_for(rnd).values() if a.topped_seconds is not None)
+
+
+__all__ = ["Answer", "attempt", "check_open", "game_lines", "is_topping", "judge_attempt", "limit_seconds",
+           "parse_time", "record_time", "results_for", "seconds_of", "topped_count", "topped_slip",
+           "tournament_lines"]
