@@ -12,18 +12,22 @@ The results are :mod:`scoring.topping`'s over these rows.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Container
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TypedDict
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from scoring import topping
+from scoring.board import Board
 from scoring.judge import SlipParts, judge_slip
+from scoring.moves import Move
 from scoring.variants import get_variant
 
 from ..errors import Code, ServiceError
-from ..models import Game, Registration, Round, Slip
+from ..models import Game, Registration, Round, Slip, Tournament
 from . import audit, games, rows, slips, solving
 
 #: Verdict reasons of a legal move whose words are valid (its points are the move's own).
@@ -82,12 +86,27 @@ def top_score(rnd: Round) -> int:
     return int(rnd.top_moves[0]["score"])
 
 
+#: (round id, solver key) → (the round's board, its moves, the lexicon): a hall's attempts judged against one
+#: solution per process (the round's rack and board are fixed while it is open: the key says so).
+_judging: dict[tuple[int, str], tuple[Board, list[Move], Container[str] | None]] = {}
+
+
+def _round_judging(rnd: Round) -> tuple[Board, list[Move], Container[str] | None]:
+    key = (rnd.pk, solving.solver_key(rnd))
+    found = _judging.get(key)
+    if found is None:
+        tools = solving.round_tools(rnd.game.tournament)
+        if len(_judging) >= 8:
+            _judging.clear()
+        found = _judging[key] = (solving.board_of(rnd), solving.round_moves(rnd, tools), tools[1])
+    return found
+
+
 def judge_attempt(rnd: Round, word: str, coordinates: str) -> tuple[bool, int | None]:
     """(the top?, the move's points or None when it is not a legal move of valid words)."""
-    tools = solving.round_tools(rnd.game.tournament)
-    moves = solving.round_moves(rnd, tools)
-    verdict = judge_slip(solving.board_of(rnd), list(rnd.rack), SlipParts(word, coordinates or None, None),
-                         round_number=rnd.number, lexicon=tools[1], solve_fn=lambda _b, _r: moves,
+    board, moves, lexicon = _round_judging(rnd)
+    verdict = judge_slip(board, list(rnd.rack), SlipParts(word, coordinates or None, None),
+                         round_number=rnd.number, lexicon=lexicon, solve_fn=lambda _b, _r: moves,
                          convention=rnd.game.tournament.convention)
     if verdict.reason not in LEGAL_REASONS or verdict.true_score is None:
         return False, None
@@ -217,6 +236,57 @@ def topped_count(rnd: Round) -> int:
     return sum(1 for a in results_for(rnd).values() if a.topped_seconds is not None)
 
 
-__all__ = ["Answer", "attempt", "check_open", "game_lines", "is_topping", "judge_attempt", "limit_seconds",
+class RoundRow(TypedDict):
+    """One player in one topping round (the console's panel, the API)."""
+
+    table: int
+    name: str
+    topped: bool
+    seconds: int | None  # the time he topped in
+    counted: int  # the seconds the round counts for him (limit + penalty when not topped)
+    attempts: int
+
+
+class GameRow(TypedDict):
+    """One player's line of a topping game or tournament: total time, rank, per round the seconds counted."""
+
+    table: int
+    name: str
+    rank: int
+    total: int
+    topped: int
+    attempts: int
+    rounds: list[int]  # the seconds counted per round, in round order
+
+
+def round_rows(rnd: Round) -> list[RoundRow]:
+    """Every registered player in this round, by table: topped or not, his time, his attempts."""
+    found = results_for(rnd)
+    limit, penalty = limit_seconds(rnd), get_variant(rnd.game.variant).timeout_penalty
+    out: list[RoundRow] = []
+    for pk, table, name in rnd.game.tournament.registrations.order_by("table_number").values_list(
+            "pk", "table_number", "player__name"):
+        a = found.get(pk)
+        seconds = a.topped_seconds if a is not None else None
+        out.append({"table": table, "name": name, "topped": seconds is not None, "seconds": seconds,
+                    "counted": topping.round_seconds(seconds, limit, penalty),
+                    "attempts": a.attempts if a is not None else 0})
+    return out
+
+
+def game_rows(tournament: Tournament, game: Game | None) -> list[GameRow]:
+    """The ranked lines of a topping game (``game``), or of the tournament's topping games (None)."""
+    if game is not None:
+        lines = game_lines(game)
+    else:
+        lines = tournament_lines(list(tournament.games.exclude(status=Game.Status.CANCELLED).order_by("number")))
+    who = {pk: (table, name) for pk, table, name in tournament.registrations.values_list(
+        "pk", "table_number", "player__name")}
+    return [{"table": who[x.player][0], "name": who[x.player][1], "rank": x.rank, "total": x.total,
+             "topped": x.topped, "attempts": x.attempts, "rounds": list(x.rounds.values())}
+            for x in lines if x.player in who]
+
+
+__all__ = ["GameRow", "RoundRow", "game_rows", "round_rows", "Answer", "attempt", "check_open", "game_lines", "is_topping", "judge_attempt", "limit_seconds",
            "parse_time", "record_time", "results_for", "seconds_of", "topped_count", "topped_slip",
            "tournament_lines"]

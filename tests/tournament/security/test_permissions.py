@@ -56,6 +56,9 @@ MATRIX = {
     "arbiter-round-slips": [("get", None, ARBITER), ("post", {"table": 3, "word": "CATS", "score": 12}, ARBITER)],
     "arbiter-round-count": ("get", None, ARBITER),
     "arbiter-round-verdicts": ("get", None, ARBITER),
+    "arbiter-round-times": [("get", None, ARBITER), ("post", {"table": 1, "time": "0:42"}, ARBITER)],
+    "arbiter-game-times": ("get", None, ARBITER),
+    "arbiter-times": ("get", None, ARBITER),
     "arbiter-verdict-override": ("post", {"awarded": 1, "warning": False, "why": "test"}, ARBITER),
     "tablet-login": ("post", {"code": "WRONG"}, ANYONE),
     "tablet-state": ("get", None, TABLET),
@@ -66,6 +69,7 @@ MATRIX = {
     "public-rounds": ("get", None, ANYONE),
     "public-game-standings": ("get", None, ANYONE),
     "public-standings": ("get", None, ANYONE),
+    "public-game-times": ("get", None, ANYONE),
 }
 
 
