@@ -62,6 +62,7 @@ PAGE_MATRIX = {
     ("arbiter", "review"): ARB,
     ("arbiter", "choose_top"): ARB_POST_ONLY,
     ("arbiter", "board"): ARB,
+    ("arbiter", "times"): {**ARB, "arbiter": 302},  # the world's game is classic: back to the game page
     ("arbiter", "override"): ARB_POST_ONLY,
     ("arbiter", "standings"): ARB,
     ("arbiter", "audit"): ARB,
