@@ -84,6 +84,7 @@ PAGE_MATRIX = {
     ("display", "display"): PUBLIC,
     ("display", "state"): PUBLIC,
     ("display", "version"): PUBLIC,
+    ("display", "topped"): PUBLIC,
 }
 MODULES = {"arbiter": arbiter_urls, "lexicon": lexicon_urls, "pdf": pdf_urls, "tablet": tablet_urls,
            "display": display_urls}
