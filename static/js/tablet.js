@@ -326,7 +326,7 @@
     function show(result) {
       answer = result;
       if (result.status === "received" && state && state.round && state.round.id === result.round) state.slip = result.slip;
-      if (state) { renderForm(); renderReceipt(); }
+      if (state) { renderForm(); renderReceipt(); renderTopping(); }
     }
     function renderReceipt() {
       receipt.slip(byId("receipt"), {state: state, phase: phaseOf(), answer: answer, outbox: outbox, topping: topping()});
