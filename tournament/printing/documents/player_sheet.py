@@ -17,8 +17,8 @@ from scoring.topping import format_seconds
 
 from ... import labels
 from ...services import reading, topping
-from ...services.topping import GameRow
 from ...services.reading import PlayerGame, PlayerRound, PlayerSheet, TournamentInfo
+from ...services.topping import GameRow
 from ..layout import FLAG_BG, HEAD_BG, MUTED, escape, minus
 from ..layout import tr as _
 from .common import SheetDocument, marks_markup, move_markup, percent, signed, table_style, written_markup

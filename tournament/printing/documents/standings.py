@@ -11,9 +11,9 @@ from reportlab.platypus import LongTable, Paragraph, Spacer
 from scoring.topping import format_seconds
 
 from ...services import reading, topping
-from ...services.topping import GameRow
 from ...services.reading import StandingsSheet, TournamentInfo
 from ...services.standings import Standing
+from ...services.topping import GameRow
 from ..layout import escape, fit_text, minus, text_width
 from ..layout import tr as _
 from .common import SheetDocument, percent, table_style
