@@ -133,7 +133,8 @@ class TabletSlip(TabletView):
 
 def _topping_attempt(rnd: Round, reg: Registration, key: str, body: dict[str, Any]) -> Response:
     """A topping game's attempt: judged at once; the answer says the top (and the time) or not."""
-    found, created = topping.attempt(rnd, reg, key, word=body["word"], coordinates=body["coordinates"])
+    found, created = topping.attempt(rnd, reg, key, word=body["word"], coordinates=body["coordinates"],
+                                     score=body["score"])
     answer = {**live_tablet.slip_dict(found.slip, rnd.opened_at),
               "topping": {"topped": found.topped, "points": found.points, "seconds": found.seconds,
                           "attempts": found.attempts}}

@@ -120,24 +120,31 @@ def topped_slip(rnd: Round, registration: Registration) -> Slip | None:
 
 
 def attempt(rnd: Round, registration: Registration, key: str, *, word: str, coordinates: str,
-            actor: audit.Actor = None) -> tuple[Answer, bool]:
+            score: int | None = None, actor: audit.Actor = None) -> tuple[Answer, bool]:
     """A tablet's attempt: stored (:func:`.slips.submit_once`), judged at once. (answer, created).
 
     A retry with the same key answers as the first time. A player who topped already is refused
-    (``already_topped``: nothing stored). A late attempt is stored as late (``slip.late``), not judged."""
-    existing = slips.retried_slip(key, registration, word=word, coordinates=coordinates, score=None)
+    (``already_topped``: nothing stored). A late attempt is stored as late (``slip.late``), not judged.
+    ``score``: what the tablet announced, kept as sent; the attempt is judged by its move alone."""
+    existing = slips.retried_slip(key, registration, word=word, coordinates=coordinates, score=score)
     if existing is not None:
+        if existing.topped is None and not existing.late:  # stored, but its judging did not finish: judge it now
+            _judge_stored(rnd, existing)
         return _answer(rnd, existing), False
     if rnd.status == Round.Status.OPEN and topped_slip(rnd, registration) is not None:
         raise ServiceError(Code.ALREADY_TOPPED, _("you found the top of round %(n)s: no more attempts are "
                                                   "taken") % {"n": rnd.number})
-    slip, created = slips.submit_once(rnd, registration, key, word=word, coordinates=coordinates, score=None,
+    slip, created = slips.submit_once(rnd, registration, key, word=word, coordinates=coordinates, score=score,
                                       looked_up=True, actor=actor)
     if not slip.late:
-        found, points = judge_attempt(rnd, slip.word, slip.coordinates)
-        Slip.objects.filter(pk=slip.pk).update(topped=found, points=points)
-        slip.topped, slip.points = found, points
+        _judge_stored(rnd, slip)
     return _answer(rnd, slip), created
+
+
+def _judge_stored(rnd: Round, slip: Slip) -> None:
+    found, points = judge_attempt(rnd, slip.word, slip.coordinates)
+    Slip.objects.filter(pk=slip.pk).update(topped=found, points=points)
+    slip.topped, slip.points = found, points
 
 
 def _answer(rnd: Round, slip: Slip) -> Answer:
@@ -186,7 +193,7 @@ def record_time(actor: audit.Actor, rnd: Round, registration: Registration, seco
             received_at=at, source=Slip.Source.TIME, idempotency_key=f"topping-arbiter-{uuid.uuid4()}",
             version=version, is_current=False, late=False, entered_by=audit.user_or_none(actor),
             topped=seconds is not None, points=None))
-        audit.record(actor, "topping.time", slip, before={"seconds": before.topped_seconds if before else None},
+        audit.record(actor, "slip.topping_time", slip, before={"seconds": before.topped_seconds if before else None},
                      after={"seconds": seconds, "table": registration.table_number, "round": rnd.number,
                             "game": rnd.game.number}, tournament=registration.tournament)
     return slip

@@ -114,7 +114,7 @@ def test_results_limit_and_penalty_and_the_arbiters_time(alice, game, players, e
         topping.record_time(alice, rnd, b, 181)
     assert caught.value.code == Code.BAD_TIME
     topping.record_time(alice, rnd, b, 75, word=word)  # a paper slip's time, typed by the arbiter
-    assert AuditLog.objects.filter(action="topping.time").count() == 1
+    assert AuditLog.objects.filter(action="slip.topping_time").count() == 1
     services.rounds.close_round(rnd, alice, force=True)
     lines = {x.player: x for x in topping.game_lines(game)}
     assert 30 <= lines[a.pk].total <= 33 and lines[a.pk].rank == 1 and lines[a.pk].topped == 1
