@@ -78,6 +78,14 @@ def test_a_topping_round_on_two_tablets(chromium, live_server, hall):
     a.wait_for_selector("#topping.ok:not([hidden])")
     assert a.js_errors == [] and b.js_errors == []
 
+    # the hall display tells how many have topped
+    display = new_page(chromium, live_server, width=1366, height=768)
+    display.goto(f"{display.base}/display/{t.slug}/")
+    display.wait_for_selector("#topped:not([hidden])")
+    assert "2" in display.inner_text("#topped") and "4" in display.inner_text("#topped")
+    display.screenshot(path=str(SHOTS / "topping-display-ru-1366.png"))
+    assert display.js_errors == []
+
     services.rounds.close_round(rnd, hall.alice, force=True)
     console = arbiter_page(chromium, live_server, hall.alice, language="ru", width=1366, height=768)
     console.goto(f"{console.base}/arbiter/t/{t.slug}/g/{hall.game.number}/times/")
