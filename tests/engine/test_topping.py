@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.game import DuplicateGame
-from scoring.records import game_to_json
+from scoring.records import game_to_gcg, game_to_json
 from scoring.rules import get_ruleset
 from scoring.topping import (
     Attempt,
@@ -36,6 +36,7 @@ def test_racks_are_drawn_as_classic() -> None:
     assert topping.to_json()["variant"] == "topping"
     assert DuplicateGame.from_json(topping.to_json()).variant is TOPPING
     assert game_to_json(topping)["variant"] == "topping"
+    assert "#note variant topping: Topping; each player's time to find the top counts" in game_to_gcg(topping)
     assert "variant" not in classic.to_json()
 
 
