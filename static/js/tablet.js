@@ -348,7 +348,7 @@
       var box = byId("topping"), a = toppingAnswer(), phase = phaseOf();
       box.innerHTML = "";
       box.className = "card tb-topping";
-      box.hidden = !topping() || a.topped == null || phase === "published";
+      box.hidden = !topping() || a.topped == null;  // published too: the time stays above the points
       if (box.hidden) return;
       if (a.topped) {
         box.classList.add("ok");

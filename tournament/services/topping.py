@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TypedDict
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
 from scoring import topping
@@ -86,37 +86,43 @@ def top_score(rnd: Round) -> int:
     return int(rnd.top_moves[0]["score"])
 
 
-#: (round id, solver key) → (the round's board, its moves, the lexicon): a hall's attempts judged against one
-#: solution per process (the round's rack and board are fixed while it is open: the key says so).
-_judging: dict[tuple[int, str], tuple[Board, list[Move], Container[str] | None]] = {}
+#: (round id, rack, board) → (the round's board, its moves, the lexicon, the convention): a hall's attempts
+#: judged against one solution per process (the rack and the board are what a solution is computed from).
+_judging: dict[tuple[int, str, str], tuple[Board, list[Move], Container[str] | None, str]] = {}
 
 
-def _round_judging(rnd: Round) -> tuple[Board, list[Move], Container[str] | None]:
-    key = (rnd.pk, solving.solver_key(rnd))
+def _round_judging(rnd: Round) -> tuple[Board, list[Move], Container[str] | None, str]:
+    key = (rnd.pk, rnd.rack, rnd.board_before)
     found = _judging.get(key)
     if found is None:
-        tools = solving.round_tools(rnd.game.tournament)
+        t = rnd.game.tournament
+        tools = solving.round_tools(t)
         if len(_judging) >= 8:
             _judging.clear()
-        found = _judging[key] = (solving.board_of(rnd), solving.round_moves(rnd, tools), tools[1])
+        found = _judging[key] = (solving.board_of(rnd), solving.round_moves(rnd, tools), tools[1], t.convention)
     return found
 
 
 def judge_attempt(rnd: Round, word: str, coordinates: str) -> tuple[bool, int | None]:
     """(the top?, the move's points or None when it is not a legal move of valid words)."""
-    board, moves, lexicon = _round_judging(rnd)
+    board, moves, lexicon, convention = _round_judging(rnd)
     verdict = judge_slip(board, list(rnd.rack), SlipParts(word, coordinates or None, None),
                          round_number=rnd.number, lexicon=lexicon, solve_fn=lambda _b, _r: moves,
-                         convention=rnd.game.tournament.convention)
+                         convention=convention)
     if verdict.reason not in LEGAL_REASONS or verdict.true_score is None:
         return False, None
     return verdict.true_score == top_score(rnd), verdict.true_score
 
 
-def topped_slip(rnd: Round, registration: Registration) -> Slip | None:
-    """The attempt that topped (None: not topped yet)."""
-    return Slip.objects.filter(round=rnd, registration=registration, topped=True, late=False).exclude(
-        source=Slip.Source.TIME).order_by("received_at", "version").first()
+def player_counts(round_id: int, registration_id: int) -> tuple[int, bool]:
+    """(the player's attempts in the round, whether one of them was the top) — asked with every attempt:
+    one statement written once (the arbiter's time slips are not attempts)."""
+    with connection.cursor() as cur:
+        cur.execute(f'SELECT COUNT(*), SUM(CASE WHEN "topped" AND NOT "late" THEN 1 ELSE 0 END) '
+                    f'FROM "{Slip._meta.db_table}" WHERE "round_id" = %s AND "registration_id" = %s '
+                    'AND "source" <> %s', [round_id, registration_id, Slip.Source.TIME.value])
+        row = cur.fetchone()
+    return (int(row[0]), bool(row[1])) if row else (0, False)
 
 
 def attempt(rnd: Round, registration: Registration, key: str, *, word: str, coordinates: str,
@@ -131,7 +137,7 @@ def attempt(rnd: Round, registration: Registration, key: str, *, word: str, coor
         if existing.topped is None and not existing.late:  # stored, but its judging did not finish: judge it now
             _judge_stored(rnd, existing)
         return _answer(rnd, existing), False
-    if rnd.status == Round.Status.OPEN and topped_slip(rnd, registration) is not None:
+    if rnd.status == Round.Status.OPEN and player_counts(rnd.pk, registration.pk)[1]:
         raise ServiceError(Code.ALREADY_TOPPED, _("you found the top of round %(n)s: no more attempts are "
                                                   "taken") % {"n": rnd.number})
     slip, created = slips.submit_once(rnd, registration, key, word=word, coordinates=coordinates, score=score,
@@ -148,8 +154,7 @@ def _judge_stored(rnd: Round, slip: Slip) -> None:
 
 
 def _answer(rnd: Round, slip: Slip) -> Answer:
-    count = Slip.objects.filter(round_id=slip.round_id, registration_id=slip.registration_id).exclude(
-        source=Slip.Source.TIME).count()
+    count = player_counts(slip.round_id, slip.registration_id)[0]
     seconds = seconds_of(rnd, slip.received_at) if slip.topped and not slip.late else None
     return Answer(slip=slip, topped=bool(slip.topped) and not slip.late, points=slip.points, seconds=seconds,
                   attempts=count)
@@ -294,6 +299,6 @@ def game_rows(tournament: Tournament, game: Game | None) -> list[GameRow]:
             for x in lines if x.player in who]
 
 
-__all__ = ["GameRow", "RoundRow", "game_rows", "round_rows", "Answer", "attempt", "check_open", "game_lines", "is_topping", "judge_attempt", "limit_seconds",
-           "parse_time", "record_time", "results_for", "seconds_of", "topped_count", "topped_slip",
+__all__ = ["GameRow", "RoundRow", "game_rows", "player_counts", "round_rows", "Answer", "attempt", "check_open", "game_lines", "is_topping", "judge_attempt", "limit_seconds",
+           "parse_time", "record_time", "results_for", "seconds_of", "topped_count",
            "tournament_lines"]

@@ -50,21 +50,22 @@ def play_round(hall, sim_eager, games_url) -> dict | None:
     with sim_eager(execute=False):
         ok(hall.round_action(rnd["id"], "open"))
     for i in range(30):
-        if wrong and i % 6 == 0:  # a wrong attempt first: not the top, its points told, try again
+        if wrong and i % 10 == 0:  # a wrong attempt first: not the top, its points told, try again
             answer = ok(hall.send(i, wrong), 201)["topping"]
             assert not answer["topped"] and answer["seconds"] is None and answer["points"] < top["score"]
         if i != SILENT:
             answer = ok(hall.send(i, top["move"]), 201)
             assert answer["topping"]["topped"] and answer["topped"] and answer["points"] == top["score"]
             assert 0 <= answer["topping"]["seconds"] <= 60  # the machine may be slow: seconds, not the limit
-    error(hall.send(1, top["move"]), 409, "already_topped")  # topped: no more attempts
-    state = ok(hall.tablets[1].get(f"{T}/state/"))
-    assert state["round"]["variant"] == "topping" and state["slip"]["topped"] is True
-    assert state["slip"]["seconds"] is not None
-    times = ok(hall.arbiter.get(f"{A}/rounds/{rnd['id']}/times/"))
-    assert times["topped"] == 29 and (times["limit"], times["penalty"]) == (LIMIT, PENALTY)
-    silent = next(r for r in times["rows"] if r["table"] == hall.tables[SILENT])
-    assert not silent["topped"] and silent["counted"] == LIMIT + PENALTY
+    if rnd["number"] <= PAPER_ROUND:  # the first rounds: every read checked (the later ones only play)
+        error(hall.send(1, top["move"]), 409, "already_topped")  # topped: no more attempts
+        state = ok(hall.tablets[1].get(f"{T}/state/"))
+        assert state["round"]["variant"] == "topping" and state["slip"]["topped"] is True
+        assert state["slip"]["seconds"] is not None
+        times = ok(hall.arbiter.get(f"{A}/rounds/{rnd['id']}/times/"))
+        assert times["topped"] == 29 and (times["limit"], times["penalty"]) == (LIMIT, PENALTY)
+        silent = next(r for r in times["rows"] if r["table"] == hall.tables[SILENT])
+        assert not silent["topped"] and silent["counted"] == LIMIT + PENALTY
     if rnd["number"] == PAPER_ROUND:
         error(hall.arbiter.post(f"{A}/rounds/{rnd['id']}/times/", {"table": hall.tables[SILENT], "time": "4:00"},
                                 format="json"), 400, "bad_time")

@@ -102,3 +102,11 @@ def test_a_topping_round_on_two_tablets(chromium, live_server, hall):
     order = console.eval_on_selector_all("#topping-standings tbody tr", "rows => rows.map(r => r.dataset.table)")
     assert order[:2] == [str(reg_b.table_number), str(reg_a.table_number)]
     assert console.js_errors == []
+    # published: the tablet keeps the player's time above the round's results
+    services.judging.judge_round(rnd, hall.alice)
+    services.rounds.publish_round(hall.alice, rnd)
+    a.reload()
+    a.wait_for_selector("#result:not([hidden])")
+    assert f"0:{secs_a:02d}" in a.inner_text("#topping.ok")
+    a.screenshot(path=str(SHOTS / "topping-tablet-published-ru-800.png"), full_page=True)
+    assert a.js_errors == []
