@@ -74,6 +74,10 @@ def play_round(hall, sim_eager, games_url) -> dict | None:
         assert times["topped"] == 30
     ok(hall.round_action(rnd["id"], "close"))
     ok(hall.round_action(rnd["id"], "judge"))
+    if rnd["number"] <= PAPER_ROUND:  # the score is never asked in topping: no warning for its absence
+        verdicts = hall.verdicts(rnd["id"])
+        assert {verdicts[hall.tables[i]]["awarded"] for i in range(30) if i != SILENT} == {top["score"]}
+        assert not any(v["warning"] for v in verdicts.values())
     return ok(hall.round_action(rnd["id"], "publish"))
 
 
@@ -106,3 +110,6 @@ def test_whole_topping_game_with_30_players(alice, tournament, sim_eager):
     assert ok(arb.get(f"{A}/tournaments/{slug}/times/"))["rows"] == standings["rows"]
     assert ok(APIClient().get(f"{P}/tournaments/{slug}/games/1/times/"))["rows"] == standings["rows"]
     error(arb.get(f"{A}/tournaments/{slug}/games/2/times/"), 404)
+    # the points are still judged, below the times: never a warning (the score is not asked), so no penalty
+    points = ok(arb.get(f"{games_url}/standings/"))["rows"]
+    assert all(r["warnings"] == 0 and r["penalties"] == 0 for r in points)
