@@ -14,7 +14,7 @@ from ..services import topping
 from ..services.standings import Standing
 from ..web.access import arbiter_view
 from .games import game_of
-from .topping import ShownLine, shown_lines
+from .topping import shown_lines
 from .tournaments import context
 
 
@@ -24,13 +24,6 @@ def matches(row: Standing, query: str) -> bool:
         return row.registration.table_number == int(query)
     needle = query.casefold()
     return needle in row.player.name.casefold() or needle in row.player.club.casefold()
-
-
-def topping_times(tournament: Tournament, game: Game | None, games: list[Game]) -> list[ShownLine]:
-    """The standings by total time of a topping game, or of the tournament's topping games (none: [])."""
-    if game is not None:
-        return shown_lines(topping.game_rows(tournament, game)) if topping.is_topping(game) else []
-    return shown_lines(topping.game_rows(tournament, None)) if any(topping.is_topping(g) for g in games) else []
 
 
 @arbiter_view
@@ -56,6 +49,6 @@ def standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         tables = {name: rows for name, rows in tables.items() if rows} or {"": []}
     return render(request, "arbiter/standings.html", context(
         tournament, "standings", tables=tables, group=group, games=games, game=game_obj, query=query,
-        times=topping_times(tournament, game_obj, games) if not group else [],
+        times=shown_lines(topping.standings_times(tournament, game_obj)) if not group else [],
         players=players, shown=sum(len(rows) for rows in tables.values()),
         groups=[("series", _("Series")), ("category", _("Categories")), ("club", _("Clubs"))]))

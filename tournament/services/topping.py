@@ -271,6 +271,19 @@ class GameRow(TypedDict):
     rounds: list[int]  # the seconds counted per round, in round order
 
 
+def standings_times(tournament: Tournament, game: Game | None) -> list[GameRow]:
+    """The lines by total time of a topping game, or of the tournament's topping games (``game`` None);
+    empty when the game (or every game of the tournament) is not a topping game (the papers read this)."""
+    timed = [game] if game is not None else list(tournament.games.exclude(status=Game.Status.CANCELLED))
+    return game_rows(tournament, game) if any(is_topping(g) for g in timed) else []
+
+
+def times_by_game(tournament: Tournament) -> dict[int, dict[int, GameRow]]:
+    """Topping games: game number → table → the player's line by total time (the player sheets read this)."""
+    return {g.number: {r["table"]: r for r in game_rows(tournament, g)}
+            for g in tournament.games.exclude(status=Game.Status.CANCELLED).order_by("number") if is_topping(g)}
+
+
 def round_rows(rnd: Round) -> list[RoundRow]:
     """Every registered player in this round, by table: topped or not, his time, his attempts."""
     found = results_for(rnd)
@@ -299,6 +312,7 @@ def game_rows(tournament: Tournament, game: Game | None) -> list[GameRow]:
             for x in lines if x.player in who]
 
 
-__all__ = ["GameRow", "RoundRow", "game_rows", "player_counts", "round_rows", "Answer", "attempt", "check_open", "game_lines", "is_topping", "judge_attempt", "limit_seconds",
+__all__ = ["GameRow", "RoundRow", "game_rows", "player_counts", "round_rows", "standings_times", "times_by_game",
+           "Answer", "attempt", "check_open", "game_lines", "is_topping", "judge_attempt", "limit_seconds",
            "parse_time", "record_time", "results_for", "seconds_of", "topped_count",
            "tournament_lines"]

@@ -27,12 +27,6 @@ if TYPE_CHECKING:
     from ...models import Registration, Tournament
 
 
-def topping_times(tournament: Tournament) -> dict[int, dict[int, GameRow]]:
-    """Topping games: game number → table → the player's line by total time (empty without topping games)."""
-    return {g.number: {r["table"]: r for r in topping.game_rows(tournament, g)}
-            for g in tournament.games.exclude(status="cancelled").order_by("number") if topping.is_topping(g)}
-
-
 class PlayerSheetDocument(SheetDocument):
     def __init__(self, info: TournamentInfo, sheet: PlayerSheet, *, times: dict[int, dict[int, GameRow]] | None = None,
                  **kwargs: Any):
@@ -224,13 +218,13 @@ def player_sheets_document(tournament: Tournament, *, group_by: str | None = Non
         kind = {"club": _("Club"), "series": _("Series"), "category": _("Category")}[group_by]
         scope = f"{kind}: {group or _('(none)')}"
     return PlayerSheetsDocument(reading.tournament_info(tournament), [reading.player_sheet(r) for r in regs],
-                                scope=scope, times=topping_times(tournament), **kwargs)
+                                scope=scope, times=topping.times_by_game(tournament), **kwargs)
 
 
 def player_sheet_document(registration: Registration, **kwargs: Any) -> PlayerSheetDocument:
     """One player's slips, verdicts, awarded scores against the tops; totals, warnings, penalties, solos."""
     return PlayerSheetDocument(reading.tournament_info(registration.tournament), reading.player_sheet(registration),
-                               times=topping_times(registration.tournament), **kwargs)
+                               times=topping.times_by_game(registration.tournament), **kwargs)
 
 
 __all__ = ["PlayerSheetDocument", "PlayerSheetsDocument", "SheetStart", "player_sheet_document",

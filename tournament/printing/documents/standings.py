@@ -157,11 +157,7 @@ def standings_document(tournament: Tournament, *, game: Game | None = None, grou
     if group_by not in (None, "", *GROUPS):
         raise ValueError(f"standings by {group_by!r}: series, category or club")
     data = reading.standings_sheet(tournament, game=game, group_by=group_by or None)
-    times: list[GameRow] = []
-    if not group_by:
-        timed = [game] if game is not None else list(tournament.games.exclude(status="cancelled"))
-        if any(topping.is_topping(g) for g in timed):
-            times = topping.game_rows(tournament, game)
+    times = topping.standings_times(tournament, game) if not group_by else []
     return StandingsDocument(reading.tournament_info(tournament), data, group_by=group_by, times=times, **kwargs)
 
 
