@@ -330,8 +330,7 @@ def game_to_gcg(game: DuplicateGame, *, lexicon: str | None = None, player: str 
     if lexicon:
         lines.append(f"#lexicon {lexicon}")
     if not game.variant.classic:
-        lines.append(f"#note variant {game.variant.id}: {game.variant.name}; a blank played is replaced by "
-                     "its letter's tile from the bag, when one is left")
+        lines.append(f"#note variant {game.variant.id}: {game.variant.name}; {game.variant.note}")
     board = Board(rs)
     for r in game.rounds:
         coord, word = gcg_move(board, r.move)

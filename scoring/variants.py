@@ -45,15 +45,26 @@ class Variant:
     blank_on_rack: bool = False
     #: a blank played by the top is replaced by its letter from the bag and goes back into the bag
     blank_replaced: bool = False
+    #: topping (:mod:`scoring.topping`): players race to the top; results are times, not points
+    timed: bool = False
+    #: topping: seconds added to the limit for a round not topped within it
+    timeout_penalty: int = 0
+    #: a note for the GCG record (what the variant changes), empty for classic
+    note: str = ""
 
     @property
     def classic(self) -> bool:
-        return not (self.blank_on_rack or self.blank_replaced)
+        return not (self.blank_on_rack or self.blank_replaced or self.timed)
 
 
 CLASSIC = Variant("classic", "Classic")
-JOKER = Variant("joker", "Joker", blank_on_rack=True, blank_replaced=True)
-VARIANTS = {v.id: v for v in (CLASSIC, JOKER)}
+JOKER = Variant("joker", "Joker", blank_on_rack=True, blank_replaced=True,
+                note="a blank played is replaced by its letter's tile from the bag, when one is left")
+#: Topping (issue 17): racks and tops as in the classic game; each player's result per round is the time he
+#: took to hand in the top, a round not topped within the limit costs the limit + 60 s (README "Rules: variants").
+TOPPING = Variant("topping", "Topping", timed=True, timeout_penalty=60,
+                  note="each player's time to find the top counts, a round not topped costs the limit + 60 s")
+VARIANTS = {v.id: v for v in (CLASSIC, JOKER, TOPPING)}
 
 
 def get_variant(variant: Variant | str | None) -> Variant:
@@ -92,6 +103,7 @@ def replace_blanks(board: Board, bag_has: dict[str, int], placed: tuple[Placemen
 __all__ = [
     "CLASSIC",
     "JOKER",
+    "TOPPING",
     "VARIANTS",
     "Variant",
     "VariantError",

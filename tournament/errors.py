@@ -34,7 +34,7 @@ class Code(StrEnum):
     BAD_GROUP = "bad_group"
     BAD_LETTER = "bad_letter"
     BAD_POINTS = "bad_points"
-    BAD_TIME = "bad_time"
+    BAD_TIME_PER_MOVE = "bad_time_per_move"
     WHY_MISSING = "why_missing"
     NOT_LEGAL = "not_legal"
     NOT_TOP = "not_top"
@@ -77,6 +77,10 @@ class Code(StrEnum):
     SIMUL_HALL_TAKEN = "simul_hall_taken"
     SIMUL_RULESET = "simul_ruleset"
     SIMUL_HALL_TOKEN = "simul_hall_token"
+    # the topping variant
+    TOP_UNKNOWN = "top_unknown"
+    ALREADY_TOPPED = "already_topped"
+    BAD_TIME = "bad_time"
     # the engine's codes passed on by the services
     WRONG_PHASE = "wrong_phase"
     BAD_STATE = "bad_state"
@@ -105,7 +109,7 @@ CATALOGUE: dict[Code, Entry] = {
     Code.BAD_GROUP: Entry(BAD_REQUEST, _("Standings exist by series, category or club.")),
     Code.BAD_LETTER: Entry(BAD_REQUEST, _("A letter is not in the tile set.")),
     Code.BAD_POINTS: Entry(BAD_REQUEST, _("A penalty is a whole number of points from 1 to 1000.")),
-    Code.BAD_TIME: Entry(BAD_REQUEST, _("A move has 3:00, 2:30, 2:00 or 1:00.")),
+    Code.BAD_TIME_PER_MOVE: Entry(BAD_REQUEST, _("A move has 3:00, 2:30, 2:00 or 1:00.")),
     Code.WHY_MISSING: Entry(BAD_REQUEST, _("Give a reason.")),
     Code.NOT_LEGAL: Entry(BAD_REQUEST, _("This move is not legal with this rack.")),
     Code.NOT_TOP: Entry(BAD_REQUEST, _("This move does not have the top score.")),
@@ -136,6 +140,9 @@ CATALOGUE: dict[Code, Entry] = {
     Code.TIME_OVER: Entry(CONFLICT, _("Time is over: the slip was stored as late and counts as missing.")),
     Code.RACK_REJECTED: Entry(CONFLICT, _("The rack typed is not valid: all its tiles went back into the bag.")),
     Code.IDEMPOTENCY_CONFLICT: Entry(CONFLICT, _("This slip key was already used for another slip.")),
+    Code.TOP_UNKNOWN: Entry(CONFLICT, _("A topping round opens once the solver has found its top.")),
+    Code.ALREADY_TOPPED: Entry(CONFLICT, _("You found the top of this round: no more attempts are taken.")),
+    Code.BAD_TIME: Entry(BAD_REQUEST, _("A time is minutes and seconds (0:42), within the round's time limit.")),
     Code.WRONG_PHASE: Entry(CONFLICT, _("The game is not at this step.")),
     Code.BAD_STATE: Entry(CONFLICT, _("The saved game cannot be read.")),
     Code.FIRST_MOVE_VERTICAL: Entry(BAD_REQUEST, _("The first move is placed horizontally.")),

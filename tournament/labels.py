@@ -208,6 +208,7 @@ AUDIT_ACTIONS: dict[str, Promise] = {
     "round.no_move": _("no legal move: rack returned"),
     "round.cancel": _("round cancelled"),
     "slip.submit": _("slip handed in"),
+    "slip.topping_time": _("topping time recorded"),
     "verdict.override": _("verdict overridden"),
 }
 AUDIT_GROUPS: dict[str, Promise] = {
@@ -226,7 +227,7 @@ AUDIT_FIELDS: dict[str, Promise] = {
     "source": _("source"), "verdicts": _("verdicts"), "awarded": _("points awarded"), "warning": _("warning"),
     "true_score": _("true score"), "automatic": _("automatic"), "round": _("round"), "game": _("game"),
     "archive": _("archive"), "written_at": _("written at"), "host": _("machine"), "program": _("program"),
-    "replaced": _("replaced"), "bytes": _("bytes"),
+    "replaced": _("replaced"), "bytes": _("bytes"), "seconds": _("seconds"),
 }
 AUDIT_OBJECTS: dict[str, Promise] = {
     "Tournament": _("tournament"), "Registration": _("player"), "Game": _("game"), "Round": _("round"),

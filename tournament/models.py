@@ -25,7 +25,7 @@ from scoring.variants import variant_ids
 
 RULESET_CHOICES = [(r, f"{r} — {RULESET_NAMES[r]}") for r in ruleset_ids()]
 #: A game's variant (:mod:`scoring.variants`, RULES §4 "Variants"), its name in the active language.
-VARIANT_NAMES = {"classic": _("Classic"), "joker": _("Joker")}
+VARIANT_NAMES = {"classic": _("Classic"), "joker": _("Joker"), "topping": _("Topping")}
 VARIANT_CHOICES = [(v, VARIANT_NAMES[v]) for v in variant_ids()]
 
 
@@ -308,6 +308,7 @@ class Slip(models.Model):
         TABLET = "tablet", _("tablet")
         PAPER = "paper", _("paper")
         ARBITER = "arbiter", _("arbiter")
+        TIME = "time", _("time recorded by the arbiter")  # topping: a player's time typed by hand
 
     registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="slips")
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="slips")
@@ -322,6 +323,10 @@ class Slip(models.Model):
     late = models.BooleanField(default=False)
     entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
+    #: A topping game's attempt, judged when it came: the top (True) or not (False); None outside topping.
+    topped = models.BooleanField(null=True, blank=True)
+    #: A topping attempt: the points its move makes (None: not a legal move).
+    points = models.IntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["round", "registration", "version"]

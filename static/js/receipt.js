@@ -45,7 +45,7 @@
         mine.code === "round_changed" ? S.round_changed : fmt(S.invalid, {detail: mine.detail || ""}));
     }
     var counted = server && server.is_current ? server : (mine && mine.status === "received" ? mine.slip : null);
-    if (counted) {
+    if (counted && !ctx.topping) {  // topping: the attempt's answer is on its own card (#topping)
       var part = box.appendChild(el("div", "tb-receipt-ok"));
       line(part, "tb-receipt-head", "✔ " + fmt(S.received, {time: D.clock.timeOfDay(counted.received_at)}));
       line(part, "tb-receipt-slip mono", stored(counted));

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from ..web.language import set_language
-from . import audit, board, games, players, review, simultaneous, slips, standings, tournaments
+from . import audit, board, games, players, review, simultaneous, slips, standings, topping, tournaments
 
 app_name = "arbiter"
 
@@ -24,6 +24,7 @@ urlpatterns = [
     path("t/<slug:slug>/g/<int:number>/review/", review.review, name="review"),
     path("t/<slug:slug>/g/<int:number>/top/", review.choose_top, name="choose_top"),
     path("t/<slug:slug>/g/<int:number>/board/", board.board, name="board"),
+    path("t/<slug:slug>/g/<int:number>/times/", topping.times, name="times"),
     path("t/<slug:slug>/verdicts/<int:pk>/override/", review.override, name="override"),
     path("t/<slug:slug>/standings/", standings.standings, name="standings"),
     path("t/<slug:slug>/audit/", audit.audit_log, name="audit"),

@@ -57,6 +57,9 @@ class OwnSlip(TypedDict):
     version: int
     is_current: bool
     late: bool
+    topped: bool | None  # a topping game's attempt: the top or not (None outside topping)
+    points: int | None  # a topping attempt: its move's points (None: not a legal move)
+    seconds: int | None  # a topping attempt that was the top: the player's time (seconds from the opening)
 
 
 class VerdictBlock(TypedDict):
@@ -82,6 +85,8 @@ class SharedRound(TypedDict):
     source: str  # how the rack came: "random", "typed", "prepared" (gamestate.RACK_SOURCES)
     redraws: list[Redraw]  # racks of the round that went back into the bag, and why
     replaced: NotRequired[str]  # the Joker variant, published: the letters whose tiles replaced the top's blank
+    variant: NotRequired[str]  # the game's variant (absent in states cached before it was added: classic)
+    opened_at: NotRequired[datetime | None]
 
 
 class GameEnd(TypedDict):
@@ -115,6 +120,7 @@ class TabletRound(TypedDict):
     accepting_slips: bool
     rack_source: str  # how the rack came: "random", "typed", "prepared"
     redraws: list[Redraw]
+    variant: str  # the game's variant: "classic", "joker", "topping"
 
 
 class TabletPlayer(TypedDict):
@@ -186,11 +192,16 @@ def tournament_block(t: Tournament) -> TournamentBlock:
             "assisted_mode": t.assisted_mode, "seconds_per_move": t.seconds_per_move}
 
 
-def slip_dict(slip: Slip) -> OwnSlip:
-    """A player's own slip, as the tablet shows it (the API's ``OwnSlip``)."""
+def slip_dict(slip: Slip, opened_at: datetime | None = None) -> OwnSlip:
+    """A player's own slip, as the tablet shows it (the API's ``OwnSlip``); ``opened_at``: the round's
+    opening, for a topping attempt's time."""
+    seconds = None
+    if slip.topped and not slip.late and opened_at is not None:
+        seconds = max(0, int((slip.received_at - opened_at).total_seconds()))
     return {"id": slip.pk, "round": slip.round_id, "word": slip.word, "coordinates": slip.coordinates,
             "announced_score": slip.announced_score, "received_at": DateTimeField().to_representation(
-                slip.received_at), "version": slip.version, "is_current": slip.is_current, "late": slip.late}
+                slip.received_at), "version": slip.version, "is_current": slip.is_current, "late": slip.late,
+            "topped": slip.topped, "points": slip.points, "seconds": seconds}
 
 
 def verdict_dict(v: Verdict, t: Tournament) -> VerdictBlock:
@@ -212,7 +223,8 @@ def compute_shared(t: Tournament) -> Shared:
                   "rack": rnd.rack, "deadline": rnd.deadline, "grace_seconds": rnd.grace_seconds,
                   "seconds_per_move": rnd.game.time_per_move,
                   "chosen_move": rnd.chosen_move, "chosen_score": rnd.chosen_score,
-                  "source": gamestate.rack_source(rnd), "redraws": gamestate.redraws(rnd)},
+                  "source": gamestate.rack_source(rnd), "redraws": gamestate.redraws(rnd),
+                  "variant": rnd.game.variant, "opened_at": rnd.opened_at},
         "board": gamestate.published_board(rnd.game),
     }
     if rnd.game.status == Game.Status.FINISHED:
@@ -283,8 +295,9 @@ def judged_hall(t: Tournament, version: str, shared: Shared, judged: SharedRound
 
     def read_hall() -> JudgedHall:
         slips: dict[int, OwnSlip] = {}
-        for slip in Slip.objects.filter(round_id=round_id).order_by("registration_id", "-is_current", "-version"):
-            slips.setdefault(slip.registration_id, slip_dict(slip))
+        for slip in Slip.objects.filter(round_id=round_id).exclude(source=Slip.Source.TIME).order_by(
+                "registration_id", "-is_current", "-version"):
+            slips.setdefault(slip.registration_id, slip_dict(slip, judged.get("opened_at")))
         with translation.override(t.language):
             verdicts = {v.registration_id: verdict_dict(v, t)
                         for v in Verdict.objects.filter(round_id=round_id).order_by()}
@@ -318,6 +331,7 @@ def tablet_state(*, player: Player, tournament: TournamentBlock, version: str, s
         "seconds_left": seconds_left(deadline, now), "seconds_per_move": r.get("seconds_per_move", 0),
         "accepting_slips": r["status"] == Round.Status.OPEN and deadline is not None and now <= deadline,
         "rack_source": r.get("source", "random"), "redraws": r.get("redraws", []),
+        "variant": r.get("variant", "classic"),
     }
     state["slip"], state["verdict"] = slip, verdict
     if r["status"] == Round.Status.PUBLISHED:
@@ -357,8 +371,9 @@ def state_for(reg: Registration, seen_version: str | None = None) -> TabletState
         if _shows_verdict(r["status"], t.assisted_mode):
             verdict = hall.verdicts.get(reg.pk)
     elif r is not None:
-        row = Slip.objects.filter(round_id=r["id"], registration=reg).order_by("-is_current", "-version").first()
-        slip = slip_dict(row) if row else None
+        row = Slip.objects.filter(round_id=r["id"], registration=reg).exclude(source=Slip.Source.TIME).order_by(
+            "-is_current", "-version").first()
+        slip = slip_dict(row, r.get("opened_at")) if row else None
         if t.assisted_mode:
             found = Verdict.objects.filter(round_id=r["id"], registration=reg).order_by("pk").first()
             with translation.override(t.language):

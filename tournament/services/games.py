@@ -40,7 +40,7 @@ def create_game(actor: audit.Actor, tournament: Tournament, *, seed: int | None 
     if seconds_per_move == tournament.seconds_per_move:
         seconds_per_move = None
     if seconds_per_move is not None and seconds_per_move not in dict(Tournament.SECONDS_CHOICES):
-        raise ServiceError(Code.BAD_TIME, _("%(seconds)s s is not a time per move: 3:00, 2:30, 2:00 or 1:00.")
+        raise ServiceError(Code.BAD_TIME_PER_MOVE, _("%(seconds)s s is not a time per move: 3:00, 2:30, 2:00 or 1:00.")
                            % {"seconds": seconds_per_move})
     number = (tournament.games.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     seed = seed if seed is not None else random.SystemRandom().randrange(2**62)

@@ -495,6 +495,7 @@ def fingerprint(kind: str, params: str, tournament: Tournament, *, game: Game | 
             _agg(Verdict.objects.filter(round__in=published), "awarded", "updated_at"),
             _agg(Solo.objects.filter(round__in=published), "points"),
             _agg(Penalty.objects.filter(game__in=games), "points"),
+            _agg(Slip.objects.filter(round__game__in=games, topped=True)),  # topping: the times
         ]
     elif kind == "game-sheet":
         g = game

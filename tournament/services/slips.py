@@ -130,6 +130,12 @@ def _lock_player(registration_id: int, round_id: int) -> int:
     return int(row[0] or 0) if row else 0
 
 
+def last_version(registration_id: int, round_id: int) -> int:
+    """The player's last slip version of the round (0: none), his row locked until the transaction ends
+    (a slip stored by another path — the topping arbiter's time — takes the next version)."""
+    return _lock_player(registration_id, round_id)
+
+
 def _share_lock_round(pk: int) -> tuple[str, datetime | None]:
     """(status, deadline) of a round, share-locked until the transaction ends."""
     if connection.vendor == "postgresql":
@@ -219,5 +225,5 @@ def recent(rnd: Round, limit: int = RECENT_SLIPS) -> list[Slip]:
                 .select_related("registration__player").order_by("registration__table_number", "-version")[:limit])
 
 
-__all__ = ["RECENT_SLIPS", "Count", "count", "recent", "retried_slip", "same_body", "slip_for_key", "submit_once",
+__all__ = ["RECENT_SLIPS", "Count", "count", "last_version", "recent", "retried_slip", "same_body", "slip_for_key", "submit_once",
            "submit_slip"]

@@ -57,6 +57,9 @@ MATRIX = {
     "arbiter-round-slips": [("get", None, ARBITER), ("post", {"table": 3, "word": "CATS", "score": 12}, ARBITER)],
     "arbiter-round-count": ("get", None, ARBITER),
     "arbiter-round-verdicts": ("get", None, ARBITER),
+    "arbiter-round-times": [("get", None, ARBITER), ("post", {"table": 1, "time": "0:42"}, ARBITER)],
+    "arbiter-game-times": ("get", None, ARBITER),
+    "arbiter-times": ("get", None, ARBITER),
     "arbiter-verdict-override": ("post", {"awarded": 1, "warning": False, "why": "test"}, ARBITER),
     "tablet-login": ("post", {"code": "WRONG"}, ANYONE),
     "tablet-state": ("get", None, TABLET),
@@ -70,6 +73,7 @@ MATRIX = {
     # a simultaneous game: the hall's token opens its package, the hall key's signature is the results' pass
     "simul-package": ("get", None, ANYONE),
     "simul-results": ("post", {}, ANYONE),
+    "public-game-times": ("get", None, ANYONE),
 }
 
 

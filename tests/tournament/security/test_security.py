@@ -65,6 +65,7 @@ PAGE_MATRIX = {
     ("arbiter", "review"): ARB,
     ("arbiter", "choose_top"): ARB_POST_ONLY,
     ("arbiter", "board"): ARB,
+    ("arbiter", "times"): {**ARB, "arbiter": 302},  # the world's game is classic: back to the game page
     ("arbiter", "override"): ARB_POST_ONLY,
     ("arbiter", "standings"): ARB,
     ("arbiter", "audit"): ARB,
@@ -110,6 +111,7 @@ PAGE_MATRIX = {
     ("training", "club_state"): dict.fromkeys(ROLES, 404),
     ("training", "club_lead"): dict.fromkeys(ROLES, 404),
     ("training", "club_start"): dict.fromkeys(ROLES, 405),
+    ("display", "topped"): PUBLIC,
 }
 MODULES = {"arbiter": arbiter_urls, "lexicon": lexicon_urls, "pdf": pdf_urls, "tablet": tablet_urls,
            "display": display_urls, "training": training_urls}

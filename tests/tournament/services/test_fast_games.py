@@ -70,7 +70,7 @@ def test_a_fast_round_closes_after_its_own_time(alice, tournament, regs, eager):
 def test_a_bad_time_is_refused_and_creates_nothing(alice, tournament):
     with pytest.raises(ServiceError) as exc:
         services.games.create_game(alice, tournament, seed=1, seconds_per_move=90)
-    assert exc.value.code == "bad_time"
+    assert exc.value.code == "bad_time_per_move"
     assert not Game.objects.exists()
 
 

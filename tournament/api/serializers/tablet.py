@@ -19,13 +19,25 @@ class TabletTokenSerializer(serializers.Serializer):
     table = serializers.IntegerField()
     name = serializers.CharField()
 
+class ToppingAnswerSerializer(serializers.Serializer):
+    topped = serializers.BooleanField(help_text="the attempt was the top: the player's round is over")
+    points = serializers.IntegerField(allow_null=True, help_text="the attempt's points (null: not a legal move)")
+    seconds = serializers.IntegerField(allow_null=True, help_text="when topped: the player's time, in seconds from "
+                                       "the round's opening (server clock)")
+    attempts = serializers.IntegerField(help_text="the player's attempts in this round so far")
+
+
 class OwnSlipSerializer(serializers.ModelSerializer):
     round = serializers.IntegerField(source="round_id", read_only=True)
+    seconds = serializers.IntegerField(allow_null=True, read_only=True, help_text=(
+        "a topping attempt that was the top: the player's time in seconds from the round's opening"))
+    topping = ToppingAnswerSerializer(required=False, read_only=True, help_text=(
+        "the answer to a topping game's attempt (only in the answer to a slip of a topping game)"))
 
     class Meta:
         model = Slip
         fields = ["id", "round", "word", "coordinates", "announced_score", "received_at", "version", "is_current",
-                  "late"]
+                  "late", "topped", "points", "seconds", "topping"]
         read_only_fields = fields
 
 class TabletSlipSerializer(SlipInputSerializer):
@@ -45,6 +57,8 @@ class TabletRoundSerializer(serializers.Serializer):
                                              "typed the rack drawn from a bag), prepared")
     redraws = serializers.ListField(child=serializers.DictField(), help_text="racks of the round that went back "
                                     "into the bag: {rack, reason} (vowels, consonants, vowels_consonants, no_move)")
+    variant = serializers.CharField(help_text="the game's variant: classic, joker, topping (the tablet answers each "
+                                    "attempt at once: the top, or try again)")
 
 class TabletVerdictSerializer(serializers.Serializer):
     awarded = serializers.IntegerField()
