@@ -248,12 +248,17 @@
       box.appendChild(el("p", "tb-end-reason", end.note ? why + ": " + end.note : why));
       if (end.total == null) return;
       var figures = box.appendChild(el("dl", "tb-res-figures"));
-      [[S.final_total, end.total, fmt(S.top_total, {n: end.top_total})],
-       [S.final_rank, end.rank, fmt(S.of_players, {n: end.players})]].forEach(function (f) {
+      var rows = end.time_total != null ?  // topping: the total time ranks, the points come after
+        [[S.topping_total_time, D.clock.format(end.time_total), ""],
+         [S.final_rank, end.time_rank, fmt(S.of_players, {n: end.players})],
+         [S.final_total, end.total, fmt(S.top_total, {n: end.top_total})]] :
+        [[S.final_total, end.total, fmt(S.top_total, {n: end.top_total})],
+         [S.final_rank, end.rank, fmt(S.of_players, {n: end.players})]];
+      rows.forEach(function (f) {
         var d = figures.appendChild(el("div"));
         d.appendChild(el("dt", "", f[0]));
         var dd = d.appendChild(el("dd", "", String(f[1])));
-        dd.appendChild(el("small", "muted", " " + f[2]));
+        if (f[2]) dd.appendChild(el("small", "muted", " " + f[2]));
       });
     }
 

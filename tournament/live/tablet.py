@@ -22,7 +22,7 @@ from rest_framework.renderers import JSONRenderer
 from .. import gamestate, labels
 from ..gamestate import Redraw
 from ..models import Game, Registration, Round, Slip, Tournament, Verdict, seconds_left, secret_hashes
-from ..services import rounds, standings
+from ..services import rounds, standings, topping
 from . import version as versions
 from .memo import OnceMemo, shared_once
 
@@ -106,6 +106,7 @@ class Shared(TypedDict):
     players: NotRequired[int]
     solos: NotRequired[dict[int, int]]  # registration → points
     game_over: NotRequired[GameEnd]  # the round's game is finished
+    times: NotRequired[dict[int, tuple[int, int, int]]]  # a topping game: registration → total time, rank, tops
 
 
 class TabletRound(TypedDict):
@@ -141,6 +142,9 @@ class TabletResult(TypedDict):
     top_total: int
     rank: int
     players: int
+    time_total: NotRequired[int]  # a topping game: the player's total time (seconds), which ranks
+    time_rank: NotRequired[int]  # a topping game: his rank by total time
+    topped: NotRequired[int]  # a topping game: the rounds he topped
 
 
 class TabletGameOver(TypedDict):
@@ -153,6 +157,8 @@ class TabletGameOver(TypedDict):
     top_total: int | None
     rank: int | None
     players: int
+    time_total: NotRequired[int]  # a topping game: the final total time (seconds) and the rank by it
+    time_rank: NotRequired[int]
 
 
 class TabletState(TypedDict):
@@ -237,6 +243,8 @@ def compute_shared(t: Tournament) -> Shared:
         data["standings"] = {r.registration.pk: (r.total, r.top_total, r.rank) for r in rows}
         data["players"] = len(rows)
         data["solos"] = dict(rnd.solos.values_list("registration_id", "points"))
+        if topping.is_topping(rnd.game):  # the times rank a topping game
+            data["times"] = {line.player: (line.total, line.rank, line.topped) for line in topping.game_lines(rnd.game)}
     return data
 
 
@@ -346,11 +354,17 @@ def tablet_state(*, player: Player, tournament: TournamentBlock, version: str, s
                                "solo": shared.get("solos", {}).get(pk, 0),
                                "total": total, "top_total": top_total, "rank": rank,
                                "players": shared.get("players", 0)}
+            times = shared.get("times", {}).get(pk)
+            if times is not None:
+                state["result"]["time_total"], state["result"]["time_rank"], state["result"]["topped"] = times
     end = shared.get("game_over")
     if end is not None:
         final = shared.get("standings", {}).get(pk)
         state["game_over"] = {**end, "total": final[0] if final else None, "top_total": final[1] if final else None,
                               "rank": final[2] if final else None, "players": shared.get("players", 0)}
+        times = shared.get("times", {}).get(pk)
+        if times is not None:
+            state["game_over"]["time_total"], state["game_over"]["time_rank"] = times[0], times[1]
     return state
 
 

@@ -82,6 +82,8 @@ def tablet_strings() -> dict[str, str | dict[str, str]]:
         "topping_missed": _("Top not found: the round counts the time limit plus the penalty."),
         "topping_points": _("Your move %(move)s: %(points)s"),
         "topping_invalid": _("Your move %(move)s is not a legal move of valid words."),
+        "topping_total_time": _("Total time"),
+        "topping_tops": _("tops: %(n)s"),
     }
 
 

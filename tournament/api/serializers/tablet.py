@@ -75,6 +75,10 @@ class TabletResultSerializer(serializers.Serializer):
     top_total = serializers.IntegerField()
     rank = serializers.IntegerField()
     players = serializers.IntegerField()
+    time_total = serializers.IntegerField(required=False, help_text="a topping game: the total time in seconds "
+                                          "(it ranks the game)")
+    time_rank = serializers.IntegerField(required=False, help_text="a topping game: the rank by total time")
+    topped = serializers.IntegerField(required=False, help_text="a topping game: the rounds the player topped")
 
 class TabletStateSerializer(serializers.Serializer):
     server_time = serializers.DateTimeField()
@@ -89,7 +93,8 @@ class TabletStateSerializer(serializers.Serializer):
     top = TopSerializer(allow_null=True, help_text="after publication")
     result = TabletResultSerializer(allow_null=True, help_text="after publication")
     game_over = serializers.DictField(allow_null=True, help_text="after the game's end: {game, reason (code), note "
-                                      "(the arbiter's words), total, top_total, rank, players}")
+                                      "(the arbiter's words), total, top_total, rank, players; a topping game: time_total, "
+                                      "time_rank}")
 
 
 class PlacementInput(serializers.Serializer):
