@@ -350,21 +350,23 @@ def tablet_state(*, player: Player, tournament: TournamentBlock, version: str, s
         mine = shared.get("standings", {}).get(pk)
         if mine is not None:
             total, top_total, rank = mine
-            state["result"] = {"round_score": verdict["awarded"] if verdict else 0,
-                               "solo": shared.get("solos", {}).get(pk, 0),
-                               "total": total, "top_total": top_total, "rank": rank,
-                               "players": shared.get("players", 0)}
+            result: TabletResult = {"round_score": verdict["awarded"] if verdict else 0,
+                                    "solo": shared.get("solos", {}).get(pk, 0),
+                                    "total": total, "top_total": top_total, "rank": rank,
+                                    "players": shared.get("players", 0)}
             times = shared.get("times", {}).get(pk)
             if times is not None:
-                state["result"]["time_total"], state["result"]["time_rank"], state["result"]["topped"] = times
+                result["time_total"], result["time_rank"], result["topped"] = times
+            state["result"] = result
     end = shared.get("game_over")
     if end is not None:
         final = shared.get("standings", {}).get(pk)
-        state["game_over"] = {**end, "total": final[0] if final else None, "top_total": final[1] if final else None,
-                              "rank": final[2] if final else None, "players": shared.get("players", 0)}
+        over: TabletGameOver = {**end, "total": final[0] if final else None, "top_total": final[1] if final else None,
+                                "rank": final[2] if final else None, "players": shared.get("players", 0)}
         times = shared.get("times", {}).get(pk)
         if times is not None:
-            state["game_over"]["time_total"], state["game_over"]["time_rank"] = times[0], times[1]
+            over["time_total"], over["time_rank"] = times[0], times[1]
+        state["game_over"] = over
     return state
 
 
