@@ -80,6 +80,7 @@ class Code(StrEnum):
     # the topping variant
     TOP_UNKNOWN = "top_unknown"
     ALREADY_TOPPED = "already_topped"
+    TOPPING_PAPER = "topping_paper"
     BAD_TIME = "bad_time"
     # the engine's codes passed on by the services
     WRONG_PHASE = "wrong_phase"
@@ -142,6 +143,7 @@ CATALOGUE: dict[Code, Entry] = {
     Code.IDEMPOTENCY_CONFLICT: Entry(CONFLICT, _("This slip key was already used for another slip.")),
     Code.TOP_UNKNOWN: Entry(CONFLICT, _("A topping round opens once the solver has found its top.")),
     Code.ALREADY_TOPPED: Entry(CONFLICT, _("You found the top of this round: no more attempts are taken.")),
+    Code.TOPPING_PAPER: Entry(CONFLICT, _("In a topping game a paper slip is recorded as a time: table, time and move.")),
     Code.BAD_TIME: Entry(BAD_REQUEST, _("A time is minutes and seconds (0:42), within the round's time limit.")),
     Code.WRONG_PHASE: Entry(CONFLICT, _("The game is not at this step.")),
     Code.BAD_STATE: Entry(CONFLICT, _("The saved game cannot be read.")),

@@ -55,6 +55,9 @@ def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinate
         if existing is not None:
             return _same_slip(existing, rnd, registration)
     tournament = registration.tournament
+    if source in (Slip.Source.PAPER, Slip.Source.ARBITER) and rnd.game.variant == "topping":
+        raise ServiceError(Code.TOPPING_PAPER, _("round %(n)s is a topping round: record the paper player's time "
+                                                 "(table, time, move) on the times page") % {"n": rnd.number})
     if tournament.pk != rnd.game.tournament_id:
         raise ServiceError(Code.WRONG_TOURNAMENT, _("this player is not registered in this round's tournament"))
     try:  # a word with a letter outside the tile set is refused at once (a typo to fix), never stored

@@ -60,7 +60,7 @@ def test_a_topping_round_opens_only_once_its_top_is_known(alice, game, eager):
         rnd = services.rounds.draw_round(alice, game)
     with pytest.raises(ServiceError) as caught:
         services.rounds.open_round(alice, rnd)
-    assert caught.value.code == Code.TOP_UNKNOWN and "top" in caught.value.message
+    assert caught.value.code == Code.TOP_UNKNOWN and "1" in caught.value.message
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.DRAWN and rnd.opened_at is None
     services.solving.solve_round(rnd)
@@ -138,3 +138,18 @@ def test_parse_time_refuses(text):
     with pytest.raises(ServiceError) as caught:
         topping.parse_time(text)
     assert caught.value.code == Code.BAD_TIME
+
+
+def test_a_paper_slip_is_recorded_as_a_time_not_as_a_slip(client, alice, game, players, eager):
+    rnd = opened(alice, game, eager)
+    reg = players[0]
+    with pytest.raises(ServiceError) as caught:
+        services.slips.submit_slip(rnd, reg, word="CARTS", coordinates="H4", score=20, source=Slip.Source.PAPER,
+                                   actor=alice)
+    assert caught.value.code == Code.TOPPING_PAPER
+    assert not Slip.objects.filter(round=rnd).exists()
+    client.force_login(alice)
+    client.cookies["django_language"] = "en"
+    page = client.get(f"/arbiter/t/{game.tournament.slug}/g/{game.number}/slips/", follow=True)
+    assert page.redirect_chain[-1][0].endswith(f"/g/{game.number}/times/")
+    assert "recorded as a time" in page.content.decode()
