@@ -87,3 +87,30 @@ def test_rank_lines_empty_and_names() -> None:
 @pytest.mark.parametrize(("s", "text"), [(0, "0:00"), (42, "0:42"), (725, "12:05"), (3723, "1:02:03"), (-3, "0:00")])
 def test_format_seconds(s: int, text: str) -> None:
     assert format_seconds(s) == text
+
+
+@pytest.fixture(scope="module")
+def en_solver(tmp_path_factory):
+    """The compiled move generator on the small English list of ``fixtures/lexicons``."""
+    from lexicon.graph import WordGraph, build  # noqa: PLC0415 (the graph only for the whole-game tests)
+    from scoring.solver import graph_solver  # noqa: PLC0415 (idem)
+    from tests.paths import LEXICONS  # noqa: PLC0415 (idem)
+
+    rs = get_ruleset("en")
+    path = tmp_path_factory.mktemp("topping") / "en.kwg"
+    build((LEXICONS / "sim-en.txt").read_text(encoding="utf-8").split(), rs.alphabet, path)
+    return graph_solver(rs, WordGraph.load(path))
+
+
+@pytest.mark.parametrize("block", range(4))
+def test_topping_games_200_seeds_conserve_tiles_and_play_the_classic_racks(en_solver, block: int) -> None:
+    """200 whole topping games: the tile invariant every round (bag + rack + board), racks valid (the draw checks
+    them), and the same racks, tops and board as the classic game of the same seed (only the results differ)."""
+    for seed in range(block * 50, block * 50 + 50):
+        topping = DuplicateGame("en", seed, variant="topping").play_out(en_solver, check=True)
+        classic = DuplicateGame("en", seed).play_out(en_solver)
+        assert [(r.rack, r.move, r.score) for r in topping.rounds] == [
+            (r.rack, r.move, r.score) for r in classic.rounds], seed
+        assert topping.board.to_fen() == classic.board.to_fen()
+        state = topping.to_json()
+        assert state["variant"] == "topping" and DuplicateGame.from_json(state).to_json() == state
