@@ -109,8 +109,7 @@ def test_a_topping_round_on_two_tablets(chromium, live_server, hall):
     a.wait_for_selector("#result:not([hidden])")
     assert f"0:{secs_a:02d}" in a.inner_text("#topping.ok")
     a.screenshot(path=str(SHOTS / "topping-tablet-published-ru-800.png"), full_page=True)
-    # the results rank by total time: A topped after B, so A is second whatever the points
     figures = a.eval_on_selector_all("#result .tb-res-figures dd", "dds => dds.map(d => d.firstChild.textContent)")
-    assert figures[2:] == [f"0:{secs_a:02d}", "2"], figures  # after the round score and the points
+    assert figures[2:] == [f"0:{secs_a:02d}", "2"], figures  # by total time A (later than B) is second
     assert "Общее время" in a.inner_text("#result")
     assert a.js_errors == []
