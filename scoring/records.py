@@ -310,6 +310,13 @@ def gcg_move(board: Board, move_text: str) -> tuple[str, str]:
     return format_coord(coord, convention=Convention.ENGLISH), "".join(letters)
 
 
+#: What the GCG record's ``#note variant`` line says of each variant's rule.
+VARIANT_NOTES = {
+    "joker": "a blank played is replaced by its letter's tile from the bag, when one is left",
+    "7among8": "racks of 8 tiles, a move places at most 7, the bonus is for 7",
+}
+
+
 def game_to_gcg(game: DuplicateGame, *, lexicon: str | None = None, player: str = "Top") -> str:
     """The game as a GCG record: one player, the top of each round, cumulative score.
 
@@ -330,8 +337,7 @@ def game_to_gcg(game: DuplicateGame, *, lexicon: str | None = None, player: str 
     if lexicon:
         lines.append(f"#lexicon {lexicon}")
     if not game.variant.classic:
-        lines.append(f"#note variant {game.variant.id}: {game.variant.name}; a blank played is replaced by "
-                     "its letter's tile from the bag, when one is left")
+        lines.append(f"#note variant {game.variant.id}: {game.variant.name}; {VARIANT_NOTES[game.variant.id]}")
     board = Board(rs)
     for r in game.rounds:
         coord, word = gcg_move(board, r.move)
