@@ -203,6 +203,7 @@
     function renderRack() {
       var box = byId("rack"), tiles = rackTiles(), assisted = state.tournament.assisted_mode && phaseOf() === "open";
       box.innerHTML = "";
+      box.classList.toggle("eight", tiles.length > 7);  // the 7-among-8 game: smaller tiles, one line
       box.hidden = !!state.game_over;  // the game is over: no rack any more
       if (state.game_over) return;
       if (!tiles.length) {
