@@ -144,3 +144,18 @@ def test_whole_7among8_game_with_30_players(alice, tournament, sim_eager):
     assert record_json["variant"] == "7among8"
     assert max(len(r["rack"]) for r in record_json["rounds"]) == 8
     assert "#note variant 7among8" in game_to_gcg(engine, lexicon="sim-en")
+
+
+def test_typed_racks_of_eight(alice, tournament, sim_eager):
+    """The arbiter types the rack drawn from a physical bag: 8 tiles; 7 or 9 are refused with the reason, and the
+    bag is untouched."""
+    hall = Hall(alice, tournament)
+    arb, slug = hall.arbiter, tournament.slug
+    ok(arb.post(f"{A}/tournaments/{slug}/games/", {"seed": 2, "variant": "7among8"}, format="json"), 201)
+    games_url = f"{A}/tournaments/{slug}/games/1"
+    for typed in ("CATSROE", "CATSROEND"):
+        refused = error(arb.post(f"{games_url}/draw/", {"typed_rack": typed}, format="json"), 400)
+        assert "8" in str(refused), refused
+    with sim_eager(execute=True):
+        rnd = ok(arb.post(f"{games_url}/draw/", {"typed_rack": "CATSROEN"}, format="json"), 201)
+    assert rnd["rack"] == "CATSROEN"
