@@ -1,5 +1,5 @@
 """A 7-among-8 game in headless Chromium, in Russian: the console's game page (the variant's badge, the rack rule
-by the draw form), the rack of 8 on a tablet at 800×1280, at 1366×768 and on a small phone (390×844), each
+by the draw form), the rack of 8 on a tablet (8 empty tiles while it is drawn, not open) at 800×1280, at 1366×768 and on a small phone (390×844), each
 tile inside the rack's line, and on the hall display (screenshots in SHOTS_DIR)."""
 
 from __future__ import annotations
@@ -46,6 +46,11 @@ def test_7among8_game_in_the_console_on_tablets_and_the_display(
 
     with sim_eager(execute=True):
         rnd = services.rounds.draw_round(alice, game)
+    drawn = new_page(chromium, live_server, width=390, height=844)  # drawn, not open: 8 empty tiles
+    drawn.goto(f"{drawn.base}/tablet/login/?code={players[0][1]}")
+    drawn.wait_for_selector("#status[data-phase=drawn]")
+    assert drawn.locator("#rack .tile.empty").count() == 8 and _rack_fits(drawn)
+    drawn.context.close()
     with sim_eager(execute=False):
         services.rounds.open_round(alice, rnd)
     assert len(rnd.rack) == 8

@@ -37,6 +37,7 @@ class TabletRoundSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     status = serializers.CharField()
     rack = serializers.CharField(allow_null=True, help_text="shown once the round is open")
+    rack_size = serializers.IntegerField(help_text="tiles on the rack (8 in a 7-among-8 game), known before it opens")
     deadline = serializers.DateTimeField(allow_null=True)
     seconds_left = serializers.IntegerField(allow_null=True)
     accepting_slips = serializers.BooleanField()
