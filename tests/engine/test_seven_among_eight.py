@@ -217,3 +217,44 @@ def test_simulate_variant_7among8(solvers) -> None:
     data = json.loads(outs[0])
     assert data["variant"] == "7among8" and data["end_reason"] and data["rounds"]
     assert max(len(r["rack"]) for r in data["rounds"]) == 8
+
+
+def test_judge_and_solve_commands_take_the_variant(tmp_path: Path) -> None:
+    words = tmp_path / "words.txt"
+    words.write_text("DRAWINGS\nDRAWING\nWING\n", encoding="utf-8")
+    out = StringIO()
+    call_command(
+        "judge",
+        "--ruleset",
+        "en",
+        "--lexicon",
+        str(words),
+        "--variant",
+        "7among8",
+        "--rack",
+        "DRAWINGS",
+        "--slip",
+        "H1 DRAWINGS 90",
+        "--round",
+        "2",
+        stdout=out,
+    )
+    assert out.getvalue().startswith("0 points (illegal_placement)") and "at most 7" in out.getvalue()
+    solved = StringIO()
+    call_command(
+        "solve",
+        "--ruleset",
+        "en",
+        "--lexicon",
+        str(words),
+        "--variant",
+        "7among8",
+        "--rack",
+        "DRAWINGS",
+        "--top",
+        "1",
+        "--json",
+        stdout=solved,
+    )
+    best = json.loads(solved.getvalue())["moves"][0]
+    assert best["tiles_placed"] == 7 and best["score"] > 50 and best["move"].endswith("DRAWING")
