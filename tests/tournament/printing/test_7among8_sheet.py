@@ -1,5 +1,6 @@
 """The papers of a 7-among-8 game: the game sheet names the variant, says its rule and prints racks of 8; the
-arbitration sheet prints its rack of 8; slips, cards and the player sheet are those of any game."""
+arbitration sheet prints its rack of 8; the player sheet prints a slip of 8 letters (0); the blank slips are those
+of any game."""
 
 from __future__ import annotations
 
@@ -15,12 +16,14 @@ from tournament.services import reading
 pytestmark = [pytest.mark.django_db]
 
 
-def _play(alice, game, sim_eager, rounds: int) -> None:
+def _play(alice, game, sim_eager, rounds: int, reg=None) -> None:
     for _n in range(rounds):
         with sim_eager(execute=True):
             rnd = services.rounds.draw_round(alice, game)
         with sim_eager(execute=False):
             services.rounds.open_round(alice, rnd)
+        if reg is not None:  # the player hands in the whole rack of 8 as a word: 0
+            services.slips.submit_slip(rnd, reg, word=rnd.rack, coordinates="H1", score=99)
         services.rounds.close_round(rnd, alice, force=True)
         services.judging.judge_round(rnd, alice)
         services.rounds.publish_round(alice, rnd)
@@ -29,8 +32,9 @@ def _play(alice, game, sim_eager, rounds: int) -> None:
 def test_game_sheet_and_arbitration_print_racks_of_eight(alice, tournament, sim_eager, tmp_path):
     tournament.language = "en"
     tournament.save()
+    reg, _code = services.players.register_player(alice, tournament, name="Anne Huit")
     game = services.games.create_game(alice, tournament, seed=1, variant="7among8")
-    _play(alice, game, sim_eager, 3)
+    _play(alice, game, sim_eager, 3, reg)
     game.refresh_from_db()
     sheet = reading.game_sheet(game)
     assert sheet.variant == "7among8"
@@ -48,3 +52,8 @@ def test_game_sheet_and_arbitration_print_racks_of_eight(alice, tournament, sim_
     kept = rnd.rack[: len(rnd.rack) - len(rnd.drawn)]
     assert len(rnd.rack) == 8 and f"Rack: {kept}+{rnd.drawn} " in arbitration, arbitration
     render(tmp_path / "arbitration.pdf", shots / "eight-arbitration", dpi=80)
+    player = flat(build(tournament, "player-sheet", tmp_path, player=reg.player_id))
+    assert f"1 H1 {sheet.rounds[0].drawn} 99" in player, player  # the slip of 8 letters, awarded 0
+    render(tmp_path / "player-sheet.pdf", shots / "eight-player-sheet", dpi=80)
+    build(tournament, "slips", tmp_path, game=1, round=rnd.number)
+    render(tmp_path / "slips.pdf", shots / "eight-slips", dpi=60)
