@@ -8,7 +8,7 @@ setup(
         Extension(
             "lexicon._graph",
             sources=["lexicon/_graph.c"],
-            depends=["lexicon/graph_format.h"],
+            depends=["lexicon/graph_format.h", "lexicon/anagram_index.h"],
             include_dirs=["lexicon"],
             extra_compile_args=[*COMMON, "-pthread"],
             extra_link_args=["-pthread"],
@@ -21,7 +21,7 @@ setup(
         Extension(
             "scoring._solver",
             sources=["scoring/_solver.c"],
-            depends=["lexicon/graph_format.h"],
+            depends=["lexicon/graph_format.h", "lexicon/anagram_index.h"],
             include_dirs=["lexicon"],
             extra_compile_args=COMMON,
         ),

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "graph_format.h"
+#include "anagram_index.h"
 
 #define MAX_WORD 15      /* letters in a word */
 #define MAX_ENTRY 16     /* symbols in a GADDAG entry (word + separator) */
@@ -1083,8 +1084,20 @@ static PyObject *core_validate(PyObject *self, PyObject *args) {
         return NULL;
     }
     Py_BEGIN_ALLOW_THREADS
-    uint32_t start = 2;
+    /* the common case first: one pass without branches that only says whether every edge is sound;
+     * the pass below, which names the first fault, runs only when it is not */
+    uint32_t bad = 0, first = 2, prev_tile = 0;
     for (uint32_t i = 2; i < n; i++) {
+        uint32_t e = nodes[i], ch = KWG_CHILD(e), t = KWG_TILE(e);
+        bad |= (uint32_t)(t > (uint32_t)nletters);
+        bad |= (uint32_t)(ch != 0) & ((uint32_t)(ch < 2) | (uint32_t)(ch >= first));
+        bad |= (uint32_t)(ch == 0) & (uint32_t)!KWG_ACCEPTS(e);
+        bad |= (uint32_t)(i > first) & (uint32_t)(prev_tile >= t);
+        prev_tile = t;
+        first = KWG_IS_END(e) ? i + 1 : first;
+    }
+    uint32_t start = bad || first != n ? 2 : n;
+    for (uint32_t i = start; i < n; i++) {
         uint32_t e = nodes[i], ch = KWG_CHILD(e), t = KWG_TILE(e);
         if (t > (uint32_t)nletters) {
             snprintf(msg, sizeof msg, "edge %u has letter code %u, the alphabet has %d letters", i, t, nletters);
@@ -1301,8 +1314,50 @@ static PyObject *core_words(PyObject *self, PyObject *unused) {
 }
 
 /* ------------------------------------------------------------------ */
+/* The anagram section (lexicon/anagram_index.h)                         */
+/* ------------------------------------------------------------------ */
+
+static PyObject *py_anagram_section(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer eb;
+    unsigned long droot;
+    int nletters, rack_size;
+    if (!PyArg_ParseTuple(args, "y*kii:anagram_section", &eb, &droot, &nletters, &rack_size)) return NULL;
+    if (nletters < 1 || nletters > (int)KWG_MAX_LETTERS || rack_size < 1 || rack_size > ANA_MAX_RACK ||
+        eb.len % 4 || droot >= (unsigned long)(eb.len / 4)) {
+        PyBuffer_Release(&eb);
+        PyErr_SetString(PyExc_ValueError, "bad edge array, alphabet size or rack size");
+        return NULL;
+    }
+    uint64_t z[ANA_MAXC];
+    ana_letter_keys(z);
+    HSet one, two;
+    int failed;
+    Py_BEGIN_ALLOW_THREADS
+    failed = ana_build((const uint32_t *)eb.buf, (size_t)eb.len / 4, (uint32_t)droot, rack_size, z, &one, &two);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&eb);
+    if (failed) return PyErr_NoMemory();
+    size_t one_cap = ana_stored_cap(one.n), two_cap = ana_stored_cap(two.n);
+    size_t size = ana_section_size(one_cap, two_cap);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
+    if (out) {
+        uint8_t *buf = (uint8_t *)PyBytes_AS_STRING(out);
+        Py_BEGIN_ALLOW_THREADS
+        memset(buf, 0, size);
+        ana_write_section(buf, &one, &two, one_cap, two_cap, nletters, rack_size, z);
+        Py_END_ALLOW_THREADS
+    }
+    hs_free(&one);
+    hs_free(&two);
+    return out;
+}
+
+/* ------------------------------------------------------------------ */
 
 static PyMethodDef module_methods[] = {
+    {"anagram_section", py_anagram_section, METH_VARARGS,
+     "anagram_section(edges, dawg_root, alphabet_size, rack_size) -> bytes: the file's anagram section"},
     {"build", py_build, METH_VARARGS,
      "build(words, alphabet, gaddag, threads=1) -> (edges bytes | None, word_count, edge_count)"},
     {"pack_lines", py_pack_lines, METH_VARARGS,

@@ -24,6 +24,9 @@ def pack_lines(
 def build_packed(records: Buffer, alphabet_size: int, gaddag: bool, threads: int = 1, /) -> tuple[bytes | None, int, int]:
     """As build(), from the records of pack_lines; ValueError when they are not such records."""
 
+def anagram_section(edges: Buffer, dawg_root: int, alphabet_size: int, rack_size: int, /) -> bytes:
+    """The anagram section of a format-2 file (lexicon/graph_format.h) for racks of rack_size tiles."""
+
 class Core:
     def __init__(self, nodes: Buffer, alphabet: str, /) -> None: ...
     def contains(self, word: object, /) -> bool: ...

@@ -9,8 +9,8 @@ import time
 import uuid
 from pathlib import Path
 
-from .graph import GraphError, WordGraph
-from .models import LexiconError
+from .graph import MAGIC, VERSION, GraphError, WordGraph, upgrade
+from .models import Lexicon, LexiconError, lexicon_dir
 
 
 def file_sha256(path: Path) -> str:
@@ -26,7 +26,8 @@ def publish_graph(tmp: Path, final: Path, content_hash: str) -> bool:
     """Puts the built file at its content-addressed name without overwriting anything.
 
     Returns True if this call created the file, False if an identical one was there.
-    A file at that name that fails verification is moved aside, never overwritten.
+    A file at that name that fails verification is moved aside, never overwritten; one of the same
+    content in an older format is replaced (the same words, now with the solver's anagram section).
     """
     final.parent.mkdir(parents=True, exist_ok=True)
     for _attempt in range(2):
@@ -37,9 +38,15 @@ def publish_graph(tmp: Path, final: Path, content_hash: str) -> bool:
             try:
                 existing = WordGraph.load(final, verify=True)
                 same = existing.content_hash == content_hash
+                current = existing.format_version == VERSION
                 existing.close()
             except GraphError:
-                same = False
+                same = current = False
+            if same and not current:
+                # the same words in an older format: the new file (with its anagram section) replaces it;
+                # processes that mapped the old one keep reading it
+                os.replace(tmp, final)
+                return True
             if same:
                 return False
             aside = final.with_name(f"{final.name}.corrupt-{int(time.time())}-{uuid.uuid4().hex[:6]}")
@@ -57,4 +64,41 @@ def publish_graph(tmp: Path, final: Path, content_hash: str) -> bool:
     raise LexiconError(f"cannot store the compiled lexicon at {final}")
 
 
-__all__ = ["file_sha256", "publish_graph"]
+def format_version(path: Path) -> int | None:
+    """The format version in a compiled file's header (None: not a compiled word graph)."""
+    with open(path, "rb") as f:
+        head = f.read(12)
+    if len(head) < 12 or head[:8] != MAGIC:
+        return None
+    return int.from_bytes(head[8:12], "little")
+
+
+def upgrade_files() -> list[tuple[Path, str]]:
+    """Rewrites every compiled file of the lexicons (and of the word-list cache) still in an older
+    format in the current one: the same words and content hash, so the records stay as they are; the
+    file grows by its anagram section and the solver no longer builds anything when it opens it.
+    Returns (path, what happened) per file: "upgraded", "current", or the reason it was left alone."""
+    base = lexicon_dir()
+    paths = {
+        row.absolute_path for row in Lexicon.objects.filter(status=Lexicon.Status.READY).exclude(file_path="")
+    }
+    paths.update((base / "cache").glob("*.kwg"))
+    out: list[tuple[Path, str]] = []
+    for path in sorted(paths):
+        try:
+            if format_version(path) == VERSION:
+                out.append((path, "current"))
+                continue
+            upgrade(path)
+        except (OSError, GraphError) as exc:
+            out.append((path, f"left as it is: {exc}"))
+            continue
+        if path.is_relative_to(base):
+            Lexicon.objects.filter(file_path=str(path.relative_to(base))).update(
+                file_size=path.stat().st_size
+            )
+        out.append((path, "upgraded"))
+    return out
+
+
+__all__ = ["file_sha256", "format_version", "publish_graph", "upgrade_files"]

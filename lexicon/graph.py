@@ -5,10 +5,19 @@ knowledge here. The file format is fixed in ``lexicon/graph_format.h`` (the
 contract with the move generator, ``scoring/_solver.c``):
 
 * a 128-byte header (magic ``DUPKWG01``, version, flags, alphabet size, edge
-  count, word count, alphabet byte length, SHA-256 of the body);
+  count, word count, alphabet byte length, SHA-256 of the body, SHA-256 of the
+  anagram section);
 * the body: the alphabet in UTF-8 (letters in code order, zero-padded to a
   multiple of 4) followed by the edge array, one little-endian ``uint32`` per
-  edge. Edge 0's child is the DAWG root list, edge 1's child the GADDAG root.
+  edge. Edge 0's child is the DAWG root list, edge 1's child the GADDAG root;
+* (format 2) the anagram section: the solver's anagram index of the words of
+  7 to 9 letters, stored as the hash tables it probes, so that the solver maps
+  it instead of building it (``lexicon/anagram_index.h``).
+
+The content hash is the body's (the words and the alphabet): the same in both
+formats, so a format-1 file rewritten by :func:`upgrade` keeps its name and its
+records. Format-1 files still load (the solver then builds the index in memory,
+tens of ms at its first use).
 
 Letter codes are ``1 + index in the alphabet``; 0 is the GADDAG separator.
 
@@ -25,9 +34,7 @@ from __future__ import annotations
 import hashlib
 import mmap
 import os
-import struct
 import sys
-import tempfile
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -42,25 +49,29 @@ except ImportError as exc:  # pragma: no cover
         "run `pip install -e .` or `python setup.py build_ext --inplace`"
     ) from exc
 
-__all__ = ["BuildInfo", "GraphError", "PackedLines", "PackedWords", "WordGraph", "build", "pack_lines",
+from .graph_file import (  # noqa: E402 (after the extension's check)
+    _HEADER,
+    ANA_HEADER_SIZE,
+    ANAGRAM_RACK,
+    FLAG_ANAGRAMS,
+    FLAG_GADDAG,
+    HEADER_SIZE,
+    MAGIC,
+    MAX_LETTERS,
+    MAX_NODES,
+    MAX_WORD_LENGTH,
+    MIN_WORD_LENGTH,
+    VERSION,
+    VERSIONS,
+    GraphError,
+    anagram_section,
+    map_anagrams,
+    write_graph,
+)
+
+__all__ = ["ANA_HEADER_SIZE", "ANAGRAM_RACK", "HEADER_SIZE", "MAGIC", "MAX_LETTERS", "MAX_NODES", "VERSION",
+           "BuildInfo", "GraphError", "PackedLines", "PackedWords", "WordGraph", "build", "pack_lines", "upgrade",
            "MAX_WORD_LENGTH", "MIN_WORD_LENGTH"]
-
-MAGIC = b"DUPKWG01"
-VERSION = 1
-HEADER_SIZE = 128
-FLAG_GADDAG = 1
-MAX_LETTERS = 63
-MAX_NODES = 1 << 24
-MIN_WORD_LENGTH = 2
-MAX_WORD_LENGTH = 15
-
-# magic, version, flags, alphabet size, node count, word count, alphabet bytes, sha256, reserved
-_HEADER = struct.Struct("<8sIIIIII32s64s")
-assert _HEADER.size == HEADER_SIZE
-
-
-class GraphError(Exception):
-    """A word graph cannot be built or loaded; the message says why, for humans."""
 
 
 @dataclass(frozen=True)
@@ -170,11 +181,6 @@ def pack_lines(
                        cap_read, cap_duplicates, cap_lines, has_lower)
 
 
-def _alphabet_block(alphabet: str) -> bytes:
-    raw = alphabet.encode("utf-8")
-    return raw + b"\0" * (-len(raw) % 4)
-
-
 def build(
     words: Iterable[str],
     alphabet: str | Sequence[str],
@@ -182,6 +188,7 @@ def build(
     *,
     gaddag: bool = True,
     threads: int = 1,
+    anagram_rack: int | None = ANAGRAM_RACK,
 ) -> BuildInfo:
     """Builds the word graph of ``words`` into the file ``path`` (atomically).
 
@@ -194,7 +201,8 @@ def build(
     of the same set of words with the same alphabet give byte-identical files. With ``threads=2``
     a second thread sorts the GADDAG's entries while the first adds them: the same file, sooner
     when a second core is free (not on the shared development machine: no gain measured there,
-    and about 35–50 MB more), hence one thread by default.
+    and about 35–50 MB more), hence one thread by default. ``anagram_rack``: the rack size of the
+    anagram section stored for the solver (None: no section).
     """
     started = time.perf_counter()
     letters = _alphabet(alphabet)
@@ -213,30 +221,38 @@ def build(
             f"{MAX_NODES:,} the 24-bit format can address" + (" (try gaddag=False)" if gaddag else "")
         )
 
-    alpha = _alphabet_block(letters)
-    digest = hashlib.sha256(alpha)
-    digest.update(edges)
-    header = _HEADER.pack(
-        MAGIC,
-        VERSION,
-        FLAG_GADDAG if gaddag else 0,
-        len(letters),
-        node_count,
-        word_count,
-        len(letters.encode("utf-8")),
-        digest.digest(),
-        b"",
-    )
-    target = Path(path)
-    _write_atomically(target, (header, alpha, edges))
-    size = HEADER_SIZE + len(alpha) + len(edges)
+    section = anagram_section(edges, len(letters), anagram_rack) if gaddag and anagram_rack else None
+    size, content_hash = write_graph(Path(path), letters, edges, word_count, node_count, gaddag, section)
     return BuildInfo(
         word_count=word_count,
         node_count=node_count,
         file_size=size,
-        content_hash=digest.hexdigest(),
+        content_hash=content_hash,
         seconds=time.perf_counter() - started,
     )
+
+
+def upgrade(path: str | os.PathLike[str], *, anagram_rack: int = ANAGRAM_RACK) -> bool:
+    """Rewrites a format-1 file at ``path`` in the current format (with its anagram section), in place
+    and atomically: the same words, the same content hash. False if it was current already."""
+    target = Path(path)
+    graph = WordGraph.load(target, verify=True)
+    try:
+        if graph.format_version == VERSION and (graph.anagram_section() is not None or not graph.has_gaddag):
+            return False
+        edges = graph.nodes_buffer().cast("B")
+        try:
+            section = anagram_section(edges, len(graph.alphabet), anagram_rack) if graph.has_gaddag else None
+            _size, content_hash = write_graph(
+                target, graph.alphabet, edges, graph.word_count, graph.node_count, graph.has_gaddag, section
+            )
+        finally:
+            edges.release()
+        if content_hash != graph.content_hash:  # pragma: no cover - the body is copied as it is
+            raise GraphError(f"{target}: the rewritten file has another content hash")
+        return True
+    finally:
+        graph.close()
 
 
 def _build_from_str(words: Iterable[str], letters: str, gaddag: bool, threads: int) -> tuple[bytes | None, int, int]:
@@ -266,45 +282,6 @@ def _input_error(exc: ValueError, words: Sequence[str], alphabet: str) -> GraphE
     return GraphError(str(exc))
 
 
-def _write_atomically(target: Path, chunks: Iterable[bytes]) -> None:
-    directory = target.parent
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    except OSError as exc:
-        raise GraphError(f"cannot write the word graph into {directory}: {exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as out:
-            for chunk in chunks:
-                out.write(chunk)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(tmp, 0o644)  # mkstemp makes 0600; the graph is shared read-only data
-        os.replace(tmp, target)
-    except OSError as exc:
-        _unlink_quietly(tmp)
-        raise GraphError(f"cannot write the word graph {target}: {exc}") from None
-    except BaseException:
-        _unlink_quietly(tmp)
-        raise
-    try:  # make the rename itself durable
-        dir_fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dir_fd)
-    except OSError:
-        pass
-    finally:
-        os.close(dir_fd)
-
-
-def _unlink_quietly(path: str) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
-
-
 class WordGraph:
     """A loaded word graph: read-only, memory-mapped (shared between processes).
 
@@ -320,10 +297,12 @@ class WordGraph:
     node_count: int
     content_hash: str
     has_gaddag: bool
+    format_version: int
 
     def __init__(self) -> None:  # use WordGraph.load
         self._mmap: mmap.mmap | None = None
         self._view: memoryview | None = None
+        self._anagrams: memoryview | None = None
         self._core: _graph.Core | None = None
 
     @classmethod
@@ -331,11 +310,12 @@ class WordGraph:
         """Maps the file at ``path`` and checks it.
 
         Always: magic, version, header fields, exact file size (truncation or
-        trailing bytes), the alphabet, and the structure of the edge array (every
+        trailing bytes), the alphabet, the structure of the edge array (every
         child index in range and pointing backwards, lists sorted and terminated,
         letter codes in the alphabet), so that walking it can never leave the
-        array or loop. With ``verify`` also the SHA-256 of the body and the word
-        count. Any problem raises :class:`GraphError`.
+        array or loop, and the anagram section's header and size (the solver checks
+        the rest when it maps it). With ``verify`` also the SHA-256 of the body and
+        of the anagram section, and the word count. Any problem raises :class:`GraphError`.
         """
         if sys.byteorder != "little":  # pragma: no cover
             raise GraphError("word graphs are little-endian; this machine is not")
@@ -362,8 +342,8 @@ class WordGraph:
     def _open(self, size: int, verify: bool) -> None:
         assert self._mmap is not None
         name = self.path
-        magic, version, flags, nletters, nodes, words, alpha_len, digest, reserved = _HEADER.unpack_from(
-            self._mmap, 0
+        magic, version, flags, nletters, nodes, words, alpha_len, digest, ana_digest, reserved = (
+            _HEADER.unpack_from(self._mmap, 0)
         )
         if magic != MAGIC:
             if magic[:6] == MAGIC[:6]:
@@ -371,11 +351,13 @@ class WordGraph:
                     f"{name} has format {magic!r}, this code reads {MAGIC!r}; rebuild the lexicon"
                 )
             raise GraphError(f"{name} is not a word graph (magic {magic!r}, expected {MAGIC!r})")
-        if version != VERSION:
+        if version not in VERSIONS:
             raise GraphError(
-                f"{name} is format version {version}, this code reads {VERSION}; rebuild the lexicon"
+                f"{name} is format version {version}, this code reads {' and '.join(map(str, VERSIONS))}; "
+                "rebuild the lexicon"
             )
-        if flags & ~FLAG_GADDAG or any(reserved):
+        known_flags = FLAG_GADDAG | (FLAG_ANAGRAMS if version >= 2 else 0)
+        if flags & ~known_flags or any(reserved) or (not flags & FLAG_ANAGRAMS and any(ana_digest)):
             raise GraphError(f"{name} has unknown flags or non-zero reserved header bytes (corrupt header?)")
         if not 1 <= nletters <= MAX_LETTERS or not nletters <= alpha_len <= 4 * nletters:
             raise GraphError(f"{name} has a corrupt header: {nletters} letters in {alpha_len} bytes")
@@ -385,10 +367,12 @@ class WordGraph:
         expected = alpha_end + 4 * nodes
         if size < expected:
             raise GraphError(f"{name} is truncated: {size} bytes, the header announces {expected}")
-        if size > expected:
+        if flags & FLAG_ANAGRAMS:
+            self._anagrams = self._anagram_view(expected, size, ana_digest if verify else None)
+        elif size > expected:
             raise GraphError(f"{name} has {size - expected} unexpected bytes after the edges (corrupt file?)")
         if verify:
-            actual = hashlib.sha256(memoryview(self._mmap)[HEADER_SIZE:]).digest()
+            actual = hashlib.sha256(memoryview(self._mmap)[HEADER_SIZE:expected]).digest()
             if actual != digest:
                 raise GraphError(
                     f"{name} is corrupt: the SHA-256 of its content is {actual.hex()[:16]}…, "
@@ -421,7 +405,20 @@ class WordGraph:
         self.node_count = nodes
         self.content_hash = digest.hex()
         self.has_gaddag = bool(flags & FLAG_GADDAG)
+        self.format_version = version
         self._letters = alphabet
+
+    def _anagram_view(self, edges_end: int, size: int, digest: bytes | None) -> memoryview:
+        assert self._mmap is not None
+        return map_anagrams(self._mmap, self.path, edges_end, size, digest)
+
+    def anagram_section(self) -> memoryview | None:
+        """The stored anagram index (format 2; bytes, 8-aligned in the mapping), or None without one:
+        what :class:`scoring.solver.Solver` maps instead of building the index."""
+        if self._view is None:
+            raise GraphError("the word graph is closed")
+        # a view of its own: the solver holds it, and close() can still release the graph's
+        return None if self._anagrams is None else self._anagrams[:]
 
     # -- lookups -----------------------------------------------------------
 
@@ -516,6 +513,9 @@ class WordGraph:
         if self._core is not None:
             self._core.release()
             self._core = None
+        if self._anagrams is not None:
+            self._anagrams.release()
+            self._anagrams = None
         if self._view is not None:
             self._view.release()
             self._view = None

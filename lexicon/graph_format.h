@@ -6,16 +6,29 @@
  *
  * File layout (all integers little-endian):
  *   offset  0  char[8]  magic "DUPKWG01"
- *   offset  8  u32      format version (1)
- *   offset 12  u32      flags (bit 0: GADDAG present)
+ *   offset  8  u32      format version (2; version 1 is the same without the anagram section)
+ *   offset 12  u32      flags (bit 0: GADDAG present, bit 1: anagram section present)
  *   offset 16  u32      alphabet size N (letter codes 1..N; 0 is the GADDAG separator)
  *   offset 20  u32      node count
  *   offset 24  u32      word count
  *   offset 28  u32      alphabet byte length A (UTF-8, the letters concatenated in code order)
- *   offset 32  u8[32]   SHA-256 of the body (everything from offset 128 to the end)
- *   offset 64  u8[64]   reserved, zero
+ *   offset 32  u8[32]   SHA-256 of the body: the alphabet block and the edges (the lexicon's content
+ *                       hash: the words and the alphabet, whatever the format version)
+ *   offset 64  u8[32]   SHA-256 of the anagram section (zero without it)
+ *   offset 96  u8[32]   reserved, zero
  *   offset 128 u8[A]    alphabet, zero-padded to a multiple of 4 bytes
  *   then       u32[node count] edges
+ *   then       (with flag bit 1) zero bytes up to a multiple of 8, and the anagram section to the end:
+ *     offset  0  char[8]  magic "DUPANA01"
+ *     offset  8  u32      rack size R (the index is for racks of R tiles)
+ *     offset 12  u32      alphabet size
+ *     offset 16  u64      slots of table one (a power of two, at least 16), 24: entries in it
+ *     offset 32  u64      slots of table two (likewise), 40: entries in it
+ *     offset 48  u64[64]  the per-letter key numbers z
+ *     offset 560 u64[slots one] keys of table one, u64[slots one] its values, u64[slots two] keys of
+ *                         table two (see lexicon/anagram_index.h: what they mean and how they are probed)
+ *   Everything the solver needs besides the rule set's own tables: it maps the section and probes it
+ *   in place, nothing is built at load.
  *
  * Edge word:
  *   bits  0..23  index of the first edge of the child list (0 = no children)
@@ -35,11 +48,25 @@
 #include <stdint.h>
 
 #define KWG_MAGIC "DUPKWG01"
-#define KWG_VERSION 1u
+#define KWG_VERSION 2u
 #define KWG_HEADER_SIZE 128u
 #define KWG_FLAG_GADDAG 1u
+#define KWG_FLAG_ANAGRAMS 2u
 #define KWG_MAX_LETTERS 63u
 #define KWG_MAX_NODES (1u << 24)
+#define KWG_MAX_WORD 15
+
+#define KWG_ANA_MAGIC "DUPANA01"
+#define KWG_ANA_HEADER_SIZE 560u
+
+typedef struct {
+    char magic[8];
+    uint32_t rack_size;
+    uint32_t nletters;
+    uint64_t one_cap, one_n, two_cap, two_n;
+    uint64_t z[64];
+} KwgAnaHeader;
+_Static_assert(sizeof(KwgAnaHeader) == KWG_ANA_HEADER_SIZE, "the anagram section's header is 560 bytes");
 
 #define KWG_CHILD(e) ((uint32_t)(e) & 0xFFFFFFu)
 #define KWG_IS_END(e) (((uint32_t)(e) >> 24) & 1u)

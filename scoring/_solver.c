@@ -34,7 +34,11 @@
  *     number the bonus is for (the 7-among-8 game: racks of 8, play_max 7).
  *
  *   BingoIndex(nodes, dawg_root, nletters, rack_size)
- *     The anagram index of a word graph (built once, GIL released).
+ *     The anagram index of a word graph, built in memory (GIL released): for a
+ *     file without its anagram section (format 1) or another rack size.
+ *   BingoIndex.mapped(section)
+ *     The index stored in a compiled file (lexicon/graph_format.h), checked
+ *     (sizes, an empty slot per table) and probed in place: no work at load.
  *
  *   Tables.generate(nodes, dawg_root, gaddag_root, board, rack, top=0,
  *                   count_all=False, vertical_first=True, bingo_index=None)
@@ -62,6 +66,7 @@
 #include <string.h>
 
 #include "graph_format.h"
+#include "anagram_index.h"
 
 #define N 15
 #define NSQ (N * N)
@@ -107,121 +112,18 @@ static PyObject *s_letter, *s_blank;
 /* Anagram index                                                        */
 /* ------------------------------------------------------------------ */
 
-/* A multiset of letters is keyed by the sum of per-letter random 64-bit
- * numbers. A collision can only turn a "no word" into a "maybe", which keeps
- * the search exact (the index only ever forbids). */
-typedef struct {
-    uint64_t *keys, *vals;
-    size_t cap, n;
-} HSet;
+/* The tables, their keys and how they are built and stored: lexicon/anagram_index.h. Either built
+ * here (a file without its anagram section) or mapped from the file's section and probed in place. */
+_Static_assert(MAXC == ANA_MAXC && MAXRACK == ANA_MAX_RACK, "the anagram index's limits are the solver's");
 
-static inline uint64_t mix64(uint64_t x) {
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
-
-static int hs_grow(HSet *h) {
-    size_t cap = h->cap ? h->cap * 2 : (size_t)1 << 12;
-    uint64_t *keys = (uint64_t *)calloc(cap, sizeof(uint64_t));
-    uint64_t *vals = (uint64_t *)calloc(cap, sizeof(uint64_t));
-    if (!keys || !vals) {
-        free(keys);
-        free(vals);
-        return -1;
-    }
-    for (size_t i = 0; i < h->cap; i++) {
-        if (!h->keys[i]) continue;
-        size_t j = (size_t)mix64(h->keys[i]) & (cap - 1);
-        while (keys[j]) j = (j + 1) & (cap - 1);
-        keys[j] = h->keys[i];
-        vals[j] = h->vals[i];
-    }
-    free(h->keys);
-    free(h->vals);
-    h->keys = keys;
-    h->vals = vals;
-    h->cap = cap;
-    return 0;
-}
-
-static int hs_or(HSet *h, uint64_t key, uint64_t bits) {
-    if (!key) key = 1;
-    if (2 * (h->n + 1) > h->cap && hs_grow(h) < 0) return -1;
-    size_t j = (size_t)mix64(key) & (h->cap - 1);
-    while (h->keys[j] && h->keys[j] != key) j = (j + 1) & (h->cap - 1);
-    if (!h->keys[j]) {
-        h->keys[j] = key;
-        h->n++;
-    }
-    h->vals[j] |= bits;
-    return 0;
-}
-
-static inline uint64_t hs_get(const HSet *h, uint64_t key) {
-    if (!key) key = 1;
-    if (!h->cap) return 0;
-    size_t j = (size_t)mix64(key) & (h->cap - 1);
-    while (h->keys[j]) {
-        if (h->keys[j] == key) return h->vals[j];
-        j = (j + 1) & (h->cap - 1);
-    }
-    return 0;
-}
-
-static void hs_free(HSet *h) {
-    free(h->keys);
-    free(h->vals);
-    memset(h, 0, sizeof *h);
-}
-
-/* one: for each multiset M of rack_size letters, bit 0 if M spells a word, bit L
- * if M + L does; two: the multisets of the words of rack_size + 2 letters. */
 typedef struct {
     PyObject_HEAD
     HSet one, two;
     int nletters, rack_size, ready;
     uint64_t z[MAXC];
+    Py_buffer section; /* the mapped section (mapped = 1): the tables point into it */
+    int mapped;
 } BingoIndexObject;
-
-typedef struct {
-    BingoIndexObject *bi;
-    const uint32_t *nodes;
-    size_t nnodes;
-    uint8_t path[N + 1];
-    int failed;
-} BiWalk;
-
-static void bi_walk(BiWalk *w, uint32_t list, int depth, uint64_t h) {
-    const int R = w->bi->rack_size;
-    for (uint32_t i = list; i < w->nnodes && !w->failed; i++) {
-        uint32_t e = w->nodes[i];
-        uint32_t L = KWG_TILE(e);
-        if (L >= 1) {
-            uint64_t h2 = h + w->bi->z[L];
-            w->path[depth] = (uint8_t)L;
-            int len = depth + 1;
-            if (KWG_ACCEPTS(e)) {
-                if (len == R) {
-                    if (hs_or(&w->bi->one, h2, 1) < 0) w->failed = 1;
-                } else if (len == R + 1) {
-                    uint64_t seen = 0;
-                    for (int k = 0; k < len && !w->failed; k++) {
-                        uint32_t X = w->path[k];
-                        if ((seen >> X) & 1u) continue;
-                        seen |= 1ull << X;
-                        if (hs_or(&w->bi->one, h2 - w->bi->z[X], 1ull << X) < 0) w->failed = 1;
-                    }
-                } else if (len == R + 2) {
-                    if (hs_or(&w->bi->two, h2, 1) < 0) w->failed = 1;
-                }
-            }
-            if (len < R + 2 && KWG_CHILD(e)) bi_walk(w, KWG_CHILD(e), len, h2);
-        }
-        if (KWG_IS_END(e)) break;
-    }
-}
 
 static int BingoIndex_init(BingoIndexObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"nodes", "dawg_root", "nletters", "rack_size", NULL};
@@ -248,24 +150,14 @@ static int BingoIndex_init(BingoIndexObject *self, PyObject *args, PyObject *kwd
     }
     self->nletters = nletters;
     self->rack_size = rack_size;
-    uint64_t seed = 0x5DEECE66Dull;
-    for (int i = 0; i < MAXC; i++) {
-        seed = mix64(seed + (uint64_t)i);
-        self->z[i] = seed;
-    }
-    BiWalk w;
-    memset(&w, 0, sizeof w);
-    w.bi = self;
-    w.nodes = (const uint32_t *)nb.buf;
-    w.nnodes = nnodes;
+    ana_letter_keys(self->z);
+    int failed;
     Py_BEGIN_ALLOW_THREADS
-    if (hs_grow(&self->one) < 0 || hs_grow(&self->two) < 0) w.failed = 1;
-    if (!w.failed && droot) bi_walk(&w, (uint32_t)droot, 0, 0);
+    failed = ana_build((const uint32_t *)nb.buf, nnodes, (uint32_t)droot, rack_size, self->z, &self->one,
+                       &self->two);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&nb);
-    if (w.failed) {
-        hs_free(&self->one);
-        hs_free(&self->two);
+    if (failed) {
         PyErr_NoMemory();
         return -1;
     }
@@ -273,20 +165,70 @@ static int BingoIndex_init(BingoIndexObject *self, PyObject *args, PyObject *kwd
     return 0;
 }
 
+/* BingoIndex.mapped(section): the index stored in a compiled file, used in place (the buffer is held) */
+static PyObject *BingoIndex_mapped(PyTypeObject *type, PyObject *section) {
+    BingoIndexObject *self = (BingoIndexObject *)type->tp_alloc(type, 0);
+    if (!self) return NULL;
+    if (PyObject_GetBuffer(section, &self->section, PyBUF_SIMPLE) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    self->mapped = 1;
+    if (((uintptr_t)self->section.buf & 7u) != 0) {
+        PyErr_SetString(PyExc_ValueError, "the anagram section is not 8-byte aligned");
+        Py_DECREF(self);
+        return NULL;
+    }
+    const char *why = ana_map_section((const uint8_t *)self->section.buf, (size_t)self->section.len, &self->one,
+                                      &self->two, self->z, &self->rack_size, &self->nletters);
+    if (why) {
+        memset(&self->one, 0, sizeof self->one);
+        memset(&self->two, 0, sizeof self->two);
+        PyErr_SetString(PyExc_ValueError, why);
+        Py_DECREF(self);
+        return NULL;
+    }
+    self->ready = 1;
+    return (PyObject *)self;
+}
+
 static void BingoIndex_dealloc(BingoIndexObject *self) {
-    hs_free(&self->one);
-    hs_free(&self->two);
+    if (self->mapped) {
+        if (self->section.obj) PyBuffer_Release(&self->section);
+    } else {
+        hs_free(&self->one);
+        hs_free(&self->two);
+    }
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 static PyObject *BingoIndex_nbytes(BingoIndexObject *self, void *closure) {
     (void)closure;
+    if (self->mapped) return PyLong_FromSize_t((self->one.cap * 2 + self->two.cap) * sizeof(uint64_t));
     return PyLong_FromSize_t((self->one.cap + self->two.cap) * 2 * sizeof(uint64_t));
 }
 
+static PyObject *BingoIndex_is_mapped(BingoIndexObject *self, void *closure) {
+    (void)closure;
+    return PyBool_FromLong(self->mapped);
+}
+
+static PyObject *BingoIndex_rack_size(BingoIndexObject *self, void *closure) {
+    (void)closure;
+    return PyLong_FromLong(self->rack_size);
+}
+
 static PyGetSetDef BingoIndex_getset[] = {
-    {"nbytes", (getter)BingoIndex_nbytes, NULL, "memory held by the index", NULL},
+    {"nbytes", (getter)BingoIndex_nbytes, NULL, "memory held by the index (mapped or allocated)", NULL},
+    {"in_place", (getter)BingoIndex_is_mapped, NULL, "the index is a file's section, used in place", NULL},
+    {"rack_size", (getter)BingoIndex_rack_size, NULL, "the rack size the index is for", NULL},
     {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef BingoIndex_methods[] = {
+    {"mapped", (PyCFunction)BingoIndex_mapped, METH_O | METH_CLASS,
+     "mapped(section) -> BingoIndex: the anagram section of a compiled file, used in place (ValueError if bad)"},
+    {NULL, NULL, 0, NULL},
 };
 
 static PyTypeObject BingoIndexType = {
@@ -298,6 +240,7 @@ static PyTypeObject BingoIndexType = {
     .tp_init = (initproc)BingoIndex_init,
     .tp_dealloc = (destructor)BingoIndex_dealloc,
     .tp_getset = BingoIndex_getset,
+    .tp_methods = BingoIndex_methods,
 };
 
 /* What the index says about one rack: which whole-rack words can exist, and

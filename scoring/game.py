@@ -54,6 +54,9 @@ from .tops import END_REASONS, end_reason, offered_moves, rank_tops, subtract
 from .variants import Variant, get_variant, replace_blanks
 
 STATE_VERSION = 1
+#: Before a prepared rack: the round was redrawn when the game was played, so the leftover goes back into the
+#: bag before this rack is taken (``"-ОЕТВРАК"``).
+PREPARED_REDRAW = "-"
 
 
 class GameError(ValueError):
@@ -184,8 +187,9 @@ class DuplicateGame:
     board + rack + bag always make the full tile set.
 
     ``prepared``: a prepared game, one rack per round (``"ОЕТ+ВРАК"`` or
-    ``"ОЕТВРАК"``), verified round by round instead of drawing at random.
-    ``variant``: ``"classic"`` (default), ``"joker"`` or ``"7among8"`` (:mod:`scoring.variants`).
+    ``"ОЕТВРАК"``), verified round by round instead of drawing at random; ``"-ОЕТВРАК"``: the leftover went
+    back into the bag first (the round was redrawn when the game was played, :data:`PREPARED_REDRAW`).
+    ``variant``: ``"classic"`` (default), ``"joker"``, ``"topping"`` or ``"7among8"`` (:mod:`scoring.variants`).
     """
 
     def __init__(
@@ -300,6 +304,9 @@ class DuplicateGame:
                 "cannot redraw (type the rack drawn from the bag instead)",
                 round=self.round_no, typed=text,
             )
+        if text.startswith(PREPARED_REDRAW):
+            text = text[len(PREPARED_REDRAW):]
+            self._return_leftover()
         try:
             outcome = accept_rack(
                 self.ruleset, self.bag, self.leftover, self.round_no, text, kind="prepared", invalid="raise",
@@ -309,6 +316,15 @@ class DuplicateGame:
             raise DrawError(exc.code, f"round {self.round_no}: prepared rack «{text}»: {exc}",
                             **{**exc.params, "round": self.round_no, "prepared": text}) from None
         return self._take(outcome)
+
+    def _return_leftover(self) -> None:
+        """A prepared rack after ``-``: the round was redrawn, its leftover goes back into the bag first (RULES §4)."""
+        if self.leftover:
+            shown = tiles_text(self.leftover)
+            self.log.append(DrawEvent(self.round_no, "prepared", shown, "", shown, False))
+            self.bag.put_back(self.leftover)
+            self.leftover = []
+            self.redraws += 1
 
     def type_rack(self, text: str) -> DrawOutcome:
         """The arbiter types the rack drawn from the physical bag.

@@ -38,7 +38,7 @@ from typing import Any, NotRequired, TypedDict, TypeVar
 from .board import Board, BoardError, Tile
 from .coords import Convention, format_coord
 from .draw import DrawError, DrawEvent, accept_rack, sort_tiles, tiles_text
-from .game import DuplicateGame, GameError
+from .game import PREPARED_REDRAW, DuplicateGame, GameError, RoundRecord
 from .moves import SolveFn
 from .notation import NotationError, parse_move
 from .placement import IllegalMove, evaluate
@@ -310,13 +310,6 @@ def gcg_move(board: Board, move_text: str) -> tuple[str, str]:
     return format_coord(coord, convention=Convention.ENGLISH), "".join(letters)
 
 
-#: What the GCG record's ``#note variant`` line says of each variant's rule.
-VARIANT_NOTES = {
-    "joker": "a blank played is replaced by its letter's tile from the bag, when one is left",
-    "7among8": "racks of 8 tiles, a move places at most 7, the bonus is for 7",
-}
-
-
 def game_to_gcg(game: DuplicateGame, *, lexicon: str | None = None, player: str = "Top") -> str:
     """The game as a GCG record: one player, the top of each round, cumulative score.
 
@@ -337,7 +330,7 @@ def game_to_gcg(game: DuplicateGame, *, lexicon: str | None = None, player: str 
     if lexicon:
         lines.append(f"#lexicon {lexicon}")
     if not game.variant.classic:
-        lines.append(f"#note variant {game.variant.id}: {game.variant.name}; {VARIANT_NOTES[game.variant.id]}")
+        lines.append(f"#note variant {game.variant.id}: {game.variant.name}; {game.variant.note}")
     board = Board(rs)
     for r in game.rounds:
         coord, word = gcg_move(board, r.move)
@@ -356,6 +349,14 @@ def game_to_gcg(game: DuplicateGame, *, lexicon: str | None = None, player: str 
     return "\n".join(lines) + "\n"
 
 
+def prepared_text(record: RoundRecord) -> str:
+    """A round's rack as a prepared game takes it (``DuplicateGame(prepared=…)``): ``kept+drawn``; after a redraw
+    the drawn tiles, after :data:`~scoring.game.PREPARED_REDRAW` when a leftover went back into the bag."""
+    if record.redraws:
+        return (PREPARED_REDRAW if record.leftover else "") + record.drawn
+    return f"{record.kept}+{record.drawn}" if record.kept and record.drawn else record.kept or record.drawn
+
+
 __all__ = [
     "ReplayError",
     "dumps",
@@ -363,5 +364,6 @@ __all__ = [
     "game_to_json",
     "gcg_move",
     "load_json",
+    "prepared_text",
     "replay_json",
 ]

@@ -35,6 +35,8 @@ SOLO_BONUS = 10
 FREE_WARNINGS = 3
 FREE_WARNINGS_FAST = 5
 WARNING_PENALTY = 5
+#: A game is fast (RULES §4: the warnings' penalty starts at the 6th) when a move has at most this long: 2:00, 1:00.
+FAST_SECONDS = 120
 
 #: Whatever names a player here (the tournament side: a registration id).
 Player = TypeVar("Player", bound=Hashable)
@@ -112,6 +114,11 @@ def round_solos(scores: Mapping[Player, int], *, bonus: int = SOLO_BONUS) -> dic
 def free_warnings(fast: bool) -> int:
     """Warnings of a game that cost nothing: 3, or 5 in fast games (less time per move)."""
     return FREE_WARNINGS_FAST if fast else FREE_WARNINGS
+
+
+def is_fast(seconds_per_move: int) -> bool:
+    """A fast game: at most :data:`FAST_SECONDS` a move (2:00 or 1:00; 2:30 and 3:00 are not)."""
+    return seconds_per_move <= FAST_SECONDS
 
 
 def warning_penalty(warnings: int, *, free: int = FREE_WARNINGS, points: int = WARNING_PENALTY) -> int:
@@ -203,6 +210,7 @@ def _copy(line: Line[Player]) -> Line[Player]:
 
 __all__ = [
     "FREE_WARNINGS",
+    "FAST_SECONDS",
     "FREE_WARNINGS_FAST",
     "SOLO_BONUS",
     "SOLO_FROM_PLAYERS",
@@ -210,6 +218,7 @@ __all__ = [
     "Line",
     "RoundScore",
     "free_warnings",
+    "is_fast",
     "game_lines",
     "grouped",
     "percentage",

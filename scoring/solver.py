@@ -15,8 +15,9 @@ Typical use::
     solver.solve(board, "АБВ??ГД", top=10, count_all=True)
     solver.solve(board, rack, top=1, ties=True)           # every move of top score
 
-The first call for a graph builds the tables and an anagram index of the
-lexicon's 7- to 9-letter words (tens of ms; it prunes the best-N search).
+The first call for a graph sets up the rule set's tables (under a millisecond) and maps the anagram
+index of the lexicon's 7- to 9-letter words (it prunes the best-N search) stored in the compiled file
+(format 2): nothing is built. A format-1 file has no stored index: it is built then (tens of ms).
 ``SolvedMove.placed`` and ``.words`` are worked out on demand.
 
 Moves are sorted best first: score descending, then notation (code-point
@@ -33,6 +34,7 @@ Nothing here imports Django.
 
 from __future__ import annotations
 
+import logging
 import struct
 import time
 import weakref
@@ -52,6 +54,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from lexicon.graph import WordGraph
 
 __all__ = ["SolveResult", "SolvedMove", "Solver", "SolverError", "graph_solver", "solve", "solver_for"]
+
+_log = logging.getLogger(__name__)
 
 BLANK_BIT = 0x80
 UNKNOWN_CODE = 63  # a letter of the rule set that the word graph does not know: never playable
@@ -79,17 +83,10 @@ class _Core:
         self.ruleset = ruleset
         self.codes = codes
         values = [0] * 64
-        lm = bytearray(SIZE * SIZE * 64)
-        blm = bytearray(SIZE * SIZE * 64)
         for letter, code in codes.items():
-            if code == UNKNOWN_CODE:
-                continue
-            values[code] = ruleset.value(letter)
-            for r in range(SIZE):
-                for c in range(SIZE):
-                    sq = (r * SIZE + c) * 64 + code
-                    lm[sq] = ruleset.letter_multiplier(r, c, letter, False)
-                    blm[sq] = ruleset.letter_multiplier(r, c, letter, True)
+            if code != UNKNOWN_CODE:
+                values[code] = ruleset.value(letter)
+        lm, blm = _letter_multipliers(ruleset, codes)
         wm = bytes(ruleset.layout.word_mult[r][c] for r in range(SIZE) for c in range(SIZE))
         self.tables = _solver.Tables(
             nletters=len(alphabet),
@@ -108,7 +105,7 @@ class _Core:
         self.dawg_root = graph.dawg_root
         self.gaddag_root = graph.gaddag_root
         # anagram index of the words a full rack can make (prunes the best-N search)
-        self.bingo_index = _solver.BingoIndex(self.nodes, self.dawg_root, len(alphabet), ruleset.move_tiles)
+        self.bingo_index = _bingo_index(graph, self.nodes, ruleset.move_tiles)  # the bonus's tiles: 7 in a 7-among-8 game too
         # code (| BLANK_BIT) -> the letter as written in a move (lower case for a blank)
         fen = ["?"] * 256
         tile: dict[int, Tile] = {}
@@ -162,6 +159,50 @@ class _Core:
             if len(tiles) > rs.rack_size:
                 raise SolverError(f"a rack holds at most {rs.rack_size} tiles, this one has {len(tiles)}")
         return bytes(0 if t == "?" else self.codes[t] for t in tiles)
+
+
+def _letter_multipliers(ruleset: RuleSet, codes: dict[str, int]) -> tuple[bytes, bytes]:
+    """The letter multiplier of a real tile and of a blank, per square (row * 15 + col) and letter code
+    (64 a square). Squares alike on the layout (the same letter multiplier and colour, all that
+    ``letter_multiplier`` reads) share their rows: a few hundred calls instead of 15,000."""
+    layout = ruleset.layout
+    known = [(letter, code) for letter, code in codes.items() if code != UNKNOWN_CODE]
+    rows: dict[tuple[int, str | None], tuple[bytes, bytes]] = {}
+    lm: list[bytes] = []
+    blm: list[bytes] = []
+    for r in range(SIZE):
+        for c in range(SIZE):
+            kind = (layout.letter_mult[r][c], layout.letter_colour[r][c])
+            pair = rows.get(kind)
+            if pair is None:
+                real, blank = bytearray(64), bytearray(64)
+                for letter, code in known:
+                    real[code] = ruleset.letter_multiplier(r, c, letter, False)
+                    blank[code] = ruleset.letter_multiplier(r, c, letter, True)
+                pair = rows[kind] = (bytes(real), bytes(blank))
+            lm.append(pair[0])
+            blm.append(pair[1])
+    return b"".join(lm), b"".join(blm)
+
+
+def _bingo_index(graph: WordGraph, nodes: memoryview, rack_size: int) -> _solver.BingoIndex:
+    """The graph file's stored anagram index, used in place; built in memory for a file without one
+    (format 1) or for another rack size. A stored index that fails its checks is refused."""
+    section = graph.anagram_section() if hasattr(graph, "anagram_section") else None
+    if section is not None:
+        try:
+            index = _solver.BingoIndex.mapped(section)
+        except ValueError as exc:
+            raise SolverError(f"the word graph {getattr(graph, 'path', '')} is corrupt: {exc}") from None
+        if index.rack_size == rack_size:
+            return index
+    elif getattr(graph, "format_version", 2) < 2:
+        _log.warning(
+            "the word graph %s is in format %s, without its anagram index: building it now (tens of ms per "
+            "process); `manage.py lexicon upgrade` rewrites it (the same words and content hash)",
+            getattr(graph, "path", ""), graph.format_version,
+        )
+    return _solver.BingoIndex(nodes, graph.dawg_root, len(graph.alphabet), rack_size)
 
 
 class SolvedMoveDict(TypedDict):

@@ -55,6 +55,12 @@ class Variant:
     blank_on_rack: bool = False
     #: a blank played by the top is replaced by its letter from the bag and goes back into the bag
     blank_replaced: bool = False
+    #: topping (:mod:`scoring.topping`): players race to the top; results are times, not points
+    timed: bool = False
+    #: topping: seconds added to the limit for a round not topped within it
+    timeout_penalty: int = 0
+    #: a note for the GCG record (what the variant changes), empty for classic
+    note: str = ""
     #: tiles on a full rack (0: the rule set's, 7)
     rack_size: int = 0
     #: the most tiles one move places, and the number the bonus is for (0: the whole rack)
@@ -62,7 +68,7 @@ class Variant:
 
     @property
     def classic(self) -> bool:
-        return not (self.blank_on_rack or self.blank_replaced or self.rack_size or self.play_max)
+        return not (self.blank_on_rack or self.blank_replaced or self.timed or self.rack_size or self.play_max)
 
     def ruleset(self, ruleset: RuleSet) -> RuleSet:
         """``ruleset`` with this variant's rack size and most tiles per move (itself when they are the same)."""
@@ -74,9 +80,15 @@ class Variant:
 
 
 CLASSIC = Variant("classic", "Classic")
-JOKER = Variant("joker", "Joker", blank_on_rack=True, blank_replaced=True)
-SEVEN_AMONG_EIGHT = Variant("7among8", "7-among-8", rack_size=8, play_max=7)
-VARIANTS = {v.id: v for v in (CLASSIC, JOKER, SEVEN_AMONG_EIGHT)}
+JOKER = Variant("joker", "Joker", blank_on_rack=True, blank_replaced=True,
+                note="a blank played is replaced by its letter's tile from the bag, when one is left")
+#: Topping (issue 17): racks and tops as in the classic game; each player's result per round is the time he
+#: took to hand in the top, a round not topped within the limit costs the limit + 60 s (README "Rules: variants").
+TOPPING = Variant("topping", "Topping", timed=True, timeout_penalty=60,
+                  note="each player's time to find the top counts, a round not topped costs the limit + 60 s")
+SEVEN_AMONG_EIGHT = Variant("7among8", "7-among-8", rack_size=8, play_max=7,
+                            note="racks of 8 tiles, a move places at most 7, the bonus is for 7")
+VARIANTS = {v.id: v for v in (CLASSIC, JOKER, TOPPING, SEVEN_AMONG_EIGHT)}
 
 _SIZED: dict[tuple[str, int, int], RuleSet] = {}
 
@@ -136,6 +148,7 @@ __all__ = [
     "CLASSIC",
     "JOKER",
     "SEVEN_AMONG_EIGHT",
+    "TOPPING",
     "VARIANTS",
     "Variant",
     "VariantError",

@@ -34,6 +34,7 @@ class Code(StrEnum):
     BAD_GROUP = "bad_group"
     BAD_LETTER = "bad_letter"
     BAD_POINTS = "bad_points"
+    BAD_TIME_PER_MOVE = "bad_time_per_move"
     WHY_MISSING = "why_missing"
     NOT_LEGAL = "not_legal"
     NOT_TOP = "not_top"
@@ -65,6 +66,22 @@ class Code(StrEnum):
     TIME_OVER = "time_over"
     RACK_REJECTED = "rack_rejected"
     IDEMPOTENCY_CONFLICT = "idempotency_conflict"
+    # a simultaneous game (one game, many halls)
+    SIMUL_BAD_FILE = "simul_bad_file"
+    SIMUL_SIGNATURE = "simul_signature"
+    SIMUL_OTHER_GAME = "simul_other_game"
+    SIMUL_LEXICON = "simul_lexicon"
+    SIMUL_RACKS = "simul_racks"
+    SIMUL_UNKNOWN_HALL = "simul_unknown_hall"
+    SIMUL_IMPORTED = "simul_imported"
+    SIMUL_HALL_TAKEN = "simul_hall_taken"
+    SIMUL_RULESET = "simul_ruleset"
+    SIMUL_HALL_TOKEN = "simul_hall_token"
+    # the topping variant
+    TOP_UNKNOWN = "top_unknown"
+    ALREADY_TOPPED = "already_topped"
+    TOPPING_PAPER = "topping_paper"
+    BAD_TIME = "bad_time"
     # the engine's codes passed on by the services
     WRONG_PHASE = "wrong_phase"
     BAD_STATE = "bad_state"
@@ -93,6 +110,7 @@ CATALOGUE: dict[Code, Entry] = {
     Code.BAD_GROUP: Entry(BAD_REQUEST, _("Standings exist by series, category or club.")),
     Code.BAD_LETTER: Entry(BAD_REQUEST, _("A letter is not in the tile set.")),
     Code.BAD_POINTS: Entry(BAD_REQUEST, _("A penalty is a whole number of points from 1 to 1000.")),
+    Code.BAD_TIME_PER_MOVE: Entry(BAD_REQUEST, _("A move has 3:00, 2:30, 2:00 or 1:00.")),
     Code.WHY_MISSING: Entry(BAD_REQUEST, _("Give a reason.")),
     Code.NOT_LEGAL: Entry(BAD_REQUEST, _("This move is not legal with this rack.")),
     Code.NOT_TOP: Entry(BAD_REQUEST, _("This move does not have the top score.")),
@@ -123,6 +141,10 @@ CATALOGUE: dict[Code, Entry] = {
     Code.TIME_OVER: Entry(CONFLICT, _("Time is over: the slip was stored as late and counts as missing.")),
     Code.RACK_REJECTED: Entry(CONFLICT, _("The rack typed is not valid: all its tiles went back into the bag.")),
     Code.IDEMPOTENCY_CONFLICT: Entry(CONFLICT, _("This slip key was already used for another slip.")),
+    Code.TOP_UNKNOWN: Entry(CONFLICT, _("A topping round opens once the solver has found its top.")),
+    Code.ALREADY_TOPPED: Entry(CONFLICT, _("You found the top of this round: no more attempts are taken.")),
+    Code.TOPPING_PAPER: Entry(CONFLICT, _("In a topping game a paper slip is recorded as a time: table, time and move.")),
+    Code.BAD_TIME: Entry(BAD_REQUEST, _("A time is minutes and seconds (0:42), within the round's time limit.")),
     Code.WRONG_PHASE: Entry(CONFLICT, _("The game is not at this step.")),
     Code.BAD_STATE: Entry(CONFLICT, _("The saved game cannot be read.")),
     Code.FIRST_MOVE_VERTICAL: Entry(BAD_REQUEST, _("The first move is placed horizontally.")),
@@ -137,6 +159,17 @@ CATALOGUE: dict[Code, Entry] = {
     Code.NO_VALID_RACK: Entry(CONFLICT, _("No valid rack can be drawn from the tiles left.")),
     Code.NOT_IN_BAG: Entry(BAD_REQUEST, _("These tiles are not in the bag.")),
     Code.DRAW_ERROR: Entry(BAD_REQUEST, _("The rack cannot be drawn.")),
+    Code.SIMUL_BAD_FILE: Entry(BAD_REQUEST, _("This is not a file of a simultaneous game.")),
+    Code.SIMUL_SIGNATURE: Entry(BAD_REQUEST, _("The results file is not signed with the hall's key: it was changed "
+                                              "after its export, or it comes from another hall.")),
+    Code.SIMUL_OTHER_GAME: Entry(BAD_REQUEST, _("The file belongs to another simultaneous game.")),
+    Code.SIMUL_LEXICON: Entry(CONFLICT, _("The file was played with another lexicon version.")),
+    Code.SIMUL_RACKS: Entry(BAD_REQUEST, _("The racks or tops of the file are not those of the game.")),
+    Code.SIMUL_UNKNOWN_HALL: Entry(NOT_FOUND, _("No such hall in this simultaneous game.")),
+    Code.SIMUL_IMPORTED: Entry(CONFLICT, _("This game package is already imported here.")),
+    Code.SIMUL_HALL_TAKEN: Entry(CONFLICT, _("A hall with this code takes part already.")),
+    Code.SIMUL_RULESET: Entry(CONFLICT, _("The tournament is played by another rule set than the game.")),
+    Code.SIMUL_HALL_TOKEN: Entry(FORBIDDEN, _("The hall's token is not right.")),
 }
 
 

@@ -209,11 +209,19 @@ AUDIT_ACTIONS: dict[str, Promise] = {
     "round.no_move": _("no legal move: rack returned"),
     "round.cancel": _("round cancelled"),
     "slip.submit": _("slip handed in"),
+    "slip.topping_time": _("topping time recorded"),
     "verdict.override": _("verdict overridden"),
+    "simul.prepare": _("simultaneous game prepared"),
+    "simul.hall": _("hall registered"),
+    "simul.import": _("simultaneous game imported from its package"),
+    "simul.export": _("hall results exported"),
+    "simul.results": _("hall results imported"),
+    "simul.results.replace": _("hall results replaced by a corrected file"),
 }
 AUDIT_GROUPS: dict[str, Promise] = {
     "tournament": _("Tournament"), "player": _("Players"), "tables": _("Tables"), "game": _("Games"),
     "penalty": _("Penalties"), "round": _("Rounds"), "slip": _("Slips"), "verdict": _("Verdicts"),
+    "simul": _("Simultaneous games"),
 }
 AUDIT_FIELDS: dict[str, Promise] = {
     "name": _("name"), "table": _("table"), "printed": _("printed"), "tablets_logged_out": _("tablets logged out"),
@@ -227,11 +235,14 @@ AUDIT_FIELDS: dict[str, Promise] = {
     "source": _("source"), "verdicts": _("verdicts"), "awarded": _("points awarded"), "warning": _("warning"),
     "true_score": _("true score"), "automatic": _("automatic"), "round": _("round"), "game": _("game"),
     "archive": _("archive"), "written_at": _("written at"), "host": _("machine"), "program": _("program"),
-    "replaced": _("replaced"), "bytes": _("bytes"),
+    "replaced": _("replaced"), "bytes": _("bytes"), "seconds": _("seconds"),
+    "variant": _("variant"), "seconds_per_move": _("time per move"), "code": _("code"), "digest": _("digest"),
+    "hall": _("hall"), "players": _("players"), "received_at": _("received at"),
 }
 AUDIT_OBJECTS: dict[str, Promise] = {
     "Tournament": _("tournament"), "Registration": _("player"), "Game": _("game"), "Round": _("round"),
     "Slip": _("slip"), "Verdict": _("verdict"), "Penalty": _("penalty"),
+    "Simultaneous": _("simultaneous game"), "SimulHall": _("hall"), "SimulResult": _("hall results"),
 }
 #: What a draw of the log was (``scoring.draw.DrawEvent.kind``).
 DRAW_KINDS: dict[str, Promise] = {

@@ -18,13 +18,14 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from scoring import sheet
 from scoring.coords import Convention
 from scoring.rules import RULESET_NAMES, ruleset_ids
 from scoring.variants import variant_ids
 
 RULESET_CHOICES = [(r, f"{r} — {RULESET_NAMES[r]}") for r in ruleset_ids()]
 #: A game's variant (:mod:`scoring.variants`, RULES §4 "Variants"), its name in the active language.
-VARIANT_NAMES = {"classic": _("Classic"), "joker": _("Joker"), "7among8": _("7-among-8")}
+VARIANT_NAMES = {"classic": _("Classic"), "joker": _("Joker"), "topping": _("Topping"), "7among8": _("7-among-8")}
 VARIANT_CHOICES = [(v, VARIANT_NAMES[v]) for v in variant_ids()]
 
 
@@ -139,8 +140,12 @@ class Tournament(models.Model):
     solo_mode = models.CharField(_("solos"), max_length=4, choices=SoloMode.choices, default=SoloMode.AUTO)
     solo_bonus = models.PositiveSmallIntegerField(_("solo bonus"), default=10)
     free_warnings = models.PositiveSmallIntegerField(
-        _("free warnings per game"), default=3, help_text=_("3: from the 4th each costs; 5 in fast games")
+        _("free warnings per game"), default=3, help_text=_("3: from the 4th each costs")
     )
+    #: RULES §4: "from the 4th warning (option; 6th in fast games)" — games of 2:00 or 1:00 a move.
+    free_warnings_fast = models.PositiveSmallIntegerField(
+        _("free warnings per fast game"), default=5,
+        help_text=_("games of 2:00 or 1:00 a move; 5: from the 6th each costs"))
     warning_penalty = models.PositiveSmallIntegerField(_("warning penalty"), default=5)
     tie_break = models.CharField(_("tie-break"), max_length=10, choices=TieBreak.choices, default=TieBreak.NONE)
     language = models.CharField(_("language"), max_length=2, choices=Language.choices, default=Language.RU)
@@ -207,6 +212,9 @@ class Game(models.Model):
     prepared_racks = models.JSONField(_("prepared racks"), null=True, blank=True)
     #: The rules the game is played by next to the tournament's rule set (the engine's state says it too).
     variant = models.CharField(_("variant"), max_length=16, choices=VARIANT_CHOICES, default="classic")
+    #: This game's time per move when it differs from the tournament's (a fast game: 2:00, 1:00); None: the tournament's.
+    seconds_per_move = models.PositiveSmallIntegerField(
+        _("time per move"), choices=Tournament.SECONDS_CHOICES, null=True, blank=True)
     state = models.JSONField(_("game state"), default=dict)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     end_reason = models.CharField(max_length=40, blank=True)
@@ -220,6 +228,21 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} — game {self.number}"
+
+    @property
+    def time_per_move(self) -> int:
+        """Seconds a move of this game has: its own time, else the tournament's."""
+        return self.seconds_per_move or self.tournament.seconds_per_move
+
+    @property
+    def fast(self) -> bool:
+        """A fast game (2:00 or 1:00 a move, :func:`scoring.sheet.is_fast`): more warnings are free."""
+        return sheet.is_fast(self.time_per_move)
+
+    @property
+    def free_warnings(self) -> int:
+        """The warnings of this game that cost nothing (the tournament's allowance for its kind of game)."""
+        return self.tournament.free_warnings_fast if self.fast else self.tournament.free_warnings
 
 
 class Round(models.Model):
@@ -285,6 +308,7 @@ class Slip(models.Model):
         TABLET = "tablet", _("tablet")
         PAPER = "paper", _("paper")
         ARBITER = "arbiter", _("arbiter")
+        TIME = "time", _("time recorded by the arbiter")  # topping: a player's time typed by hand
 
     registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="slips")
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="slips")
@@ -299,6 +323,10 @@ class Slip(models.Model):
     late = models.BooleanField(default=False)
     entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
+    #: A topping game's attempt, judged when it came: the top (True) or not (False); None outside topping.
+    topped = models.BooleanField(null=True, blank=True)
+    #: A topping attempt: the points its move makes (None: not a legal move).
+    points = models.IntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["round", "registration", "version"]
@@ -396,3 +424,172 @@ class AuditLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M:%S} {self.action} {self.object_type}#{self.object_id}"
+
+
+# -- training (tournament/training/: a finished game played again; never a tournament's rows) ------------------
+
+
+class TrainingGame(models.Model):
+    """A finished game offered to training: a tournament game of this server or an imported record, kept as
+    its rounds (:class:`scoring.training.TrainingRound`: rack, board before, top) so that nothing a
+    training does reads or writes the tournament's rounds again."""
+
+    title = models.CharField(_("title"), max_length=200)
+    #: the tournament game it comes from (None: an imported record)
+    source_game = models.OneToOneField(Game, null=True, blank=True, on_delete=models.SET_NULL,
+                                       related_name="training")
+    ruleset = models.CharField(_("rule set"), max_length=16, choices=RULESET_CHOICES)
+    variant = models.CharField(_("variant"), max_length=16, choices=VARIANT_CHOICES, default="classic")
+    lexicon = models.ForeignKey("lexicon.Lexicon", on_delete=models.PROTECT, related_name="+")
+    seconds_per_move = models.PositiveSmallIntegerField(_("time per move"), choices=Tournament.SECONDS_CHOICES,
+                                                        default=180)
+    convention = models.CharField(_("coordinates"), max_length=10, default=Convention.DUPLICATE)
+    coordinate_script = models.CharField(_("row letters"), max_length=8, default=Tournament.Script.LATIN)
+    language = models.CharField(_("language"), max_length=2, choices=Tournament.Language.choices,
+                                default=Tournament.Language.RU)
+    rounds = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def top_total(self) -> int:
+        return sum(int(r["score"]) for r in self.rounds)
+
+
+class TrainingClub(models.Model):
+    """A club session: one person (the leader, who holds ``leader_key``) starts each round of a training game
+    for every run that joined with ``code`` at once."""
+
+    game = models.ForeignKey(TrainingGame, on_delete=models.CASCADE, related_name="clubs")
+    name = models.CharField(_("club"), max_length=100)
+    #: what the players type to join (their runs' pages show the session's table at the end)
+    code = models.CharField(max_length=16, unique=True)
+    #: the leader's page address holds it
+    leader_key = models.CharField(max_length=32, unique=True)
+    round = models.PositiveSmallIntegerField(default=0)
+    started_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} — {self.game}"
+
+
+class TrainingRun(models.Model):
+    """One player's replay of a training game, self-paced: ``round`` is the round played or last played,
+    ``started_at`` its start (None between rounds); ``results`` one entry per round judged."""
+
+    game = models.ForeignKey(TrainingGame, on_delete=models.CASCADE, related_name="runs")
+    #: a club session's run: its rounds start when the leader starts them
+    club = models.ForeignKey(TrainingClub, null=True, blank=True, on_delete=models.CASCADE, related_name="runs")
+    name = models.CharField(_("name"), max_length=100)
+    #: the code that resumes the run (its address)
+    code = models.CharField(max_length=16, unique=True)
+    round = models.PositiveSmallIntegerField(default=0)
+    started_at = models.DateTimeField(null=True, blank=True)
+    results = models.JSONField(default=list)
+    show_moves = models.BooleanField(_("show the best moves"), default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} — {self.game}"
+
+
+# -- one game, many halls (a simultaneous) -------------------------------------------------------------------------
+
+
+class Simultaneous(models.Model):
+    """The organiser's record of a simultaneous game: one prepared game (racks and tops fixed by the engine in
+    advance) played the same day in several halls, each on its own server, ranked together."""
+
+    game_id = models.UUIDField(_("game id"), unique=True, editable=False)
+    name = models.CharField(pgettext_lazy("tournament", "name"), max_length=200)
+    ruleset = models.CharField(_("rule set"), max_length=16, choices=RULESET_CHOICES)
+    variant = models.CharField(_("variant"), max_length=16, choices=VARIANT_CHOICES, default="classic")
+    lexicon = models.ForeignKey("lexicon.Lexicon", on_delete=models.PROTECT, related_name="simultaneous_games")
+    #: The content hash of the lexicon's compiled file: every hall must play with the same words.
+    lexicon_hash = models.CharField(_("lexicon hash"), max_length=64)
+    seconds_per_move = models.PositiveSmallIntegerField(_("time per move"), choices=Tournament.SECONDS_CHOICES,
+                                                        default=180)
+    seed = models.BigIntegerField(_("seed"))
+    #: Every round of the game as the engine played it: ``{"round", "rack", "top", "score"}``.
+    rounds = models.JSONField(_("rounds"), default=list)
+    tie_break = models.CharField(_("tie-break"), max_length=10, choices=Tournament.TieBreak.choices,
+                                 default=Tournament.TieBreak.NONE)
+    language = models.CharField(_("language"), max_length=2, choices=Tournament.Language.choices,
+                                default=Tournament.Language.RU)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SimulHall(models.Model):
+    """A hall taking part in a simultaneous, with the key that signs its results."""
+
+    simultaneous = models.ForeignKey(Simultaneous, on_delete=models.CASCADE, related_name="halls")
+    code = models.SlugField(_("hall code"), max_length=40)
+    name = models.CharField(_("hall"), max_length=200)
+    club = models.CharField(_("club"), max_length=200, blank=True)
+    city = models.CharField(_("city"), max_length=200, blank=True)
+    key = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["simultaneous", "code"]
+        constraints = [models.UniqueConstraint(fields=["simultaneous", "code"], name="simul_hall_unique_code")]
+
+    def __str__(self) -> str:
+        return f"{self.simultaneous} — {self.name}"
+
+
+class SimulResult(models.Model):
+    """A hall's results as the organiser received them (the last accepted file; earlier ones are in the audit)."""
+
+    class Source(models.TextChoices):
+        FILE = "file", _("file")
+        API = "api", _("API")
+
+    hall = models.OneToOneField(SimulHall, on_delete=models.CASCADE, related_name="result")
+    document = models.JSONField()
+    digest = models.CharField(max_length=64)
+    source = models.CharField(max_length=4, choices=Source.choices, default=Source.FILE)
+    version = models.PositiveSmallIntegerField(default=1)
+    received_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.hall} v{self.version}"
+
+
+class HallGame(models.Model):
+    """The hall's side: a game of this server played from a simultaneous game package."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="simultaneous")
+    simul_id = models.UUIDField(_("game id"))
+    hall = models.CharField(_("hall code"), max_length=40)
+    hall_name = models.CharField(_("hall"), max_length=200)
+    key = models.CharField(max_length=64)
+    lexicon_hash = models.CharField(_("lexicon hash"), max_length=64)
+    package = models.JSONField()
+    imported_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["simul_id", "hall"], name="hall_game_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.game} ({self.hall})"

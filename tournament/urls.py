@@ -17,6 +17,7 @@ urlpatterns = [
     path("arbiter/", include("tournament.console.urls")),
     path("tablet/", include("tournament.tablet.urls")),
     path("display/", include("tournament.display.urls")),
+    path("training/", include("tournament.training.urls")),
     path("admin/", admin.site.urls),
     path("api/", include("tournament.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

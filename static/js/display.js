@@ -52,7 +52,31 @@
     }
     byId("previous").classList.toggle("current", phase === "published");
     renderStandings(phase === "standings");
+    renderTopped(phase);
     tick();
+  }
+
+  // -- topping: how many players have found the top (a top moves no screen version: polled while open) ------
+  var topped = {round: null, n: 0, players: 0}, toppedTimer = null;
+  function renderTopped(phase) {
+    var r = state.round, on = !!(r && r.variant === "topping" && (phase === "open" || phase === "closed"));
+    var box = byId("topped");
+    box.hidden = !on || topped.round !== r.id;
+    if (!box.hidden) box.textContent = fmt(S.topped, {n: topped.n, total: topped.players});
+    if (on && !toppedTimer) pollTopped();
+  }
+  function pollTopped() {
+    var r = state && state.round;
+    toppedTimer = null;
+    var phase = phaseOf();
+    if (!r || r.variant !== "topping" || (phase !== "open" && phase !== "closed")) return;
+    fetch(cfg.urls.topped, {cache: "no-store", headers: {"Accept": "application/json"}}).then(function (res) {
+      return res.ok ? res.json() : null;
+    }).then(function (body) {
+      if (body && body.round) { topped = {round: body.round, n: body.topped, players: body.players}; renderTopped(phaseOf()); }
+    }).catch(function () {}).then(function () {
+      if (!toppedTimer) toppedTimer = setTimeout(pollTopped, 2000);
+    });
   }
 
   /** RULES §4: every rack that went back into the bag is shown, with why. */

@@ -45,7 +45,7 @@
         mine.code === "round_changed" ? S.round_changed : fmt(S.invalid, {detail: mine.detail || ""}));
     }
     var counted = server && server.is_current ? server : (mine && mine.status === "received" ? mine.slip : null);
-    if (counted) {
+    if (counted && !ctx.topping) {  // topping: the attempt's answer is on its own card (#topping)
       var part = box.appendChild(el("div", "tb-receipt-ok"));
       line(part, "tb-receipt-head", "✔ " + fmt(S.received, {time: D.clock.timeOfDay(counted.received_at)}));
       line(part, "tb-receipt-slip mono", stored(counted));
@@ -86,7 +86,12 @@
       var figures = box.appendChild(el("dl", "tb-res-figures"));
       figure(figures, S.round_score, res.round_score, res.solo ? fmt(S.solo, {n: res.solo}) : "");
       figure(figures, S.total, res.total, fmt(S.top_total, {n: res.top_total}));
-      figure(figures, S.rank, res.rank, fmt(S.of_players, {n: res.players}));
+      if (res.time_total != null) {  // topping: the total time ranks, the points come after
+        figure(figures, S.topping_total_time, D.clock.format(res.time_total), fmt(S.topping_tops, {n: res.topped}));
+        figure(figures, S.rank, res.time_rank, fmt(S.of_players, {n: res.players}));
+      } else {
+        figure(figures, S.rank, res.rank, fmt(S.of_players, {n: res.players}));
+      }
     }
   };
   function figure(box, label, value, note) {

@@ -174,7 +174,7 @@
       byId("round-label").textContent = r ? fmt(S.game_round, {game: r.game, round: r.number}) : "\u00a0";
       var drawn = r && S["status_drawn_" + r.rack_source] || S.status_drawn;
       byId("phase").textContent = state.game_over ? S.game_over : {
-        none: S.status_none, drawn: drawn, open: S.status_open, over: S.status_closed,
+        none: S.status_none, drawn: drawn, open: topping() ? S.topping_status : S.status_open, over: S.status_closed,
         published: S.status_published, loading: ""
       }[phase] || "";
       renderRack();
@@ -183,6 +183,7 @@
       renderBoard();
       renderForm();
       renderReceipt();
+      renderTopping();
       receipt.result(byId("result"), state, phase);
       tick();
     }
@@ -250,12 +251,17 @@
       box.appendChild(el("p", "tb-end-reason", end.note ? why + ": " + end.note : why));
       if (end.total == null) return;
       var figures = box.appendChild(el("dl", "tb-res-figures"));
-      [[S.final_total, end.total, fmt(S.top_total, {n: end.top_total})],
-       [S.final_rank, end.rank, fmt(S.of_players, {n: end.players})]].forEach(function (f) {
+      var rows = end.time_total != null ?  // topping: the total time ranks, the points come after
+        [[S.topping_total_time, D.clock.format(end.time_total), ""],
+         [S.final_rank, end.time_rank, fmt(S.of_players, {n: end.players})],
+         [S.final_total, end.total, fmt(S.top_total, {n: end.top_total})]] :
+        [[S.final_total, end.total, fmt(S.top_total, {n: end.top_total})],
+         [S.final_rank, end.rank, fmt(S.of_players, {n: end.players})]];
+      rows.forEach(function (f) {
         var d = figures.appendChild(el("div"));
         d.appendChild(el("dt", "", f[0]));
         var dd = d.appendChild(el("dd", "", String(f[1])));
-        dd.appendChild(el("small", "muted", " " + f[2]));
+        if (f[2]) dd.appendChild(el("small", "muted", " " + f[2]));
       });
     }
 
@@ -303,10 +309,12 @@
     }
     function renderForm() {
       var phase = phaseOf(), open = phase === "open", banner = byId("over-banner");
-      // over: nothing can change, the receipt says what counts
-      byId("slip-form").hidden = phase === "none" || phase === "published" || phase === "loading" || phase === "over";
+      // over: nothing can change, the receipt says what counts; topping: a player who found the top is done
+      byId("slip-form").hidden = phase === "none" || phase === "published" || phase === "loading" || phase === "over" ||
+        !!toppingAnswer().topped;
       slip.enable(open);
-      byId("slip-submit").textContent = hasReceipt() ? S.replace : S.hand_in;
+      byId("slip-score").closest(".tb-field").hidden = topping();  // topping: the points are the server's
+      byId("slip-submit").textContent = topping() ? S.topping_try : hasReceipt() ? S.replace : S.hand_in;
       banner.hidden = phase !== "over";
       banner.textContent = S.time_over_long;
       if (!open) { byId("chooser").hidden = true; byId("assist").hidden = true; chosen = null; }
@@ -326,10 +334,42 @@
     function show(result) {
       answer = result;
       if (result.status === "received" && state && state.round && state.round.id === result.round) state.slip = result.slip;
-      if (state) { renderForm(); renderReceipt(); }
+      if (state) { renderForm(); renderReceipt(); renderTopping(); }
     }
     function renderReceipt() {
-      receipt.slip(byId("receipt"), {state: state, phase: phaseOf(), answer: answer, outbox: outbox});
+      receipt.slip(byId("receipt"), {state: state, phase: phaseOf(), answer: answer, outbox: outbox, topping: topping()});
+    }
+
+    // -- topping: each attempt answered at once (the top and the time, or try again) ------------------------
+    function topping() { return !!(state && state.round && state.round.variant === "topping"); }
+    function toppingAnswer() {
+      // the server's latest word on our attempts of this round: its answer to our last one, else the state's slip
+      var r = state && state.round;
+      if (!r || !topping()) return {};
+      var mine = answer && answer.round === r.id && answer.status === "received" ? answer.slip : null;
+      var server = state.slip && state.slip.round === r.id && !state.slip.late ? state.slip : null;
+      if (server && server.topped) return server;
+      if (mine && (!server || mine.version >= server.version)) return mine;
+      return server || {};
+    }
+    function renderTopping() {
+      var box = byId("topping"), a = toppingAnswer(), phase = phaseOf();
+      box.innerHTML = "";
+      box.className = "card tb-topping";
+      box.hidden = !topping() || a.topped == null;  // published too: the time stays above the points
+      if (box.hidden) return;
+      if (a.topped) {
+        box.classList.add("ok");
+        box.appendChild(el("p", "tb-topping-head", "✔ " + S.topping_top));
+        box.appendChild(el("p", "tb-topping-time", fmt(S.topping_time, {time: D.clock.format(a.seconds || 0)})));
+        box.appendChild(el("p", "small muted", S.topping_done));
+      } else {
+        box.classList.add("bad");
+        box.appendChild(el("p", "tb-topping-head", "✖ " + (phase === "open" ? S.topping_not_top : S.topping_missed)));
+        var move = D.outbox.slipText(a.coordinates, a.word, null);
+        box.appendChild(el("p", "", a.points == null ? fmt(S.topping_invalid, {move: move}) :
+          fmt(S.topping_points, {move: move, points: T.points(S.points, a.points, cfg.lang)})));
+      }
     }
 
     // -- countdown ----------------------------------------------------------------------------------------------
@@ -337,7 +377,7 @@
       if (!state) return;
       var phase = phaseOf(), box = byId("clock"), r = state.round, text = "", left = null;
       if (phase === "open" || phase === "over") left = clock.left(r.deadline);
-      else if (phase === "drawn") left = state.tournament.seconds_per_move;
+      else if (phase === "drawn") left = r.seconds_per_move || state.tournament.seconds_per_move;
       if (left !== null) text = D.clock.format(left);
       if (phase === "over" && r) text = "0:00";
       box.textContent = text;

@@ -17,9 +17,10 @@ MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 80
 
 #: The word graph's modules: plain Python and C, usable without Django.
-GRAPH_LAYER = ("lexicon.graph", "lexicon.bench_graph", "lexicon.memory", "lexicon.skips", "lexicon.sources", "lexicon._graph",
+GRAPH_LAYER = ("lexicon.graph", "lexicon.graph_file", "lexicon.bench_graph", "lexicon.memory", "lexicon.skips", "lexicon.sources", "lexicon._graph",
                "lexicon.morphdict", "lexicon._dawgdic", "lexicon.packedlists")
-ROOMS = ("tournament.console", "tournament.tablet", "tournament.display", "tournament.api", "tournament.printing")
+ROOMS = ("tournament.console", "tournament.tablet", "tournament.display", "tournament.api", "tournament.printing",
+         "tournament.training")
 #: The domain: what the rooms build on, and never the other way round.
 DOMAIN = ("tournament.models", "tournament.errors", "tournament.labels", "tournament.gamestate",
           "tournament.services", "tournament.live")

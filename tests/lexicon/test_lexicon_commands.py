@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from lexicon import services
+from lexicon.files import format_version
+from lexicon.graph import build
 from lexicon.models import Lexicon, LexiconError, forget_graphs
 from lexicon.resolve import LexiconNotFound, open_lexicon
 from lexicon.tasks import build_uploaded_lexicon
@@ -215,6 +218,47 @@ def test_corrupt_graph_is_refused_with_a_clear_message(lexdir):
     assert "corrupt" in fails("check", "en-mini", "CAT")
     with pytest.raises(LexiconNotFound, match="corrupt"):
         open_lexicon(str(row.absolute_path), "en")
+
+
+@pytest.mark.django_db
+def test_upgrade_rewrites_format_1_files_in_place(lexdir):
+    """A file of the earlier format (no anagram section) still serves its lexicon; `lexicon upgrade`
+    rewrites it in the current format under the same name and content hash, the record kept."""
+    run("import", "--ruleset", "en", "--name", "en-mini", FIXTURES / "en.txt")
+    row = Lexicon.latest("en-mini")
+    words = list(row.graph().words())
+    current = row.absolute_path.read_bytes()
+    build(words, "ABCDEFGHIJKLMNOPQRSTUVWXYZ", row.absolute_path, anagram_rack=None)
+    old = bytearray(row.absolute_path.read_bytes())
+    struct.pack_into("<I", old, 8, 1)  # format 1: the same bytes without the section, version 1
+    row.absolute_path.write_bytes(bytes(old))
+    forget_graphs()
+    assert format_version(row.absolute_path) == 1
+    assert "valid" in run("check", "en-mini", "CAT")[0]  # still loads
+    out, _ = run("upgrade")
+    assert f"{row.absolute_path}: upgraded" in out and "1 of 1 compiled files upgraded to format 2" in out
+    assert row.absolute_path.read_bytes() == current  # exactly what the import wrote
+    row.refresh_from_db()
+    assert row.file_size == len(current) and row.content_hash == Lexicon.latest("en-mini").content_hash
+    forget_graphs()
+    assert row.graph().anagram_section() is not None
+    assert run("upgrade")[0] == "compiled lexicons: all 1 in format 2\n"
+
+
+@pytest.mark.django_db
+def test_bench_open_times_open_to_first_solve_in_fresh_processes(lexdir):
+    run("import", "--ruleset", "en", "--name", "en-mini", FIXTURES / "en.txt")
+    path = Lexicon.latest("en-mini").absolute_path
+    out = io.StringIO()
+    call_command("bench_open", "--ruleset", "en", "--lexicon", str(path), "--runs", "1", stdout=out)
+    lines = out.getvalue().splitlines()
+    assert lines[1].split("\t")[:7] == ["mode", "run", "open_s", "solver_s", "solve_s", "total_s", "cpu_s"]
+    for mode in ("checked", "verified"):
+        run_line = next(line.split("\t") for line in lines if line.startswith(f"{mode}\t1\t"))
+        assert run_line[-2:] == ["2", "mapped"]  # format 2: the index mapped, not built
+        total = float(run_line[5])
+        assert 0 < total < 5 and total >= float(run_line[2])
+        assert any(line.startswith(f"{mode}\tmedian\t") for line in lines)
 
 
 @pytest.mark.django_db

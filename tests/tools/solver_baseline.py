@@ -53,12 +53,12 @@ def wordlist_path() -> Path | None:
 
 def cached_graph(wordlist: Path, alphabet: str, cache_dir: Path | None = None):
     """The word graph of a word list, built once into a cache keyed by the list's sha256."""
-    from lexicon.graph import WordGraph, build
+    from lexicon.graph import VERSION, WordGraph, build
 
     folder = cache_dir or Path(tempfile.gettempdir()) / "duplicate-solver-graphs"
     folder.mkdir(parents=True, exist_ok=True)
     alpha = hashlib.sha256(alphabet.encode("utf-8")).hexdigest()[:8]
-    path = folder / f"{file_sha256(wordlist)}-{alpha}.kwg"
+    path = folder / f"{file_sha256(wordlist)}-{alpha}-v{VERSION}.kwg"
     if not path.is_file():
         words = wordlist.read_text(encoding="utf-8").split()
         build(words, alphabet, path)

@@ -90,7 +90,7 @@ class ArbiterGames(ArbiterView):
         t = self.tournament(slug)
         data = validated(s.GameCreateSerializer, request.data)
         game = games.create_game(request.user, t, seed=data.get("seed"), prepared_racks=data.get("prepared_racks"),
-                                 variant=data["variant"])
+                                 variant=data["variant"], seconds_per_move=data.get("seconds_per_move"))
         return Response(s.ArbiterGameSerializer(game).data, status=status.HTTP_201_CREATED)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from django.core.cache import cache
 from django.utils.translation import gettext as _
@@ -24,8 +24,8 @@ from scoring.placement import IllegalMove
 from .. import labels
 from ..errors import Code, ServiceError
 from ..live import tablet as live_tablet
-from ..models import Round
-from ..services import players, rounds, slips, solving
+from ..models import Registration, Round
+from ..services import players, rounds, slips, solving, topping
 from ..web.client import client_address
 from .base import IDEMPOTENCY_HEADER, BaseView, TabletView, errors, idempotency_key, validated
 from .serializers import tablet as s
@@ -119,12 +119,29 @@ class TabletSlip(TabletView):
             if data.get("round") is not None and data["round"] != rnd.pk:
                 raise ServiceError(Code.ROUND_CHANGED, _("the slip is for another round: slips are taken for "
                                                          "round %(n)s only") % {"n": rnd.number})
+            if topping.is_topping(rnd.game):
+                return _topping_attempt(rnd, reg, key, body)
             slip, created = slips.submit_once(rnd, reg, key, **body, looked_up=True)
+        elif topping.is_topping(slip.round.game):  # a retry: answered as the first time
+            return _topping_attempt(slip.round, reg, key, body)
         answer = live_tablet.slip_dict(slip)
         if slip.late:
             raise ServiceError(Code.TIME_OVER, _("time is over: the slip was stored as late and counts as missing"),
                                slip=answer)
         return Response(answer, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+def _topping_attempt(rnd: Round, reg: Registration, key: str, body: dict[str, Any]) -> Response:
+    """A topping game's attempt: judged at once; the answer says the top (and the time) or not."""
+    found, created = topping.attempt(rnd, reg, key, word=body["word"], coordinates=body["coordinates"],
+                                     score=body["score"])
+    answer = {**live_tablet.slip_dict(found.slip, rnd.opened_at),
+              "topping": {"topped": found.topped, "points": found.points, "seconds": found.seconds,
+                          "attempts": found.attempts}}
+    if found.slip.late:
+        raise ServiceError(Code.TIME_OVER, _("time is over: the attempt was stored as late and does not count"),
+                           slip=answer)
+    return Response(answer, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
 class AssistWord(TypedDict):

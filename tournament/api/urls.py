@@ -6,7 +6,7 @@ permission matrix.
 
 from django.urls import path
 
-from . import arbiter, public, rounds, tablet
+from . import arbiter, public, rounds, simultaneous, tablet, topping
 
 app_name = "api"
 
@@ -42,6 +42,10 @@ arbiter_patterns = [
     path("rounds/<int:pk>/slips/", rounds.ArbiterSlips.as_view(), name="arbiter-round-slips"),
     path("rounds/<int:pk>/count/", rounds.ArbiterSlipCount.as_view(), name="arbiter-round-count"),
     path("rounds/<int:pk>/verdicts/", rounds.ArbiterVerdicts.as_view(), name="arbiter-round-verdicts"),
+    path("rounds/<int:pk>/times/", topping.ArbiterRoundTimes.as_view(), name="arbiter-round-times"),
+    path("tournaments/<slug:slug>/games/<int:number>/times/", topping.ArbiterGameTimes.as_view(),
+         name="arbiter-game-times"),
+    path("tournaments/<slug:slug>/times/", topping.ArbiterTournamentTimes.as_view(), name="arbiter-times"),
     path("verdicts/<int:pk>/override/", rounds.ArbiterOverrideVerdict.as_view(), name="arbiter-verdict-override"),
 ]
 
@@ -58,12 +62,20 @@ public_patterns = [
     path("tournaments/<slug:slug>/games/<int:number>/rounds/", public.PublicRounds.as_view(), name="public-rounds"),
     path("tournaments/<slug:slug>/games/<int:number>/standings/", public.PublicGameStandings.as_view(),
          name="public-game-standings"),
+    path("tournaments/<slug:slug>/games/<int:number>/times/", topping.PublicGameTimes.as_view(),
+         name="public-game-times"),
     path("tournaments/<slug:slug>/standings/", public.PublicTournamentStandings.as_view(),
          name="public-standings"),
+]
+
+simultaneous_patterns = [
+    path("<uuid:game>/halls/<slug:code>/package/", simultaneous.HallPackage.as_view(), name="simul-package"),
+    path("<uuid:game>/results/", simultaneous.HallResults.as_view(), name="simul-results"),
 ]
 
 urlpatterns = [
     *[path("arbiter/" + str(p.pattern), p.callback, name=p.name) for p in arbiter_patterns],
     *[path("tablet/" + str(p.pattern), p.callback, name=p.name) for p in tablet_patterns],
     *[path("public/" + str(p.pattern), p.callback, name=p.name) for p in public_patterns],
+    *[path("simultaneous/" + str(p.pattern), p.callback, name=p.name) for p in simultaneous_patterns],
 ]

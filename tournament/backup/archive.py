@@ -49,6 +49,7 @@ from ..models import (
     AuditLog,
     CodeKey,
     Game,
+    HallGame,
     Penalty,
     Player,
     Registration,
@@ -113,7 +114,7 @@ class Manifest(TypedDict):
 def table_order() -> list[type[Model]]:
     """The tables of an archive, parents before children (the order a restore inserts them)."""
     return [get_user_model(), Token, CodeKey, Lexicon, Tournament, Tournament.arbiters.through, Player,
-            Registration, Game, Round, Slip, Verdict, Penalty, Solo, AuditLog]
+            Registration, Game, HallGame, Round, Slip, Verdict, Penalty, Solo, AuditLog]
 
 
 def columns(model: type[Model]) -> list[str]:
@@ -164,6 +165,7 @@ def selection(tournaments: list[Tournament] | None) -> dict[type[Model], QuerySe
         Player: Player.objects.filter(registrations__tournament_id__in=tids).distinct(),
         Registration: Registration.objects.filter(tournament_id__in=tids),
         Game: Game.objects.filter(tournament_id__in=tids),
+        HallGame: HallGame.objects.filter(game__tournament_id__in=tids),  # a simultaneous game's package and key
         Round: Round.objects.filter(game__tournament_id__in=tids),
         Slip: Slip.objects.filter(round__game__tournament_id__in=tids),
         Verdict: Verdict.objects.filter(round__game__tournament_id__in=tids),

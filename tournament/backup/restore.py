@@ -40,6 +40,7 @@ from ..models import (
     AuditLog,
     CodeKey,
     Game,
+    HallGame,
     Penalty,
     Player,
     Registration,
@@ -321,8 +322,8 @@ def restore_archive(archive: Archive, *, replace: bool = False, actor: audit.Act
                 _users(archive, mapper, report)
                 report.counts["code keys"] = _code_keys(archive)
                 _lexicons(archive, plans, mapper, report)
-                for model in (Tournament, Tournament.arbiters.through, Player, Registration, Game, Round, Slip,
-                              Verdict, Penalty, Solo, AuditLog):
+                for model in (Tournament, Tournament.arbiters.through, Player, Registration, Game, HallGame, Round,
+                              Slip, Verdict, Penalty, Solo, AuditLog):
                     report.counts[model._meta.label] = mapper.insert(model, archive.rows(model))
                 if connection.vendor == "postgresql" and mapper.explicit:
                     with connection.cursor() as cur:

@@ -8,7 +8,7 @@ import zoneinfo
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.conf import settings
@@ -28,8 +28,8 @@ from ..services import tournaments
 
 SETUP_FIELDS = [
     "name", "slug", "starts_on", "ends_on", "venue", "ruleset", "lexicon", "seconds_per_move", "grace_seconds",
-    "convention", "coordinate_script", "solo_mode", "solo_bonus", "free_warnings", "warning_penalty", "tie_break",
-    "language", "time_zone", "assisted_mode",
+    "convention", "coordinate_script", "solo_mode", "solo_bonus", "free_warnings", "free_warnings_fast",
+    "warning_penalty", "tie_break", "language", "time_zone", "assisted_mode",
 ]
 #: Settings that can't change once a game exists (the racks and the words depend on them).
 LOCKED_WHEN_PLAYED = ("ruleset", "lexicon")
@@ -267,6 +267,9 @@ class ImportForm(forms.Form):
 
 
 class GameForm(forms.Form):
+    seconds_per_move = forms.TypedChoiceField(
+        label=_("time per move"), required=False, coerce=int, empty_value=None,
+        help_text=_("A fast game (2:00 or 1:00) has more free warnings: %(free)s instead of %(normal)s."))
     variant = forms.ChoiceField(
         label=_("variant"), choices=VARIANT_CHOICES, initial="classic", required=False,
         help_text=_("Joker: every rack holds a blank; a blank the top played is replaced on the board by its "
@@ -278,6 +281,15 @@ class GameForm(forms.Form):
         label=_("prepared game"), required=False,
         widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false", "placeholder": "ОЕТВРАК\nОЕТ+ВРАК"}),
         help_text=_("One rack per line, checked round by round. Empty: racks are drawn."))
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = cast(forms.TypedChoiceField, self.fields["seconds_per_move"])
+        own = tournament.get_seconds_per_move_display()
+        field.choices = [("", _("the tournament's: %(time)s") % {"time": own}),
+                         *[(s, label) for s, label in Tournament.SECONDS_CHOICES if s != tournament.seconds_per_move]]
+        field.help_text = str(field.help_text) % {"free": tournament.free_warnings_fast,
+                                                  "normal": tournament.free_warnings}
 
     def clean_variant(self) -> str:
         return self.cleaned_data.get("variant") or "classic"  # a page from before the field: the classic game

@@ -77,13 +77,14 @@ def live_state(tournament: Tournament, rnd: Round | None) -> LiveState:
 @arbiter_view
 @require_POST
 def game_create(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    form = forms.GameForm(request.POST)
+    form = forms.GameForm(request.POST, tournament=tournament)
     if not form.is_valid():
         messages.error(request, _("Check the game form."))
         return redirect("arbiter:tournament", slug=tournament.slug)
     try:
         game = games.create_game(request.user, tournament, seed=form.cleaned_data["seed"],
-                                 prepared_racks=form.cleaned_data["prepared"], variant=form.cleaned_data["variant"])
+                                 prepared_racks=form.cleaned_data["prepared"], variant=form.cleaned_data["variant"],
+                                 seconds_per_move=form.cleaned_data["seconds_per_move"])
     except ServiceError as exc:
         flash_error(request, exc)
         return redirect("arbiter:tournament", slug=tournament.slug)

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods
 from .. import labels
 from ..errors import ServiceError
 from ..models import Registration, Round, Slip, Tournament
-from ..services import rounds, slips
+from ..services import rounds, slips, topping
 from ..web.access import arbiter_view, flash_error
 from . import forms
 from .games import game_of, live_state
@@ -33,6 +33,9 @@ RECENT_PAPER = 12
 @require_http_methods(["GET", "POST"])
 def slip_entry(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     g = game_of(tournament, number)
+    if topping.is_topping(g):  # a paper player's result is his time, recorded on the times page
+        messages.info(request, _("In a topping game a paper slip is recorded as a time: table, time and move."))
+        return redirect("arbiter:times", slug=tournament.slug, number=g.number)
     rnd = rounds.current_round(g)
     tables = dict(tournament.registrations.values_list("table_number", "pk"))
     taking = rnd is not None and rnd.status in (Round.Status.OPEN, Round.Status.CLOSED)

@@ -10,9 +10,11 @@ from django.views.decorators.http import require_GET
 
 from ..models import Game, Tournament
 from ..services import standings as standing_service
+from ..services import topping
 from ..services.standings import Standing
 from ..web.access import arbiter_view
 from .games import game_of
+from .topping import shown_lines
 from .tournaments import context
 
 
@@ -47,5 +49,6 @@ def standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         tables = {name: rows for name, rows in tables.items() if rows} or {"": []}
     return render(request, "arbiter/standings.html", context(
         tournament, "standings", tables=tables, group=group, games=games, game=game_obj, query=query,
+        times=shown_lines(topping.standings_times(tournament, game_obj)) if not group else [],
         players=players, shown=sum(len(rows) for rows in tables.values()),
         groups=[("series", _("Series")), ("category", _("Categories")), ("club", _("Clubs"))]))

@@ -70,7 +70,7 @@ def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpRespo
     games = tournament.games.annotate(
         published=Count("rounds", filter=Q(rounds__status=Round.Status.PUBLISHED))).order_by("number")
     return render(request, "arbiter/tournament_detail.html", context(
-        tournament, "overview", games=games, game_form=forms.GameForm(),
+        tournament, "overview", games=games, game_form=forms.GameForm(tournament=tournament),
         players=tournament.registrations.count(), backup=backup_status(tournament)))
 
 

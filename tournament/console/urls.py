@@ -3,7 +3,7 @@
 from django.urls import path
 
 from ..web.language import set_language
-from . import audit, board, games, players, review, slips, standings, tournaments
+from . import audit, board, games, players, review, simultaneous, slips, standings, topping, tournaments
 
 app_name = "arbiter"
 
@@ -24,7 +24,15 @@ urlpatterns = [
     path("t/<slug:slug>/g/<int:number>/review/", review.review, name="review"),
     path("t/<slug:slug>/g/<int:number>/top/", review.choose_top, name="choose_top"),
     path("t/<slug:slug>/g/<int:number>/board/", board.board, name="board"),
+    path("t/<slug:slug>/g/<int:number>/times/", topping.times, name="times"),
     path("t/<slug:slug>/verdicts/<int:pk>/override/", review.override, name="override"),
     path("t/<slug:slug>/standings/", standings.standings, name="standings"),
     path("t/<slug:slug>/audit/", audit.audit_log, name="audit"),
+    path("t/<slug:slug>/simultaneous/", simultaneous.hall_page, name="simul_hall"),
+    path("t/<slug:slug>/simultaneous/<int:number>/results/", simultaneous.hall_results, name="simul_hall_results"),
+    path("simultaneous/", simultaneous.simul_list, name="simuls"),
+    path("simultaneous/<uuid:game>/", simultaneous.simul_detail, name="simul"),
+    path("simultaneous/<uuid:game>/halls/", simultaneous.simul_hall, name="simul_add_hall"),
+    path("simultaneous/<uuid:game>/halls/<slug:code>/package/", simultaneous.simul_package, name="simul_package"),
+    path("simultaneous/<uuid:game>/results/", simultaneous.simul_results, name="simul_results"),
 ]

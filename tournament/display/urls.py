@@ -12,4 +12,5 @@ urlpatterns = [
     path("<slug:slug>/", views.display, name="display"),
     path("<slug:slug>/state.json", views.display_state_json, name="state"),
     path("<slug:slug>/version/", state_version, name="version"),
+    path("<slug:slug>/topped.json", views.topped_json, name="topped"),
 ]

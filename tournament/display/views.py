@@ -14,7 +14,8 @@ from .. import labels
 from ..live import display as live_display
 from ..live import version
 from ..live.stream import stream_url
-from ..models import Tournament
+from ..models import Round, Tournament
+from ..services import rounds, topping
 from ..web.language import language_for, render_in
 
 
@@ -47,6 +48,7 @@ def display_strings() -> dict[str, str | dict[str, str]]:
         "redraw_reasons": labels.redraw_reason_texts(),
         "game_over_n": _("Game %(game)s is over"),
         "end_reasons": labels.end_reason_texts(),
+        "topped": _("Topping: %(n)s of %(total)s players have found the top"),
     }
 
 
@@ -68,12 +70,25 @@ display_state_json.shows_no_time = True  # type: ignore[attr-defined]  # no time
 
 
 @require_GET
+def topped_json(request: HttpRequest, slug: str) -> JsonResponse:
+    """A topping round's count of players who have topped (polled by the display while the round is open:
+    a top moves no screen version)."""
+    t = get_object_or_404(Tournament, slug=slug)
+    rnd = rounds.tournament_round(t)
+    if rnd is None or not topping.is_topping(rnd.game) or rnd.status == Round.Status.DRAWN:
+        return JsonResponse({"round": None, "topped": 0, "players": 0})
+    return JsonResponse({"round": rnd.pk, "topped": topping.topped_count(rnd),
+                         "players": t.registrations.count()})
+
+
+@require_GET
 def display(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_object_or_404(Tournament, slug=slug)
     lang, _store = language_for(request, t.language)
     config = {
         "slug": t.slug, "lang": lang,
-        "urls": {"state": reverse("display:state", args=[t.slug]), "stream": stream_url(t.slug)},
+        "urls": {"state": reverse("display:state", args=[t.slug]), "stream": stream_url(t.slug),
+                 "topped": reverse("display:topped", args=[t.slug])},
         "board": labels.board_config(t),
     }
     return render_in(request, lang, "display/display.html", {"tournament": t, "config": config}, display_strings)

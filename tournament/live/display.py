@@ -50,6 +50,7 @@ class DisplayRound(TypedDict):
     seconds_left: int | None
     rack_source: str  # how the rack came: "random", "typed", "prepared"
     redraws: list[gamestate.Redraw]  # racks that went back into the bag, and why (RULES §4: shown)
+    variant: str  # the game's variant (topping: the display polls how many have topped)
 
 
 class PreviousRound(TypedDict):
@@ -124,7 +125,8 @@ def display_state(t: Tournament) -> DisplayState:
                           "rack": rnd.rack if shown else None,
                           "deadline": rnd.deadline.isoformat() if rnd.deadline else None,
                           "seconds_left": seconds_left(rnd.deadline, now),
-                          "rack_source": gamestate.rack_source(rnd), "redraws": gamestate.redraws(rnd)}
+                          "rack_source": gamestate.rack_source(rnd), "redraws": gamestate.redraws(rnd),
+                          "variant": game.variant}
     if game.status == Game.Status.FINISHED:
         state["standings"] = final_standings(t, game)
     return state

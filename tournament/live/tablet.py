@@ -22,7 +22,7 @@ from rest_framework.renderers import JSONRenderer
 from .. import gamestate, labels
 from ..gamestate import Redraw
 from ..models import Game, Registration, Round, Slip, Tournament, Verdict, seconds_left, secret_hashes
-from ..services import rounds, standings
+from ..services import rounds, standings, topping
 from . import version as versions
 from .memo import OnceMemo, shared_once
 
@@ -57,6 +57,9 @@ class OwnSlip(TypedDict):
     version: int
     is_current: bool
     late: bool
+    topped: bool | None  # a topping game's attempt: the top or not (None outside topping)
+    points: int | None  # a topping attempt: its move's points (None: not a legal move)
+    seconds: int | None  # a topping attempt that was the top: the player's time (seconds from the opening)
 
 
 class VerdictBlock(TypedDict):
@@ -76,11 +79,14 @@ class SharedRound(TypedDict):
     rack: str
     deadline: datetime | None
     grace_seconds: int
+    seconds_per_move: int
     chosen_move: str
     chosen_score: int | None
     source: str  # how the rack came: "random", "typed", "prepared" (gamestate.RACK_SOURCES)
     redraws: list[Redraw]  # racks of the round that went back into the bag, and why
     replaced: NotRequired[str]  # the Joker variant, published: the letters whose tiles replaced the top's blank
+    variant: NotRequired[str]  # the game's variant (absent in states cached before it was added: classic)
+    opened_at: NotRequired[datetime | None]
 
 
 class GameEnd(TypedDict):
@@ -100,6 +106,7 @@ class Shared(TypedDict):
     players: NotRequired[int]
     solos: NotRequired[dict[int, int]]  # registration → points
     game_over: NotRequired[GameEnd]  # the round's game is finished
+    times: NotRequired[dict[int, tuple[int, int, int]]]  # a topping game: registration → total time, rank, tops
 
 
 class TabletRound(TypedDict):
@@ -111,9 +118,11 @@ class TabletRound(TypedDict):
     rack_size: int  # its tiles (8 in a 7-among-8 game), shown as empty tiles until it opens
     deadline: datetime | None
     seconds_left: int | None
+    seconds_per_move: int  # the game's time per move (a fast game's own)
     accepting_slips: bool
     rack_source: str  # how the rack came: "random", "typed", "prepared"
     redraws: list[Redraw]
+    variant: str  # the game's variant: "classic", "joker", "topping"
 
 
 class TabletPlayer(TypedDict):
@@ -134,6 +143,9 @@ class TabletResult(TypedDict):
     top_total: int
     rank: int
     players: int
+    time_total: NotRequired[int]  # a topping game: the player's total time (seconds), which ranks
+    time_rank: NotRequired[int]  # a topping game: his rank by total time
+    topped: NotRequired[int]  # a topping game: the rounds he topped
 
 
 class TabletGameOver(TypedDict):
@@ -146,6 +158,8 @@ class TabletGameOver(TypedDict):
     top_total: int | None
     rank: int | None
     players: int
+    time_total: NotRequired[int]  # a topping game: the final total time (seconds) and the rank by it
+    time_rank: NotRequired[int]
 
 
 class TabletState(TypedDict):
@@ -185,11 +199,16 @@ def tournament_block(t: Tournament) -> TournamentBlock:
             "assisted_mode": t.assisted_mode, "seconds_per_move": t.seconds_per_move}
 
 
-def slip_dict(slip: Slip) -> OwnSlip:
-    """A player's own slip, as the tablet shows it (the API's ``OwnSlip``)."""
+def slip_dict(slip: Slip, opened_at: datetime | None = None) -> OwnSlip:
+    """A player's own slip, as the tablet shows it (the API's ``OwnSlip``); ``opened_at``: the round's
+    opening, for a topping attempt's time."""
+    seconds = None
+    if slip.topped and not slip.late and opened_at is not None:
+        seconds = max(0, int((slip.received_at - opened_at).total_seconds()))
     return {"id": slip.pk, "round": slip.round_id, "word": slip.word, "coordinates": slip.coordinates,
             "announced_score": slip.announced_score, "received_at": DateTimeField().to_representation(
-                slip.received_at), "version": slip.version, "is_current": slip.is_current, "late": slip.late}
+                slip.received_at), "version": slip.version, "is_current": slip.is_current, "late": slip.late,
+            "topped": slip.topped, "points": slip.points, "seconds": seconds}
 
 
 def verdict_dict(v: Verdict, t: Tournament) -> VerdictBlock:
@@ -209,8 +228,10 @@ def compute_shared(t: Tournament) -> Shared:
     data: Shared = {
         "round": {"id": rnd.pk, "game": rnd.game.number, "number": rnd.number, "status": rnd.status,
                   "rack": rnd.rack, "deadline": rnd.deadline, "grace_seconds": rnd.grace_seconds,
+                  "seconds_per_move": rnd.game.time_per_move,
                   "chosen_move": rnd.chosen_move, "chosen_score": rnd.chosen_score,
-                  "source": gamestate.rack_source(rnd), "redraws": gamestate.redraws(rnd)},
+                  "source": gamestate.rack_source(rnd), "redraws": gamestate.redraws(rnd),
+                  "variant": rnd.game.variant, "opened_at": rnd.opened_at},
         "board": gamestate.published_board(rnd.game),
     }
     if rnd.game.status == Game.Status.FINISHED:
@@ -223,6 +244,8 @@ def compute_shared(t: Tournament) -> Shared:
         data["standings"] = {r.registration.pk: (r.total, r.top_total, r.rank) for r in rows}
         data["players"] = len(rows)
         data["solos"] = dict(rnd.solos.values_list("registration_id", "points"))
+        if topping.is_topping(rnd.game):  # the times rank a topping game
+            data["times"] = {line.player: (line.total, line.rank, line.topped) for line in topping.game_lines(rnd.game)}
     return data
 
 
@@ -281,8 +304,9 @@ def judged_hall(t: Tournament, version: str, shared: Shared, judged: SharedRound
 
     def read_hall() -> JudgedHall:
         slips: dict[int, OwnSlip] = {}
-        for slip in Slip.objects.filter(round_id=round_id).order_by("registration_id", "-is_current", "-version"):
-            slips.setdefault(slip.registration_id, slip_dict(slip))
+        for slip in Slip.objects.filter(round_id=round_id).exclude(source=Slip.Source.TIME).order_by(
+                "registration_id", "-is_current", "-version"):
+            slips.setdefault(slip.registration_id, slip_dict(slip, judged.get("opened_at")))
         with translation.override(t.language):
             verdicts = {v.registration_id: verdict_dict(v, t)
                         for v in Verdict.objects.filter(round_id=round_id).order_by()}
@@ -314,9 +338,10 @@ def tablet_state(*, player: Player, tournament: TournamentBlock, version: str, s
         "id": r["id"], "game": r["game"], "number": r["number"], "status": r["status"],
         "rack": r["rack"] if r["status"] != Round.Status.DRAWN else None, "rack_size": len(r["rack"] or ""),
         "deadline": deadline,
-        "seconds_left": seconds_left(deadline, now),
+        "seconds_left": seconds_left(deadline, now), "seconds_per_move": r.get("seconds_per_move", 0),
         "accepting_slips": r["status"] == Round.Status.OPEN and deadline is not None and now <= deadline,
         "rack_source": r.get("source", "random"), "redraws": r.get("redraws", []),
+        "variant": r.get("variant", "classic"),
     }
     state["slip"], state["verdict"] = slip, verdict
     if r["status"] == Round.Status.PUBLISHED:
@@ -327,15 +352,23 @@ def tablet_state(*, player: Player, tournament: TournamentBlock, version: str, s
         mine = shared.get("standings", {}).get(pk)
         if mine is not None:
             total, top_total, rank = mine
-            state["result"] = {"round_score": verdict["awarded"] if verdict else 0,
-                               "solo": shared.get("solos", {}).get(pk, 0),
-                               "total": total, "top_total": top_total, "rank": rank,
-                               "players": shared.get("players", 0)}
+            result: TabletResult = {"round_score": verdict["awarded"] if verdict else 0,
+                                    "solo": shared.get("solos", {}).get(pk, 0),
+                                    "total": total, "top_total": top_total, "rank": rank,
+                                    "players": shared.get("players", 0)}
+            times = shared.get("times", {}).get(pk)
+            if times is not None:
+                result["time_total"], result["time_rank"], result["topped"] = times
+            state["result"] = result
     end = shared.get("game_over")
     if end is not None:
         final = shared.get("standings", {}).get(pk)
-        state["game_over"] = {**end, "total": final[0] if final else None, "top_total": final[1] if final else None,
-                              "rank": final[2] if final else None, "players": shared.get("players", 0)}
+        over: TabletGameOver = {**end, "total": final[0] if final else None, "top_total": final[1] if final else None,
+                                "rank": final[2] if final else None, "players": shared.get("players", 0)}
+        times = shared.get("times", {}).get(pk)
+        if times is not None:
+            over["time_total"], over["time_rank"] = times[0], times[1]
+        state["game_over"] = over
     return state
 
 
@@ -356,8 +389,9 @@ def state_for(reg: Registration, seen_version: str | None = None) -> TabletState
         if _shows_verdict(r["status"], t.assisted_mode):
             verdict = hall.verdicts.get(reg.pk)
     elif r is not None:
-        row = Slip.objects.filter(round_id=r["id"], registration=reg).order_by("-is_current", "-version").first()
-        slip = slip_dict(row) if row else None
+        row = Slip.objects.filter(round_id=r["id"], registration=reg).exclude(source=Slip.Source.TIME).order_by(
+            "-is_current", "-version").first()
+        slip = slip_dict(row, r.get("opened_at")) if row else None
         if t.assisted_mode:
             found = Verdict.objects.filter(round_id=r["id"], registration=reg).order_by("pk").first()
             with translation.override(t.language):

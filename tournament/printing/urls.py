@@ -4,6 +4,7 @@
 from django.urls import path
 
 from . import views as v
+from .national import national_pdf
 
 app_name = "pdf"
 
@@ -13,4 +14,5 @@ urlpatterns = [
     path("t/<slug:slug>/jobs/<str:job>/", v.job_page, name="job"),
     path("t/<slug:slug>/jobs/<str:job>/status.json", v.job_status, name="status"),
     path("t/<slug:slug>/jobs/<str:job>/file/", v.download, name="download"),
+    path("simultaneous/<uuid:game>/national.pdf", national_pdf, name="national"),
 ]

@@ -31,10 +31,17 @@ def pending_round(game: Game) -> Round | None:
 
 @transaction.atomic
 def create_game(actor: audit.Actor, tournament: Tournament, *, seed: int | None = None,
-                prepared_racks: list[str] | None = None, variant: str = "classic") -> Game:
+                prepared_racks: list[str] | None = None, variant: str = "classic",
+                seconds_per_move: int | None = None) -> Game:
     """The tournament's next game: a random bag (or the given seed), or prepared racks checked round by round;
     played by ``variant`` (:data:`tournament.models.VARIANT_CHOICES`, e.g. "joker"; the API and the console's
-    form offer only those, the engine refuses another with a VariantError)."""
+    form offer only those, the engine refuses another with a VariantError); ``seconds_per_move``: the game's own
+    time per move (a fast game, 2:00 or 1:00: more free warnings), None or the tournament's: the tournament's."""
+    if seconds_per_move == tournament.seconds_per_move:
+        seconds_per_move = None
+    if seconds_per_move is not None and seconds_per_move not in dict(Tournament.SECONDS_CHOICES):
+        raise ServiceError(Code.BAD_TIME_PER_MOVE, _("%(seconds)s s is not a time per move: 3:00, 2:30, 2:00 or 1:00.")
+                           % {"seconds": seconds_per_move})
     number = (tournament.games.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     seed = seed if seed is not None else random.SystemRandom().randrange(2**62)
     try:
@@ -42,9 +49,10 @@ def create_game(actor: audit.Actor, tournament: Tournament, *, seed: int | None 
     except (DrawError, GameError) as exc:
         raise from_engine(exc, Code.BAD_RACK, labels.tournament_style(tournament)) from None
     game = Game.objects.create(tournament=tournament, number=number, seed=seed, prepared_racks=prepared_racks,
-                               variant=variant, state=state)
+                               variant=variant, seconds_per_move=seconds_per_move, state=state)
     audit.record(actor, "game.create", game, after={"number": number, "seed": seed, "prepared": bool(prepared_racks),
-                                                    "variant": variant}, tournament=tournament)
+                                                    "variant": variant, "seconds_per_move": game.time_per_move},
+                 tournament=tournament)
     return game
 
 
@@ -103,12 +111,13 @@ def apply_warning_penalties(game: Game) -> list[Penalty]:
     )
     out = []
     for reg_id, n in counts.items():
-        points = sheet.warning_penalty(n, free=t.free_warnings, points=t.warning_penalty)
+        free = game.free_warnings
+        points = sheet.warning_penalty(n, free=free, points=t.warning_penalty)
         if points:
-            extra = n - t.free_warnings
+            extra = n - free
             out.append(Penalty.objects.create(
                 game=game, registration_id=reg_id, kind=Penalty.Kind.WARNINGS, points=points,
-                reason=f"{n} warnings, {t.free_warnings} free: {extra} × {t.warning_penalty}",
+                reason=f"{n} warnings, {free} free: {extra} × {t.warning_penalty}",
             ))
     return out
 

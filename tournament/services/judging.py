@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from scoring import sheet
 from scoring.judge import SlipParts, judge_slip
 from scoring.judge import Verdict as Judged
+from scoring.variants import get_variant
 
 from ..errors import Code, ServiceError
 from ..models import Game, Round, Slip, Solo, Verdict
@@ -48,6 +49,7 @@ def judge_round(rnd: Round, actor: audit.Actor = None) -> Round:
     board = solving.board_of(rnd)
     lexicon = tools[1]
     regs = list(t.registrations.all())
+    timed = get_variant(rnd.game.variant).timed
     current, latest_late = _slips_to_judge(rnd)
     existing = {v.registration_id: v for v in Verdict.objects.filter(round=rnd)}
     memo: dict[Hashable, Judged] = {}  # many players hand in the same move: judge it once
@@ -58,9 +60,12 @@ def judge_round(rnd: Round, actor: audit.Actor = None) -> Round:
         if slip is None:
             slip = latest_late.get(reg.pk)
             late = slip is not None
-        key = None if slip is None else (slip.word, slip.coordinates or None, slip.announced_score, late)
+        announced = None if slip is None else slip.announced_score
+        if timed and slip is not None and slip.points is not None:  # topping: the points are the server's, not asked
+            announced = slip.points
+        key = None if slip is None else (slip.word, slip.coordinates or None, announced, late)
         if key not in memo:
-            parts = None if slip is None else SlipParts(slip.word, slip.coordinates or None, slip.announced_score)
+            parts = None if slip is None else SlipParts(slip.word, slip.coordinates or None, announced)
             memo[key] = judge_slip(board, list(rnd.rack), parts, round_number=rnd.number, lexicon=lexicon,
                                    solve_fn=lambda _board, _rack: moves, convention=t.convention, late=late)
         v = memo[key]

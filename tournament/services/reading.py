@@ -37,7 +37,7 @@ from . import games as game_service
 from . import standings
 
 #: Bumped when the layout of the documents changes, so that cached files are built again.
-LAYOUT_VERSION = 2
+LAYOUT_VERSION = 3
 
 
 StrOrPromise = str | Promise
@@ -257,6 +257,8 @@ class PlayerGame:
     rounds: list[PlayerRound]
     penalties: list[PenaltyLine]
     line: sheet.Line
+    #: the warnings of this game that cost nothing (more in a fast game)
+    free_warnings: int = sheet.FREE_WARNINGS
 
 
 @dataclass(frozen=True)
@@ -294,7 +296,7 @@ def _player_game(reg: Registration, played: standings.PlayerGameLine) -> PlayerG
             top=rnd.chosen_score or 0, solo=solos.get(rnd.pk, 0)))
     penalties = [PenaltyLine(_penalty_label(p.kind), p.points, p.reason)
                  for p in Penalty.objects.filter(game=played.game, registration=reg).order_by("id")]
-    return PlayerGame(played.game.number, lines, penalties, played.line)
+    return PlayerGame(played.game.number, lines, penalties, played.line, played.game.free_warnings)
 
 
 #: What the player sheets of several players may be chosen by (a Player field).
@@ -461,7 +463,8 @@ def _agg(qs: QuerySet[Any], points: str | None = None, changed: str | None = Non
 
 def _tournament_part(t: Tournament) -> list[Any]:
     return [t.pk, t.name, t.slug, str(t.starts_on), str(t.ends_on), t.venue, t.ruleset, t.convention, t.tie_break,
-            t.language, t.solo_mode, t.solo_bonus, t.free_warnings, t.warning_penalty]
+            t.language, t.solo_mode, t.solo_bonus, t.free_warnings, t.free_warnings_fast,
+            t.warning_penalty]
 
 
 def _registrations_part(t: Tournament) -> list[Any]:
@@ -492,6 +495,7 @@ def fingerprint(kind: str, params: str, tournament: Tournament, *, game: Game | 
             _agg(Verdict.objects.filter(round__in=published), "awarded", "updated_at"),
             _agg(Solo.objects.filter(round__in=published), "points"),
             _agg(Penalty.objects.filter(game__in=games), "points"),
+            _agg(Slip.objects.filter(round__game__in=games, topped=True)),  # topping: the times
         ]
     elif kind == "game-sheet":
         g = game

@@ -23,7 +23,7 @@ from scoring.notation import NotationError, parse_rack
 from .. import gamestate, labels
 from ..errors import Code, ServiceError, from_engine
 from ..models import Game, Round, Solo, Tournament
-from . import audit, games, jobs, rows, solving
+from . import audit, games, jobs, rows, solving, topping
 
 
 def current_round(game: Game) -> Round | None:
@@ -136,10 +136,13 @@ def rack_error(exc: DrawError, typed: str, engine: DuplicateGame) -> ServiceErro
 
 
 def open_round(actor: audit.Actor, rnd: Round) -> Round:
-    """Opens a drawn round: the deadline starts now (server time); the close task is scheduled."""
+    """Opens a drawn round: the deadline starts now (server time); the close task is scheduled.
+
+    A topping round opens only once its top is known (:func:`.topping.check_open`)."""
+    topping.check_open(rnd)
     with transaction.atomic():
         now = timezone.now()
-        seconds = rnd.game.tournament.seconds_per_move
+        seconds = rnd.game.time_per_move
         deadline = now + timedelta(seconds=seconds)
         if not audit.claim(Round, rnd.pk, Round.Status.DRAWN, Round.Status.OPEN, opened_at=now, deadline=deadline):
             rnd.refresh_from_db()

@@ -55,6 +55,9 @@ def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinate
         if existing is not None:
             return _same_slip(existing, rnd, registration)
     tournament = registration.tournament
+    if source in (Slip.Source.PAPER, Slip.Source.ARBITER) and rnd.game.variant == "topping":
+        raise ServiceError(Code.TOPPING_PAPER, _("round %(n)s is a topping round: record the paper player's time "
+                                                 "(table, time, move) on the times page") % {"n": rnd.number})
     if tournament.pk != rnd.game.tournament_id:
         raise ServiceError(Code.WRONG_TOURNAMENT, _("this player is not registered in this round's tournament"))
     try:  # a word with a letter outside the tile set is refused at once (a typo to fix), never stored
@@ -128,6 +131,12 @@ def _lock_player(registration_id: int, round_id: int) -> int:
                     'WHERE "registration_id" = %s AND "round_id" = %s', [registration_id, round_id])
         row = cur.fetchone()
     return int(row[0] or 0) if row else 0
+
+
+def last_version(registration_id: int, round_id: int) -> int:
+    """The player's last slip version of the round (0: none), his row locked until the transaction ends
+    (a slip stored by another path — the topping arbiter's time — takes the next version)."""
+    return _lock_player(registration_id, round_id)
 
 
 def _share_lock_round(pk: int) -> tuple[str, datetime | None]:
@@ -219,5 +228,5 @@ def recent(rnd: Round, limit: int = RECENT_SLIPS) -> list[Slip]:
                 .select_related("registration__player").order_by("registration__table_number", "-version")[:limit])
 
 
-__all__ = ["RECENT_SLIPS", "Count", "count", "recent", "retried_slip", "same_body", "slip_for_key", "submit_once",
+__all__ = ["RECENT_SLIPS", "Count", "count", "last_version", "recent", "retried_slip", "same_body", "slip_for_key", "submit_once",
            "submit_slip"]

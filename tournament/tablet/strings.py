@@ -73,6 +73,17 @@ def tablet_strings() -> dict[str, str | dict[str, str]]:
         "end_reasons": labels.end_reason_texts(),
         "reasons": labels.reason_texts(),
         "placement": labels.placement_texts(),
+        "topping_status": _("Topping: find the top. Your round ends when you hand it in; the time counts."),
+        "topping_try": _("Try this move"),
+        "topping_top": _("Top!"),
+        "topping_time": _("Your time: %(time)s"),
+        "topping_done": _("Your round is over: wait for the next rack."),
+        "topping_not_top": _("Not the top — try again"),
+        "topping_missed": _("Top not found: the round counts the time limit plus the penalty."),
+        "topping_points": _("Your move %(move)s: %(points)s"),
+        "topping_invalid": _("Your move %(move)s is not a legal move of valid words."),
+        "topping_total_time": _("Total time"),
+        "topping_tops": _("tops: %(n)s"),
     }
 
 

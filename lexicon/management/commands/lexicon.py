@@ -1,4 +1,4 @@
-"""manage.py lexicon build|import|list|check|export|bench — lexicons from the command line."""
+"""manage.py lexicon build|import|list|check|export|upgrade|bench — lexicons from the command line."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from lexicon import services, sources
+from lexicon.files import upgrade_files
+from lexicon.graph import VERSION
 from lexicon.models import Lexicon, LexiconError
 from scoring.rules import ruleset_ids
 
@@ -60,6 +62,12 @@ class Command(BaseCommand):
         p.add_argument("name", metavar="NAME")
         p.add_argument("file", metavar="FILE", help="output file, or - for standard output")
 
+        sub.add_parser(
+            "upgrade",
+            help="rewrite compiled files of an older format in the current one (same words and content hash; "
+                 "adds the solver's anagram section)",
+        )
+
         p = sub.add_parser("bench", help="build figures (recorded) and load/lookup figures (measured now)")
         p.add_argument("name", metavar="NAME")
         p.add_argument("--lookups", type=int, default=200_000)
@@ -72,6 +80,7 @@ class Command(BaseCommand):
             "check": self.do_check,
             "export": self.do_export,
             "bench": self.do_bench,
+            "upgrade": self.do_upgrade,
         }
         self.verbosity = options.get("verbosity", 1)
         try:
@@ -182,6 +191,17 @@ class Command(BaseCommand):
         else:
             count = services.export(row, o["file"])
             self.stderr.write(f"{count:,} words of {row.label} written to {o['file']}")
+
+    def do_upgrade(self, o: dict[str, Any]) -> None:
+        results = upgrade_files()
+        for path, what in results:
+            if what != "current" or self.verbosity >= 2:
+                self.stdout.write(f"{path}: {what}")
+        upgraded = sum(1 for _, what in results if what == "upgraded")
+        if upgraded == 0 and all(what == "current" for _, what in results):
+            self.stdout.write(f"compiled lexicons: all {len(results)} in format {VERSION}")
+        else:
+            self.stdout.write(f"{upgraded} of {len(results)} compiled files upgraded to format {VERSION}")
 
     def do_bench(self, o: dict[str, Any]) -> None:
         if o["lookups"] < 2:

@@ -91,7 +91,7 @@ def test_tournament_set_up(client, alice, lexicon_row):
     client.force_login(alice)
     response = client.post(reverse("arbiter:tournament_create"), {
         "name": "Coupe du test", "slug": "", "ruleset": "en", "lexicon": lexicon_row.pk, "seconds_per_move": 120,
-        "grace_seconds": 10, "convention": "duplicate", "solo_mode": "on", "solo_bonus": 10, "free_warnings": 3,
+        "grace_seconds": 10, "convention": "duplicate", "solo_mode": "on", "solo_bonus": 10, "free_warnings": 3, "free_warnings_fast": 5,
         "warning_penalty": 5, "tie_break": "none", "language": "fr", "starts_on": "2025-05-01",
         "ends_on": "2025-05-02"})
     assert response.status_code == 302

@@ -179,7 +179,7 @@ def test_logout_goes_to_our_login_page(client, alice):
 def create_form(lexicon_row, **extra):
     return {"name": "Кубок Полтави", "slug": "", "ruleset": "en", "lexicon": lexicon_row.pk,
             "seconds_per_move": 180, "grace_seconds": 10, "convention": "duplicate", "solo_mode": "auto",
-            "solo_bonus": 10, "free_warnings": 2, "warning_penalty": 5, "tie_break": "none",
+            "solo_bonus": 10, "free_warnings": 2, "free_warnings_fast": 5, "warning_penalty": 5, "tie_break": "none",
             "language": "uk", **extra}
 
 

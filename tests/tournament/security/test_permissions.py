@@ -15,6 +15,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tests.tools.world import judged_first_round
+from tests.tournament.simultaneous.rows import simul_rows
 from tournament import services
 from tournament.api import urls as api_urls
 
@@ -56,6 +57,9 @@ MATRIX = {
     "arbiter-round-slips": [("get", None, ARBITER), ("post", {"table": 3, "word": "CATS", "score": 12}, ARBITER)],
     "arbiter-round-count": ("get", None, ARBITER),
     "arbiter-round-verdicts": ("get", None, ARBITER),
+    "arbiter-round-times": [("get", None, ARBITER), ("post", {"table": 1, "time": "0:42"}, ARBITER)],
+    "arbiter-game-times": ("get", None, ARBITER),
+    "arbiter-times": ("get", None, ARBITER),
     "arbiter-verdict-override": ("post", {"awarded": 1, "warning": False, "why": "test"}, ARBITER),
     "tablet-login": ("post", {"code": "WRONG"}, ANYONE),
     "tablet-state": ("get", None, TABLET),
@@ -66,6 +70,10 @@ MATRIX = {
     "public-rounds": ("get", None, ANYONE),
     "public-game-standings": ("get", None, ANYONE),
     "public-standings": ("get", None, ANYONE),
+    # a simultaneous game: the hall's token opens its package, the hall key's signature is the results' pass
+    "simul-package": ("get", None, ANYONE),
+    "simul-results": ("post", {}, ANYONE),
+    "public-game-times": ("get", None, ANYONE),
 }
 
 
@@ -96,7 +104,8 @@ def world(alice, bob, tournament, lexicon_row, eager):
     clients = {"anonymous": APIClient(), "player": tablet(reg_a, code_a), "other_player": tablet(reg_b, code_b),
                "arbiter": token_client(alice), "other_arbiter": token_client(bob)}
     verdict = rnd.verdicts.get(registration=reg_a)
-    return {"clients": clients, "tournament": tournament, "game": game, "round": rnd, "verdict": verdict}
+    return {"clients": clients, "tournament": tournament, "game": game, "round": rnd, "verdict": verdict,
+            "simul": simul_rows(lexicon_row)}
 
 
 def url_for(world, name: str) -> str:
@@ -107,6 +116,10 @@ def url_for(world, name: str) -> str:
         kwargs["slug"] = world["tournament"].slug
     if "<int:number>" in route:
         kwargs["number"] = world["game"].number
+    if "<uuid:game>" in route:
+        kwargs["game"] = world["simul"].game_id
+    if "<slug:code>" in route:
+        kwargs["code"] = "paris"
     if "<int:pk>" in route:
         kwargs["pk"] = world["verdict"].pk if route.startswith("arbiter/verdicts/") else world["round"].pk
     return reverse(f"api:{name}", kwargs=kwargs)

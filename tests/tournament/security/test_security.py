@@ -20,6 +20,7 @@ from rest_framework.test import APIClient
 from lexicon import urls as lexicon_urls
 from tests.conftest import ROOT
 from tests.tools.world import judged_first_round
+from tests.tournament.simultaneous.rows import simul_rows
 from tournament import services
 from tournament.api import tablet as tablet_api
 from tournament.console import urls as arbiter_urls
@@ -27,6 +28,7 @@ from tournament.display import urls as display_urls
 from tournament.models import AuditLog, Registration, Round
 from tournament.printing import urls as pdf_urls
 from tournament.tablet import urls as tablet_urls
+from tournament.training import urls as training_urls
 
 pytestmark = [pytest.mark.usefixtures("local_cache")]
 
@@ -41,6 +43,7 @@ ARB_NO_JOB = {**ARB, "arbiter": 404}
 LOGGED_IN = {"anonymous": LOGIN, "player": LOGIN, "other_player": LOGIN, "arbiter": 200, "other_arbiter": 200,
              "staff": 200}
 STAFF = {**LOGGED_IN, "arbiter": 403, "other_arbiter": 403}
+STAFF_POST_ONLY = {**STAFF, "staff": 405}
 PUBLIC = dict.fromkeys(ROLES, 200)
 TABLET_APP = {**dict.fromkeys(ROLES, LOGIN), "player": 200, "other_player": 200}
 
@@ -62,9 +65,17 @@ PAGE_MATRIX = {
     ("arbiter", "review"): ARB,
     ("arbiter", "choose_top"): ARB_POST_ONLY,
     ("arbiter", "board"): ARB,
+    ("arbiter", "times"): {**ARB, "arbiter": 302},  # the world's game is classic: back to the game page
     ("arbiter", "override"): ARB_POST_ONLY,
     ("arbiter", "standings"): ARB,
     ("arbiter", "audit"): ARB,
+    ("arbiter", "simul_hall"): ARB,
+    ("arbiter", "simul_hall_results"): ARB_POST_ONLY,
+    ("arbiter", "simuls"): STAFF,
+    ("arbiter", "simul"): STAFF,
+    ("arbiter", "simul_add_hall"): STAFF_POST_ONLY,
+    ("arbiter", "simul_package"): STAFF,
+    ("arbiter", "simul_results"): STAFF_POST_ONLY,
     ("lexicon", "list"): LOGGED_IN,
     ("lexicon", "check"): LOGGED_IN,
     ("lexicon", "upload"): STAFF,
@@ -75,6 +86,7 @@ PAGE_MATRIX = {
     ("pdf", "job"): ARB_NO_JOB,
     ("pdf", "status"): ARB_NO_JOB,
     ("pdf", "download"): ARB_NO_JOB,
+    ("pdf", "national"): STAFF,
     ("tablet", "app"): TABLET_APP,
     ("tablet", "login"): PUBLIC,
     ("tablet", "qr"): dict.fromkeys(ROLES, 400),  # without ?code=
@@ -83,11 +95,28 @@ PAGE_MATRIX = {
     ("display", "display"): PUBLIC,
     ("display", "state"): PUBLIC,
     ("display", "version"): PUBLIC,
+    # training: no login (a run is reached by its code); the game of the world is not finished, the code unknown
+    ("training", "index"): PUBLIC,
+    ("training", "upload"): dict.fromkeys(ROLES, 405),
+    ("training", "start"): dict.fromkeys(ROLES, 405),
+    ("training", "resume"): dict.fromkeys(ROLES, 404),
+    ("training", "run"): dict.fromkeys(ROLES, 404),
+    ("training", "next"): dict.fromkeys(ROLES, 405),
+    ("training", "slip"): dict.fromkeys(ROLES, 405),
+    ("training", "moves"): dict.fromkeys(ROLES, 405),
+    ("training", "run_state"): dict.fromkeys(ROLES, 404),
+    ("training", "club_open"): dict.fromkeys(ROLES, 405),
+    ("training", "club_join"): dict.fromkeys(ROLES, 405),
+    ("training", "club"): dict.fromkeys(ROLES, 404),
+    ("training", "club_state"): dict.fromkeys(ROLES, 404),
+    ("training", "club_lead"): dict.fromkeys(ROLES, 404),
+    ("training", "club_start"): dict.fromkeys(ROLES, 405),
+    ("display", "topped"): PUBLIC,
 }
 MODULES = {"arbiter": arbiter_urls, "lexicon": lexicon_urls, "pdf": pdf_urls, "tablet": tablet_urls,
-           "display": display_urls}
+           "display": display_urls, "training": training_urls}
 PREFIXES = {"arbiter": "/arbiter/", "lexicon": "/arbiter/lexicons/", "pdf": "/arbiter/pdf/", "tablet": "/tablet/",
-            "display": "/display/"}
+            "display": "/display/", "training": "/training/"}
 
 
 @pytest.fixture
@@ -110,12 +139,14 @@ def world(db, alice, bob, tournament, lexicon_row, eager):
         c.force_login(user)
         clients[role] = c
     return {"clients": clients, "tokens": tokens, "tournament": tournament, "game": game, "round": rnd,
-            "verdict": rnd.verdicts.get(registration=reg_a), "lexicon": lexicon_row, "regs": (reg_a, reg_b)}
+            "verdict": rnd.verdicts.get(registration=reg_a), "lexicon": lexicon_row, "regs": (reg_a, reg_b),
+            "simul": simul_rows(lexicon_row)}
 
 
 def page_url(world, module: str, pattern: URLPattern) -> str:
     route = str(pattern.pattern)
     values = {"slug": world["tournament"].slug, "number": world["game"].number, "job": "no-such-job",
+              "game": world["simul"].game_id, "code": "paris", "key": "no-such-key",  # no training run "paris"
               "pk": world["verdict"].pk if module == "arbiter" else world["lexicon"].pk}
     path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(values[m.group(1)]), route)
     return PREFIXES[module] + path
@@ -157,7 +188,7 @@ def test_no_slip_or_top_of_an_unpublished_round_leaks_on_any_page(world):
     t, game = world["tournament"], world["game"]
     secrets_ = ["CARTS", "H4 CARTS", "ACTS", "top_moves", "chosen_move"]  # (reason keys are static page text)
     pages = ["/", "/display/", f"/display/{t.slug}/", f"/display/{t.slug}/state.json", f"/display/{t.slug}/version/",
-             f"/tablet/version/{t.slug}/", "/tablet/", "/tablet/login/", "/api/public/tournaments/",
+             f"/tablet/version/{t.slug}/", "/tablet/", "/tablet/login/", "/training/", "/api/public/tournaments/",
              f"/api/public/tournaments/{t.slug}/", f"/api/public/tournaments/{t.slug}/standings/",
              f"/api/public/tournaments/{t.slug}/games/{game.number}/rounds/",
              f"/api/public/tournaments/{t.slug}/games/{game.number}/standings/"]
@@ -337,7 +368,7 @@ def test_every_arbiter_change_through_the_console_is_audited(client, alice, tour
     expect("tables.assign", before=True)
     form = {"name": "Open renamed", "slug": t.slug, "ruleset": "en", "lexicon": lexicon_row.pk,
             "seconds_per_move": 120, "grace_seconds": 5, "convention": t.convention, "solo_mode": t.solo_mode,
-            "solo_bonus": 10, "free_warnings": 1, "warning_penalty": 5, "tie_break": t.tie_break,
+            "solo_bonus": 10, "free_warnings": 1, "free_warnings_fast": 5, "warning_penalty": 5, "tie_break": t.tie_break,
             "language": "en"}
     response = client.post(f"{base}/settings/", form)
     assert response.status_code == 302, response.context["form"].errors if response.context else ""

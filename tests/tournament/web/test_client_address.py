@@ -76,7 +76,7 @@ def test_the_audit_log_records_the_client_address(settings, client, local_cache,
     response = client.post(f"/arbiter/t/{tournament.slug}/settings/", {
         "name": "Renamed", "slug": tournament.slug, "ruleset": "en", "lexicon": tournament.lexicon_id,
         "language": "en", "seconds_per_move": 180, "grace_seconds": 10, "solo_mode": "auto", "solo_bonus": 10,
-        "free_warnings": 3, "warning_penalty": 10, "tie_break": "none", "convention": tournament.convention,
+        "free_warnings": 3, "free_warnings_fast": 5, "warning_penalty": 10, "tie_break": "none", "convention": tournament.convention,
         "coordinate_script": tournament.coordinate_script, "time_zone": tournament.time_zone,
     }, REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="192.168.1.23")
     assert response.status_code == 302, response.content.decode()[:2000]

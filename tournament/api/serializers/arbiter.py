@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from tournament.models import VARIANT_CHOICES, AuditLog, Game, Penalty, Registration, Round, Slip, Verdict
+from tournament.models import (
+    VARIANT_CHOICES,
+    AuditLog,
+    Game,
+    Penalty,
+    Registration,
+    Round,
+    Slip,
+    Tournament,
+    Verdict,
+)
 
 from .common import GameSerializer, SlipInputSerializer
 
@@ -28,6 +38,10 @@ class GameCreateSerializer(serializers.Serializer):
     variant = serializers.ChoiceField(choices=[v for v, _name in VARIANT_CHOICES], default="classic", help_text=(
         "the game's variant (RULES §4): classic, or joker (every rack holds a blank; a blank the top played "
         "is replaced on the board by its letter from the bag)"))
+    seconds_per_move = serializers.ChoiceField(
+        choices=Tournament.SECONDS_CHOICES, required=False, allow_null=True, help_text=(
+            "the game's time per move when it differs from the tournament's (a fast game: 120 or 60 seconds, "
+            "whose free warnings are the tournament's free_warnings_fast); absent: the tournament's"))
     seed = serializers.IntegerField(required=False, min_value=0, max_value=2**62)
     prepared_racks = serializers.ListField(child=serializers.CharField(max_length=20), required=False,
                                            allow_empty=False, max_length=200)

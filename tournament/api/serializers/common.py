@@ -24,17 +24,22 @@ class TournamentSerializer(serializers.ModelSerializer):
         model = Tournament
         fields = ["id", "slug", "name", "starts_on", "ends_on", "venue", "ruleset", "lexicon", "language",
                   "seconds_per_move", "grace_seconds", "convention", "solo_mode", "solo_bonus", "free_warnings",
-                  "warning_penalty", "tie_break", "assisted_mode"]
+                  "free_warnings_fast", "warning_penalty", "tie_break", "assisted_mode"]
         read_only_fields = fields
 
 class GameSerializer(serializers.ModelSerializer):
     status = serializers.CharField(read_only=True, help_text="playing, finished or cancelled")
     variant = serializers.CharField(read_only=True, help_text="the game's variant (RULES §4): classic or joker")
+    seconds_per_move = serializers.IntegerField(source="time_per_move", read_only=True,
+                                                help_text="the game's time per move (its own, else the tournament's)")
+    fast = serializers.BooleanField(read_only=True, help_text="a fast game (2:00 or 1:00 a move)")
+    free_warnings = serializers.IntegerField(read_only=True, help_text="the warnings of this game that cost nothing")
     published_rounds = serializers.SerializerMethodField()
 
     class Meta:
         model = Game
-        fields = ["id", "number", "status", "variant", "end_reason", "published_rounds"]
+        fields = ["id", "number", "status", "variant", "seconds_per_move", "fast", "free_warnings", "end_reason",
+                  "published_rounds"]
         read_only_fields = fields
 
     def get_published_rounds(self, game: Game) -> int:

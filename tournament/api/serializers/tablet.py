@@ -19,13 +19,25 @@ class TabletTokenSerializer(serializers.Serializer):
     table = serializers.IntegerField()
     name = serializers.CharField()
 
+class ToppingAnswerSerializer(serializers.Serializer):
+    topped = serializers.BooleanField(help_text="the attempt was the top: the player's round is over")
+    points = serializers.IntegerField(allow_null=True, help_text="the attempt's points (null: not a legal move)")
+    seconds = serializers.IntegerField(allow_null=True, help_text="when topped: the player's time, in seconds from "
+                                       "the round's opening (server clock)")
+    attempts = serializers.IntegerField(help_text="the player's attempts in this round so far")
+
+
 class OwnSlipSerializer(serializers.ModelSerializer):
     round = serializers.IntegerField(source="round_id", read_only=True)
+    seconds = serializers.IntegerField(allow_null=True, read_only=True, help_text=(
+        "a topping attempt that was the top: the player's time in seconds from the round's opening"))
+    topping = ToppingAnswerSerializer(required=False, read_only=True, help_text=(
+        "the answer to a topping game's attempt (only in the answer to a slip of a topping game)"))
 
     class Meta:
         model = Slip
         fields = ["id", "round", "word", "coordinates", "announced_score", "received_at", "version", "is_current",
-                  "late"]
+                  "late", "topped", "points", "seconds", "topping"]
         read_only_fields = fields
 
 class TabletSlipSerializer(SlipInputSerializer):
@@ -40,11 +52,14 @@ class TabletRoundSerializer(serializers.Serializer):
     rack_size = serializers.IntegerField(help_text="tiles on the rack (8 in a 7-among-8 game), known before it opens")
     deadline = serializers.DateTimeField(allow_null=True)
     seconds_left = serializers.IntegerField(allow_null=True)
+    seconds_per_move = serializers.IntegerField(help_text="the game's time per move (2:00 or 1:00 in a fast game)")
     accepting_slips = serializers.BooleanField()
     rack_source = serializers.CharField(help_text="how the rack came: random (the computer drew it), typed (the arbiter "
                                              "typed the rack drawn from a bag), prepared")
     redraws = serializers.ListField(child=serializers.DictField(), help_text="racks of the round that went back "
                                     "into the bag: {rack, reason} (vowels, consonants, vowels_consonants, no_move)")
+    variant = serializers.CharField(help_text="the game's variant: classic, joker, topping (the tablet answers each "
+                                    "attempt at once: the top, or try again)")
 
 class TabletVerdictSerializer(serializers.Serializer):
     awarded = serializers.IntegerField()
@@ -61,6 +76,10 @@ class TabletResultSerializer(serializers.Serializer):
     top_total = serializers.IntegerField()
     rank = serializers.IntegerField()
     players = serializers.IntegerField()
+    time_total = serializers.IntegerField(required=False, help_text="a topping game: the total time in seconds "
+                                          "(it ranks the game)")
+    time_rank = serializers.IntegerField(required=False, help_text="a topping game: the rank by total time")
+    topped = serializers.IntegerField(required=False, help_text="a topping game: the rounds the player topped")
 
 class TabletStateSerializer(serializers.Serializer):
     server_time = serializers.DateTimeField()
@@ -75,7 +94,8 @@ class TabletStateSerializer(serializers.Serializer):
     top = TopSerializer(allow_null=True, help_text="after publication")
     result = TabletResultSerializer(allow_null=True, help_text="after publication")
     game_over = serializers.DictField(allow_null=True, help_text="after the game's end: {game, reason (code), note "
-                                      "(the arbiter's words), total, top_total, rank, players}")
+                                      "(the arbiter's words), total, top_total, rank, players; a topping game: time_total, "
+                                      "time_rank}")
 
 
 class PlacementInput(serializers.Serializer):

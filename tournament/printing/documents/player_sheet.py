@@ -13,9 +13,12 @@ from typing import TYPE_CHECKING, Any
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, LongTable, PageBreak, Paragraph, Spacer, Table, TableStyle
 
+from scoring.topping import format_seconds
+
 from ... import labels
-from ...services import reading
+from ...services import reading, topping
 from ...services.reading import PlayerGame, PlayerRound, PlayerSheet, TournamentInfo
+from ...services.topping import GameRow
 from ..layout import FLAG_BG, HEAD_BG, MUTED, escape, minus
 from ..layout import tr as _
 from .common import SheetDocument, marks_markup, move_markup, percent, signed, table_style, written_markup
@@ -25,8 +28,10 @@ if TYPE_CHECKING:
 
 
 class PlayerSheetDocument(SheetDocument):
-    def __init__(self, info: TournamentInfo, sheet: PlayerSheet, **kwargs: Any):
+    def __init__(self, info: TournamentInfo, sheet: PlayerSheet, *, times: dict[int, dict[int, GameRow]] | None = None,
+                 **kwargs: Any):
         self.sheet = sheet
+        self.times = times or {}  # topping games' lines by total time
         super().__init__(info, **kwargs)
 
     def document_title(self) -> str:
@@ -37,6 +42,15 @@ class PlayerSheetDocument(SheetDocument):
 
     def story(self) -> list:
         return self.sheet_story(self.sheet)
+
+    def topping_lines(self, row: GameRow) -> list:
+        """Topping: the player's total time, rank, tops and each round's time (limit + penalty when not topped)."""
+        head = _("Topping: total time %(time)s, rank %(rank)s, tops %(tops)s, attempts %(attempts)s") % {
+            "time": format_seconds(row["total"]), "rank": row["rank"], "tops": row["topped"],
+            "attempts": row["attempts"]}
+        per_round = " · ".join(f"{i}: {format_seconds(s)}" for i, s in enumerate(row["rounds"], 1))
+        return [Spacer(1, 1 * mm), Paragraph(f"<b>{escape(head)}</b>", self.styles["body"]),
+                Paragraph(escape(per_round), self.styles["small"])]
 
     def sheet_story(self, sheet: PlayerSheet) -> list:
         """One player's pages: the facts, each game's rounds and summary, the tournament's figures."""
@@ -55,6 +69,9 @@ class PlayerSheetDocument(SheetDocument):
             story.append(self.rounds_table(pg))
             story.append(Spacer(1, 2 * mm))
             story.append(self.game_summary(pg))
+            timed = self.times.get(pg.number, {}).get(sheet.table)
+            if timed is not None:
+                story += self.topping_lines(timed)
         if len(sheet.games) > 1:
             story.append(Paragraph(escape(_("Tournament")), self.styles["h2"]))
             story.append(self.tournament_table(sheet))
@@ -108,7 +125,7 @@ class PlayerSheetDocument(SheetDocument):
         lines = [
             (_("Awarded"), str(line.awarded)),
             (_("Solos"), signed(line.solos) if line.solos else "0"),
-            (_("Warnings"), f"{line.warnings} " + _("(%(free)s free)") % {"free": self.tournament.free_warnings}),
+            (_("Warnings"), f"{line.warnings} " + _("(%(free)s free)") % {"free": pg.free_warnings}),
         ]
         for pen in pg.penalties:
             lines.append((_("Penalty") + f": {pen.label}" + (f" — {pen.reason}" if pen.reason else ""),
@@ -201,13 +218,13 @@ def player_sheets_document(tournament: Tournament, *, group_by: str | None = Non
         kind = {"club": _("Club"), "series": _("Series"), "category": _("Category")}[group_by]
         scope = f"{kind}: {group or _('(none)')}"
     return PlayerSheetsDocument(reading.tournament_info(tournament), [reading.player_sheet(r) for r in regs],
-                                scope=scope, **kwargs)
+                                scope=scope, times=topping.times_by_game(tournament), **kwargs)
 
 
 def player_sheet_document(registration: Registration, **kwargs: Any) -> PlayerSheetDocument:
     """One player's slips, verdicts, awarded scores against the tops; totals, warnings, penalties, solos."""
     return PlayerSheetDocument(reading.tournament_info(registration.tournament), reading.player_sheet(registration),
-                               **kwargs)
+                               times=topping.times_by_game(registration.tournament), **kwargs)
 
 
 __all__ = ["PlayerSheetDocument", "PlayerSheetsDocument", "SheetStart", "player_sheet_document",

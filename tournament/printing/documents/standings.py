@@ -8,9 +8,12 @@ from django.utils.translation import ngettext
 from reportlab.lib.units import mm
 from reportlab.platypus import LongTable, Paragraph, Spacer
 
-from ...services import reading
+from scoring.topping import format_seconds
+
+from ...services import reading, topping
 from ...services.reading import StandingsSheet, TournamentInfo
 from ...services.standings import Standing
+from ...services.topping import GameRow
 from ..layout import escape, fit_text, minus, text_width
 from ..layout import tr as _
 from .common import SheetDocument, percent, table_style
@@ -29,8 +32,10 @@ def group_title(group_by: str, name: str) -> str:
 class StandingsDocument(SheetDocument):
     MAX_GAME_COLUMNS = 10
 
-    def __init__(self, info: TournamentInfo, data: StandingsSheet, *, group_by: str | None = None, **kwargs: Any):
+    def __init__(self, info: TournamentInfo, data: StandingsSheet, *, group_by: str | None = None,
+                 times: list[GameRow] | None = None, **kwargs: Any):
         self.data = data
+        self.times = times or []  # topping: the standings by total time
         self.group_by = group_by if data.grouped else None
         counted = data.games
         #: the game numbers with their own column (tournament standings of 2 to 10 games)
@@ -108,6 +113,8 @@ class StandingsDocument(SheetDocument):
     def story(self) -> list:
         f = self.fonts
         story = self.title_block(self.standings_title(), self.facts())
+        if self.times:  # topping: the times first, the points below
+            story += self.times_story()
         cols = self.columns()
         widths = [w for _h, w, _a in cols]
         header = self.header_row([h for h, _w, _a in cols], right=[i for i, c in enumerate(cols) if c[2] == "RIGHT"])
@@ -127,6 +134,22 @@ class StandingsDocument(SheetDocument):
             story.append(Spacer(1, 3 * mm))
         return story
 
+    def times_story(self) -> list:
+        """Topping: the standings by total time (lowest first), before the points."""
+        f, size = self.fonts, 8.5
+        head = ["#", _("Table"), _("Name"), _("Total time"), _("Tops"), _("Attempts")]
+        rest = self.frame_width - (10 + 14 + 22 + 14 + 18) * mm
+        widths = [10 * mm, 14 * mm, rest, 22 * mm, 14 * mm, 18 * mm]
+        rows: list[list[Any]] = [self.header_row(head, right=[0, 1, 3, 4, 5])]
+        rows += [[str(r["rank"]), str(r["table"]), self.whole(r["name"], widths[2] - 6, size),
+                  format_seconds(r["total"]), str(r["topped"]), str(r["attempts"])] for r in self.times]
+        aligns = [("ALIGN", (i, 0), (i, -1), "RIGHT") for i in (0, 1, 3, 4, 5)]
+        style = table_style(*aligns, ("FONT", (3, 1), (3, -1), f.bold, size), font=f.regular, bold=f.bold, size=size)
+        return [Paragraph(escape(_("Topping: standings by total time")), self.styles["h2"]),
+                Paragraph(escape(_("Lowest total first; a round not topped counts the limit plus the penalty. "
+                                   "Points below, as in every game.")), self.styles["small"]),
+                LongTable(rows, colWidths=widths, repeatRows=1, style=style), Spacer(1, 3 * mm)]
+
 
 def standings_document(tournament: Tournament, *, game: Game | None = None, group_by: str | None = None,
                        **kwargs: Any) -> StandingsDocument:
@@ -134,7 +157,8 @@ def standings_document(tournament: Tournament, *, game: Game | None = None, grou
     if group_by not in (None, "", *GROUPS):
         raise ValueError(f"standings by {group_by!r}: series, category or club")
     data = reading.standings_sheet(tournament, game=game, group_by=group_by or None)
-    return StandingsDocument(reading.tournament_info(tournament), data, group_by=group_by, **kwargs)
+    times = topping.standings_times(tournament, game) if not group_by else []
+    return StandingsDocument(reading.tournament_info(tournament), data, group_by=group_by, times=times, **kwargs)
 
 
 __all__ = ["StandingsDocument", "group_title", "standings_document"]

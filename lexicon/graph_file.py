@@ -1,0 +1,157 @@
+"""The compiled file's layout (``lexicon/graph_format.h``): header constants, writing a file (atomically)
+and finding its anagram section. Used by :mod:`lexicon.graph` (which re-exports what others import);
+pure Python + the ``lexicon._graph`` C extension, no Django."""
+
+from __future__ import annotations
+
+import hashlib
+import mmap
+import os
+import struct
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+from . import _graph
+
+MAGIC = b"DUPKWG01"
+VERSION = 2
+VERSIONS = (1, 2)  # read; written: VERSION
+HEADER_SIZE = 128
+FLAG_GADDAG = 1
+FLAG_ANAGRAMS = 2
+#: the rack size of the stored anagram index (every rule set's rack; another one builds its own)
+ANAGRAM_RACK = 7
+ANA_MAGIC = b"DUPANA01"
+ANA_HEADER = struct.Struct("<8sIIQQQQ")  # magic, rack size, alphabet size, slots/entries of both tables
+ANA_HEADER_SIZE = 560  # ANA_HEADER + 64 uint64 letter keys
+MAX_LETTERS = 63
+MAX_NODES = 1 << 24
+MIN_WORD_LENGTH = 2
+MAX_WORD_LENGTH = 15
+
+# magic, version, flags, alphabet size, node count, word count, alphabet bytes, sha256 of the body,
+# sha256 of the anagram section, reserved
+_HEADER = struct.Struct("<8sIIIIII32s32s32s")
+assert _HEADER.size == HEADER_SIZE
+
+
+class GraphError(Exception):
+    """A word graph cannot be built or loaded; the message says why, for humans."""
+
+
+def alphabet_block(alphabet: str) -> bytes:
+    raw = alphabet.encode("utf-8")
+    return raw + b"\0" * (-len(raw) % 4)
+
+
+def anagram_section(edges: bytes | memoryview, nletters: int, rack_size: int) -> bytes:
+    """The anagram section of the edge array (its bytes), for racks of ``rack_size`` tiles."""
+    dawg_root = int.from_bytes(edges[:4], "little") & 0xFFFFFF
+    try:
+        return _graph.anagram_section(edges, dawg_root, nletters, rack_size)
+    except ValueError as exc:
+        raise GraphError(f"cannot build the anagram section: {exc}") from None
+
+
+def write_graph(
+    target: Path,
+    letters: str,
+    edges: bytes | memoryview,
+    word_count: int,
+    node_count: int,
+    gaddag: bool,
+    section: bytes | None,
+) -> tuple[int, str]:
+    """Writes a format-2 file atomically; returns its size and content hash."""
+    alpha = alphabet_block(letters)
+    digest = hashlib.sha256(alpha)
+    digest.update(edges)
+    chunks: list[bytes | memoryview] = [alpha, edges]
+    if section is not None:
+        chunks.append(b"\0" * (-(HEADER_SIZE + len(alpha) + len(edges)) % 8))
+        chunks.append(section)
+    header = _HEADER.pack(
+        MAGIC,
+        VERSION,
+        (FLAG_GADDAG if gaddag else 0) | (FLAG_ANAGRAMS if section is not None else 0),
+        len(letters),
+        node_count,
+        word_count,
+        len(letters.encode("utf-8")),
+        digest.digest(),
+        hashlib.sha256(section).digest() if section is not None else b"",
+        b"",
+    )
+    write_atomically(target, (header, *chunks))
+    return HEADER_SIZE + sum(len(c) for c in chunks), digest.hexdigest()
+
+
+def map_anagrams(
+    mapping: mmap.mmap, name: Path, edges_end: int, size: int, digest: bytes | None
+) -> memoryview:
+    """The anagram section after the edges (8-aligned): its header and exact size checked, its
+    SHA-256 too when ``digest`` is given."""
+    start = edges_end + (-edges_end % 8)
+    if size < start + ANA_HEADER_SIZE:
+        raise GraphError(
+            f"{name} is truncated or corrupt: its anagram section is missing or cut short ({size} bytes)"
+        )
+    if any(mapping[edges_end:start]):
+        raise GraphError(f"{name} is corrupt: non-zero padding before its anagram section")
+    magic, _rack, _nletters, one_cap, _one_n, two_cap, _two_n = ANA_HEADER.unpack_from(mapping, start)
+    if magic != ANA_MAGIC:
+        raise GraphError(f"{name} is corrupt: its anagram section starts with {magic!r}, not {ANA_MAGIC!r}")
+    announced = start + ANA_HEADER_SIZE + 8 * (2 * one_cap + two_cap)
+    if size < announced:
+        raise GraphError(
+            f"{name} is truncated or corrupt: {size} bytes, its anagram section announces {announced}"
+        )
+    if size > announced:
+        raise GraphError(
+            f"{name} has {size - announced} unexpected bytes after its anagram section (corrupt?)"
+        )
+    section = memoryview(mapping)[start:size]
+    if digest is not None and hashlib.sha256(section).digest() != digest:
+        section.release()
+        raise GraphError(f"{name} is corrupt: the SHA-256 of its anagram section is not the header's")
+    return section
+
+
+def write_atomically(target: Path, chunks: Iterable[bytes | memoryview]) -> None:
+    directory = target.parent
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise GraphError(f"cannot write the word graph into {directory}: {exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as out:
+            for chunk in chunks:
+                out.write(chunk)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; the graph is shared read-only data
+        os.replace(tmp, target)
+    except OSError as exc:
+        _unlink_quietly(tmp)
+        raise GraphError(f"cannot write the word graph {target}: {exc}") from None
+    except BaseException:
+        _unlink_quietly(tmp)
+        raise
+    try:  # make the rename itself durable
+        dir_fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dir_fd)
+    except OSError:
+        pass
+    finally:
+        os.close(dir_fd)
+
+
+def _unlink_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass

@@ -1,0 +1,268 @@
+"""The anagram section of a compiled file (format 2): stored at build, mapped by the solver, the same
+moves as the index built in memory; format-1 files still load (and are upgraded in place); a truncated
+or corrupt section is refused with a message that says so."""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import struct
+from pathlib import Path
+
+import pytest
+
+from lexicon.files import format_version, publish_graph
+from lexicon.graph import ANA_HEADER_SIZE, HEADER_SIZE, GraphError, WordGraph, build, upgrade
+from scoring import _solver
+from scoring.board import Board
+from scoring.rules import get_ruleset, ruleset_ids
+from scoring.solver import Solver, SolverError, _letter_multipliers
+from tests.tools import solver_baseline
+
+EN = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+RULES = get_ruleset("en")
+WORDS = [
+    "RETAINS",
+    "NASTIER",
+    "STAINER",
+    "RETINAS",
+    "ANESTRI",
+    "RATINES",
+    "STEARIN",
+    "TRAINEES",
+    "TERAINS",
+    "ANTSIER",
+    "ASTERN",
+    "STAIR",
+    "TRAIN",
+    "TINE",
+    "NEAT",
+    "RAIN",
+    "REIN",
+    "SAT",
+    "TEA",
+    "EAT",
+    "AT",
+    "TA",
+    "IS",
+    "IT",
+    "ST",
+    "AN",
+    "NA",
+    "RE",
+    "ER",
+    "ES",
+    "QUIZ",
+    "QI",
+    "ZA",
+    "ENTRAILS",
+    "LATRINES",
+    "RETAINERS",
+    "CANISTER",
+    "SCANTIER",
+    "CERTAINS",
+    "TRANSIT",
+    "STATION",
+    "OATS",
+    "OAT",
+    "TO",
+    "SO",
+    "ON",
+    "NO",
+]
+MID = "15/15/15/15/15/15/4BIKED6/3VENIN7/4E10/4T10/4R10/4O10/4O10/4T10/4SAICE6"
+
+
+def as_format_1(path: Path, target: Path) -> Path:
+    """A format-1 file of the same words: a build without the section, its version field set to 1
+    (the two formats differ in nothing else)."""
+    graph = WordGraph.load(path)
+    words = list(graph.words())
+    graph.close()
+    build(words, EN, target, anagram_rack=None)
+    data = bytearray(target.read_bytes())
+    struct.pack_into("<I", data, 8, 1)
+    target.write_bytes(bytes(data))
+    return target
+
+
+@pytest.fixture
+def graph_file(tmp_path: Path) -> Path:
+    path = tmp_path / "g.kwg"
+    build(WORDS, EN, path)
+    return path
+
+
+def racks(seed: int, count: int) -> list[str]:
+    rng = random.Random(seed)
+    pool = "AEEINRSTTLOCQUZ??"
+    return ["".join(rng.sample(pool, 7)) for _ in range(count)]
+
+
+def same_moves(a: Solver, b: Solver, board: Board, rack: str) -> None:
+    for top in (1, 5):
+        ra = a.solve(board, rack, top=top, count_all=True)
+        rb = b.solve(board, rack, top=top, count_all=True)
+        assert [(m.notation(), m.score) for m in ra.moves] == [(m.notation(), m.score) for m in rb.moves], (
+            rack
+        )
+        assert ra.count_all == rb.count_all
+
+
+def test_build_stores_the_section_and_keeps_the_content_hash(graph_file: Path, tmp_path: Path):
+    bare = tmp_path / "bare.kwg"
+    info = build(WORDS, EN, bare, anagram_rack=None)
+    graph = WordGraph.load(graph_file)
+    assert graph.format_version == 2
+    section = graph.anagram_section()
+    assert section is not None and section.nbytes > ANA_HEADER_SIZE
+    assert graph.content_hash == info.content_hash  # the words and the alphabet, not the section
+    assert WordGraph.load(bare).anagram_section() is None
+    index = _solver.BingoIndex.mapped(section)
+    assert index.in_place and index.rack_size == 7
+    graph.close()  # the index still holds its view: the mapping stays until it goes
+    del index, section
+
+
+def test_mapped_index_gives_the_moves_of_the_built_one(graph_file: Path, tmp_path: Path):
+    graph = WordGraph.load(graph_file)
+    old = WordGraph.load(as_format_1(graph_file, tmp_path / "v1.kwg"))
+    mapped, built = Solver(RULES, graph), Solver(RULES, old)
+    assert mapped._core.bingo_index.in_place and not built._core.bingo_index.in_place
+    boards = [Board(RULES), Board.from_fen(RULES, MID)]
+    for board in boards:
+        for rack in racks(1, 40):
+            same_moves(mapped, built, board, rack)
+
+
+@pytest.mark.skipif(solver_baseline.wordlist_path() is None, reason="BENCH_WORDLIST_DIR has no en.txt")
+def test_mapped_index_on_the_en_list(tmp_path: Path):
+    """The en bench list (269,870 words): every dev position, the mapped index against the built one."""
+    wordlist = solver_baseline.wordlist_path()
+    assert wordlist is not None
+    graph = solver_baseline.cached_graph(wordlist, RULES.alphabet)
+    assert graph.format_version == 2 and graph.anagram_section() is not None
+    mapped = Solver(RULES, graph)
+    built = Solver(RULES, graph)
+    built._core.bingo_index = _solver.BingoIndex(
+        graph.nodes_buffer(), graph.dawg_root, len(graph.alphabet), 7
+    )
+    for line in solver_baseline.BENCH_POSITIONS.read_text(encoding="utf-8").splitlines():
+        fen, rack = line.split()
+        board = Board.from_fen(RULES, fen)
+        a, b = mapped.solve(board, rack, top=3), built.solve(board, rack, top=3)
+        assert [(m.notation(), m.score) for m in a.moves] == [(m.notation(), m.score) for m in b.moves]
+
+
+def test_format_1_still_loads_and_is_upgraded_in_place(graph_file: Path, tmp_path: Path, caplog):
+    v1 = as_format_1(graph_file, tmp_path / "v1.kwg")
+    graph = WordGraph.load(v1)
+    assert graph.format_version == 1 and graph.anagram_section() is None
+    with caplog.at_level(logging.WARNING, logger="scoring.solver"):
+        solver = Solver(RULES, graph)
+    assert not solver._core.bingo_index.in_place
+    assert "lexicon upgrade" in caplog.text
+    before = solver.solve(Board(RULES), "AEINRST", top=5)
+    content_hash = graph.content_hash
+
+    assert upgrade(v1) is True
+    assert upgrade(v1) is False  # current already
+    assert format_version(v1) == 2
+    again = WordGraph.load(v1)
+    assert again.content_hash == content_hash and again.anagram_section() is not None
+    assert v1.read_bytes() == graph_file.read_bytes()  # exactly what a build writes
+    after = Solver(RULES, again).solve(Board(RULES), "AEINRST", top=5)
+    assert [(m.notation(), m.score) for m in after.moves] == [(m.notation(), m.score) for m in before.moves]
+    # the first mapping still reads the old file
+    assert solver.solve(Board(RULES), "AEINRST", top=1).moves[0].score == before.moves[0].score
+
+
+def test_publishing_replaces_a_format_1_file_of_the_same_content(graph_file: Path, tmp_path: Path):
+    final = as_format_1(graph_file, tmp_path / "final.kwg")
+    tmp = tmp_path / "tmp.kwg"
+    info = build(WORDS, EN, tmp)
+    assert publish_graph(tmp, final, info.content_hash) is True
+    assert format_version(final) == 2
+    tmp2 = tmp_path / "tmp2.kwg"
+    build(WORDS, EN, tmp2)
+    assert publish_graph(tmp2, final, info.content_hash) is False  # identical and current: kept
+
+
+def section_start(path: Path) -> int:
+    graph = WordGraph.load(path, verify=False)
+    edges_end = HEADER_SIZE + 28 + 4 * graph.node_count  # 26 ASCII letters padded to 28
+    graph.close()
+    return edges_end + (-edges_end % 8)
+
+
+def test_truncated_section_refused(graph_file: Path):
+    data = graph_file.read_bytes()
+    start = section_start(graph_file)
+    for cut in (8, ANA_HEADER_SIZE + 8, len(data) - start - ANA_HEADER_SIZE // 2):
+        graph_file.write_bytes(data[:-cut])
+        with pytest.raises(GraphError, match="truncated"):
+            WordGraph.load(graph_file, verify=False)
+    graph_file.write_bytes(data + b"\0" * 8)
+    with pytest.raises(GraphError, match="unexpected bytes after its anagram section"):
+        WordGraph.load(graph_file)
+
+
+def test_corrupt_section_refused(graph_file: Path):
+    data = graph_file.read_bytes()
+    start = section_start(graph_file)
+    rng = random.Random(3)
+    for offset in [start + i for i in range(ANA_HEADER_SIZE)] + rng.sample(range(start, len(data)), 200):
+        bad = bytearray(data)
+        bad[offset] ^= 0x04
+        graph_file.write_bytes(bytes(bad))
+        with pytest.raises(GraphError, match="corrupt"):
+            WordGraph.load(graph_file)
+    bad = bytearray(data)
+    bad[start : start + 8] = b"DUPANA99"
+    graph_file.write_bytes(bytes(bad))
+    with pytest.raises(GraphError, match="anagram section starts with"):
+        WordGraph.load(graph_file, verify=False)
+
+
+def test_unverified_load_cannot_hang_the_solver(graph_file: Path):
+    """Without the SHA-256 a damaged table is still checked when the solver maps it: every table has an
+    empty slot (lookups end) and the sizes its header gives."""
+    data = bytearray(graph_file.read_bytes())
+    start = section_start(graph_file)
+    _magic, _rack, _n, one_cap, _one_n, two_cap, _two_n = struct.unpack_from("<8sIIQQQQ", data, start)
+    two_keys = start + ANA_HEADER_SIZE + 16 * one_cap
+    for i in range(two_cap):
+        struct.pack_into("<Q", data, two_keys + 8 * i, 0x1234 + i)
+    graph_file.write_bytes(bytes(data))
+    graph = WordGraph.load(graph_file, verify=False)
+    with pytest.raises(SolverError, match="corrupt: the anagram section's second table has no empty slot"):
+        Solver(RULES, graph)
+    section = bytes(graph.anagram_section() or b"")
+    with pytest.raises(ValueError, match="size does not match"):
+        _solver.BingoIndex.mapped(section[:-8])
+
+
+@pytest.mark.parametrize("ruleset_id", ruleset_ids())
+def test_letter_multipliers_match_the_rule_set(ruleset_id: str):
+    """The tables share the rows of alike squares: still exactly letter_multiplier square by square."""
+    rules = get_ruleset(ruleset_id)
+    codes = {letter: i + 1 for i, letter in enumerate(rules.letters)}
+    lm, blm = _letter_multipliers(rules, codes)
+    for r in range(15):
+        for c in range(15):
+            for letter, code in codes.items():
+                at = (r * 15 + c) * 64 + code
+                assert lm[at] == rules.letter_multiplier(r, c, letter, False)
+                assert blm[at] == rules.letter_multiplier(r, c, letter, True)
+
+
+def test_section_probed_in_place(graph_file: Path):
+    """The solver's index is the file's mapping (its size is the section's, nothing copied)."""
+    graph = WordGraph.load(graph_file)
+    solver = Solver(RULES, graph)
+    section = graph.anagram_section()
+    assert section is not None
+    index = solver._core.bingo_index
+    assert index.in_place and index.nbytes == section.nbytes - ANA_HEADER_SIZE
+    assert os.path.getsize(graph_file) >= section.nbytes
