@@ -24,13 +24,14 @@
  *
  * Python side (scoring/solver.py):
  *
- *   Tables(nletters, values, blank_value, lm, blm, wm, rack_size, bingo, centre, codes)
+ *   Tables(nletters, values, blank_value, lm, blm, wm, rack_size, bingo, centre, codes, play_max=rack_size)
  *     One per rule set and word-graph alphabet. values: bytes of 64 int32 (by
  *     letter code); lm, blm: bytes of 225*64 uint8, the letter multiplier of a
  *     real tile / of a blank standing for the letter, per square (row*15+col)
  *     and code (Literaki colours are expressed here); wm: 225 uint8 word
  *     multipliers; centre: the centre's square index; codes: dict letter -> code
- *     (to read Board cells).
+ *     (to read Board cells). play_max: the most tiles a move places, and the
+ *     number the bonus is for (the 7-among-8 game: racks of 8, play_max 7).
  *
  *   BingoIndex(nodes, dawg_root, nletters, rack_size)
  *     The anagram index of a word graph, built in memory (GIL released): for a
@@ -94,6 +95,7 @@ typedef struct {
     int lm_uniform;           /* every square's lm is the same for every letter */
     uint8_t wm[NSQ];
     int rack_size;
+    int play_max; /* the most tiles a move places; the bonus is for exactly that many */
     int bingo;
     int centre;
     PyObject *codes; /* dict str -> int */
@@ -260,6 +262,8 @@ typedef struct {
     uint64_t p0[MAXC];          /* ... in pairs */
     uint64_t thr;               /* letters X such that rack + X makes a word */
     uint64_t bl1[MAXC];         /* ... with blanks standing for these letters */
+    int partial_bonus;          /* a rack larger than a move (7-among-8): spans of this many free squares
+                                   may earn the bonus in the searches that are not whole-rack; 0 otherwise */
     uint64_t p1[MAXC][MAXC];    /* ... in pairs (by X) */
     BingoPair pairs[MAX_PAIRS]; /* rack + X + Y, asked so far */
     int npairs;
@@ -511,7 +515,7 @@ static void compact(Gen *g) {
 
 static void record(Gen *g, int start, int end) {
     int32_t score = g->main_sum * g->wmult + g->cross_sum;
-    if (g->placed == g->t->rack_size) score += g->t->bingo;
+    if (g->placed == g->t->play_max) score += g->t->bingo;
     g->count++;
     if (g->discard || g->oom) return;
     if (g->top) {
@@ -870,6 +874,7 @@ static inline int32_t walked_bound(const TablesObject *t, const int32_t *lmq, co
     }
     int32_t bound = W * B + C;
     for (int i = 0; i < k; i++) bound += coef[i] * rv[i];
+    if (!whole && k == binfo->partial_bonus) bound += t->bingo;
     if (whole) {
         bound += t->bingo;
         rec->blanks |= bl;
@@ -1055,7 +1060,8 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
     memset(g->counts, 0, sizeof g->counts);
     g->blanks = 0;
     g->rack_mask = 0;
-    g->rack_total = g->limit = q->rack_len;
+    g->rack_total = q->rack_len;
+    g->limit = q->rack_len < t->play_max ? q->rack_len : t->play_max;
     g->end = N - 1;
     g->blank_letters = t->all_letters;
     int32_t rv[MAXRACK];
@@ -1122,7 +1128,11 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
         return;
     }
     bingo_info_init(binfo, q->bi, q->rack, q->rack_len, t->all_letters);
-    int whole_possible = R == t->rack_size;
+    /* P: the most tiles a move places; a rack larger than that (7-among-8) has no whole-rack search,
+     * its moves of P tiles earn the bonus in the others */
+    int P = R < t->play_max ? R : t->play_max;
+    int whole_possible = R == t->play_max;
+    binfo->partial_bonus = R > P ? P : 0;
     SearchRec recs[4 * NSQ];
     int nrec = 0;
     for (int dir = 0; dir < 2; dir++) {
@@ -1137,7 +1147,7 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
                     r->blanks = 0;
                     r->starts = 0;
                     r->nkinds = 0;
-                    int32_t b = span_bound(t, ln, p, rv, whole ? R : R - whole_possible, lmx, whole, binfo, r);
+                    int32_t b = span_bound(t, ln, p, rv, whole ? R : P - whole_possible, lmx, whole, binfo, r);
                     if (b < 0) continue;
                     r->bound = b;
                     r->dir = (uint8_t)dir;
@@ -1164,7 +1174,7 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
         /* whole rack: blanks only as letters of the anagrams the index knows; the
          * others: at most one tile fewer than the rack */
         g->need_all = r->whole;
-        g->limit = r->whole || !whole_possible ? R : R - 1;
+        g->limit = r->whole || !whole_possible ? P : P - 1;
         g->blank_letters = r->whole ? r->blanks : t->all_letters;
         g->starts = r->starts;
         g->pair_mode = 0;
@@ -1213,11 +1223,11 @@ static int read_fixed(PyObject *obj, void *dst, Py_ssize_t size, const char *wha
 
 static int Tables_init(TablesObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"nletters", "values", "blank_value", "lm", "blm", "wm",
-                             "rack_size", "bingo", "centre", "codes", NULL};
-    int nletters, blank_value, rack_size, bingo, centre;
+                             "rack_size", "bingo", "centre", "codes", "play_max", NULL};
+    int nletters, blank_value, rack_size, bingo, centre, play_max = 0;
     PyObject *values, *lm, *blm, *wm, *codes;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOiOOOiiiO!", kwlist, &nletters, &values, &blank_value, &lm,
-                                     &blm, &wm, &rack_size, &bingo, &centre, &PyDict_Type, &codes))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOiOOOiiiO!|i", kwlist, &nletters, &values, &blank_value, &lm,
+                                     &blm, &wm, &rack_size, &bingo, &centre, &PyDict_Type, &codes, &play_max))
         return -1;
     if (self->codes) {
         PyErr_SetString(PyExc_RuntimeError, "Tables are initialised once");
@@ -1229,6 +1239,11 @@ static int Tables_init(TablesObject *self, PyObject *args, PyObject *kwds) {
     }
     if (centre < 0 || centre >= NSQ || rack_size < 1 || rack_size > MAXRACK) {
         PyErr_SetString(PyExc_ValueError, "bad centre or rack size");
+        return -1;
+    }
+    if (play_max == 0) play_max = rack_size;
+    if (play_max < 1 || play_max > rack_size) {
+        PyErr_SetString(PyExc_ValueError, "play_max must be 1..rack_size");
         return -1;
     }
     int32_t vals[MAXC];
@@ -1274,6 +1289,7 @@ static int Tables_init(TablesObject *self, PyObject *args, PyObject *kwds) {
     self->all_letters = (nletters == 63 ? ~0ull : ((1ull << (nletters + 1)) - 1)) & ~1ull;
     self->blank_value = blank_value;
     self->rack_size = rack_size;
+    self->play_max = play_max;
     self->bingo = bingo;
     self->centre = centre;
     Py_INCREF(codes);
@@ -1385,7 +1401,7 @@ static PyObject *Tables_generate(TablesObject *self, PyObject *args, PyObject *k
         return NULL;
     }
     const BingoIndexObject *bi = bi_obj == Py_None ? NULL : (const BingoIndexObject *)bi_obj;
-    if (bi && (!bi->ready || bi->rack_size != self->rack_size)) {
+    if (bi && (!bi->ready || bi->rack_size != self->play_max)) {
         PyErr_SetString(PyExc_ValueError, "the BingoIndex was built for another rack size");
         return NULL;
     }

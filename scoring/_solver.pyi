@@ -37,6 +37,7 @@ class Tables:
         bingo: int,
         centre: int,
         codes: dict[str, int],
+        play_max: int = 0,
     ) -> None: ...
     def generate(
         self,

@@ -15,6 +15,7 @@ from .messages import msg
 from .notation import NotationError, parse_move, parse_rack
 from .placement import IllegalMove, Placement, Play, evaluate, from_placements
 from .rules import RulesError, RuleSet, get_ruleset
+from .variants import VariantError, get_variant
 
 
 class UnusableInput(ValueError):
@@ -65,10 +66,11 @@ class MoveReportDict(TypedDict):
     words: list[WordReportDict]
 
 
-def load_position(ruleset_id: str, fen: str | None) -> tuple[RuleSet, Board]:
+def load_position(ruleset_id: str, fen: str | None, variant: str | None = None) -> tuple[RuleSet, Board]:
+    """The rule set (with the variant's racks: ``7among8`` takes racks of 8) and the board; UnusableInput otherwise."""
     try:
-        ruleset = get_ruleset(ruleset_id)
-    except RulesError as exc:
+        ruleset = get_variant(variant).ruleset(get_ruleset(ruleset_id))
+    except (RulesError, VariantError) as exc:
         raise UnusableInput(str(exc)) from None
     try:
         board = Board.from_fen(ruleset, fen)
@@ -77,9 +79,10 @@ def load_position(ruleset_id: str, fen: str | None) -> tuple[RuleSet, Board]:
     return ruleset, board
 
 
-def load_position_and_rack(ruleset_id: str, fen: str | None, rack_text: str) -> tuple[RuleSet, Board, list[str]]:
+def load_position_and_rack(ruleset_id: str, fen: str | None, rack_text: str,
+                           variant: str | None = None) -> tuple[RuleSet, Board, list[str]]:
     """:func:`load_position` plus a non-empty rack (``?`` = blank); :class:`UnusableInput` otherwise."""
-    ruleset, board = load_position(ruleset_id, fen)
+    ruleset, board = load_position(ruleset_id, fen, variant)
     try:
         rack = parse_rack(rack_text, ruleset)
     except NotationError as exc:

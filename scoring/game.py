@@ -189,7 +189,7 @@ class DuplicateGame:
     ``prepared``: a prepared game, one rack per round (``"ОЕТ+ВРАК"`` or
     ``"ОЕТВРАК"``), verified round by round instead of drawing at random; ``"-ОЕТВРАК"``: the leftover went
     back into the bag first (the round was redrawn when the game was played, :data:`PREPARED_REDRAW`).
-    ``variant``: ``"classic"`` (default) or ``"joker"`` (:mod:`scoring.variants`).
+    ``variant``: ``"classic"`` (default), ``"joker"``, ``"topping"`` or ``"7among8"`` (:mod:`scoring.variants`).
     """
 
     def __init__(
@@ -201,8 +201,9 @@ class DuplicateGame:
         max_no_move_redraws: int = 100,
         variant: Variant | str | None = None,
     ):
-        self.ruleset = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
         self.variant = get_variant(variant)
+        # the 7-among-8 game plays a rule set of racks of 8 and moves of at most 7 (scoring.variants)
+        self.ruleset = self.variant.ruleset(get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset)
         self.seed = seed
         self.bag = Bag(self.ruleset, seed)
         self.board = Board(self.ruleset)

@@ -230,6 +230,7 @@ TEXTS: dict[str, str] = {
                                     "(a letter played with a blank is written in lower case)"),
     "first_off_centre": _("the first move must cover the centre square {square}"),
     "first_single_tile": _("the first move must place at least 2 tiles"),
+    "too_many_tiles": _("the move places {count} tiles: a move places at most {most}"),
     "not_touching": _("«{word}» at {place} does not touch any tile on the board"),
     "nothing_placed": _("no tile was placed"),
     "tile_off_board": _("a tile was placed off the board"),

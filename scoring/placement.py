@@ -220,6 +220,8 @@ def evaluate(
     tiles = tuple(board[coord.square(i)] or t for i, t in enumerate(move.tiles))
     if rack is not None:
         check_rack(placed, rack)
+    if len(placed) > ruleset.move_tiles:
+        raise IllegalMove("too_many_tiles", msg("too_many_tiles", count=len(placed), most=ruleset.move_tiles))
     _check_connection(board, coord, tiles, placed)
     main = FormedWord(word_text(tiles), score_main(board, coord, tiles, ruleset), True, coord)
     words = [main]
@@ -228,7 +230,7 @@ def evaluate(
         if cross is not None:
             words.append(cross)
     score = sum(w.score for w in words)
-    bingo = len(placed) == ruleset.rack_size
+    bingo = len(placed) == ruleset.move_tiles
     if bingo:
         score += ruleset.bingo
     invalid: list[str] = []

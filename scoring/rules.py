@@ -75,6 +75,14 @@ class RuleSet:
     cyrillic: bool
     letter_colours: dict[str, str] = field(default_factory=dict)
     fold_accents: bool = False
+    #: the most tiles one move may place (0: the whole rack); the bonus is for exactly that many
+    #: (the 7-among-8 variant: racks of 8, moves of at most 7, :mod:`scoring.variants`)
+    play_max: int = 0
+
+    @property
+    def move_tiles(self) -> int:
+        """The most tiles one move places, and the number that earns the bonus."""
+        return self.play_max or self.rack_size
 
     # -- letters -------------------------------------------------------------
     @property

@@ -97,6 +97,7 @@ class _Core:
             wm=wm,
             rack_size=ruleset.rack_size,
             bingo=ruleset.bingo,
+            play_max=ruleset.move_tiles,
             centre=CENTRE[0] * SIZE + CENTRE[1],
             codes=codes,
         )
@@ -104,7 +105,7 @@ class _Core:
         self.dawg_root = graph.dawg_root
         self.gaddag_root = graph.gaddag_root
         # anagram index of the words a full rack can make (prunes the best-N search)
-        self.bingo_index = _bingo_index(graph, self.nodes, ruleset.rack_size)
+        self.bingo_index = _bingo_index(graph, self.nodes, ruleset.move_tiles)  # the bonus's tiles: 7 in a 7-among-8 game too
         # code (| BLANK_BIT) -> the letter as written in a move (lower case for a blank)
         fen = ["?"] * 256
         tile: dict[int, Tile] = {}
@@ -371,8 +372,10 @@ class Solver:
         """
         started = time.perf_counter()
         core = self._core
-        if board.ruleset.id != core.ruleset.id:
-            raise SolverError(f"the board is a {board.ruleset.id} board, the solver plays {core.ruleset.id}")
+        brs, crs = board.ruleset, core.ruleset
+        if brs is not crs and (brs.id, brs.rack_size, brs.move_tiles) != (crs.id, crs.rack_size, crs.move_tiles):
+            raise SolverError(f"the board is a {brs.id} board of racks of {brs.rack_size}, "
+                              f"the solver plays {crs.id} with racks of {crs.rack_size}")
         if top is not None and (not isinstance(top, int) or top < 1):
             raise SolverError("top must be a positive number of moves (or None for all moves)")
         rack_codes = core.rack_codes(rack)
@@ -406,8 +409,8 @@ class Solver:
         return self.solve(board, rack, top=1).best
 
 
-#: graph -> rule set id -> the tables of the generator
-_CORES: weakref.WeakKeyDictionary[WordGraph, dict[str, _Core]] = weakref.WeakKeyDictionary()
+#: graph -> (rule set id, rack size, tiles per move) -> the tables of the generator
+_CORES: weakref.WeakKeyDictionary[WordGraph, dict[tuple[str, int, int], _Core]] = weakref.WeakKeyDictionary()
 
 
 def solver_for(ruleset: RuleSet, graph: WordGraph) -> Solver:
@@ -416,10 +419,11 @@ def solver_for(ruleset: RuleSet, graph: WordGraph) -> Solver:
     if per_graph is None:
         per_graph = {}
         _CORES[graph] = per_graph
-    core = per_graph.get(ruleset.id)
+    key = (ruleset.id, ruleset.rack_size, ruleset.move_tiles)
+    core = per_graph.get(key)
     if core is None:
         core = _Core(ruleset, graph)
-        per_graph[ruleset.id] = core
+        per_graph[key] = core
     return Solver._from_core(core, graph)
 
 
@@ -445,6 +449,8 @@ def graph_solver(ruleset: RuleSet, graph: WordGraph) -> SolveFn:
     solver = solver_for(ruleset, graph)
 
     def solve_fn(board: Board, rack: list[str]) -> list[SolvedMove]:
-        return solver.solve(board, rack, top=1, ties=True).moves
+        # a variant's board (7-among-8: racks of 8) carries its own rule set: its solver
+        use = solver if board.ruleset is ruleset else solver_for(board.ruleset, graph)
+        return use.solve(board, rack, top=1, ties=True).moves
 
     return solve_fn

@@ -21,6 +21,7 @@ from scoring.board import Board
 from scoring.draw import Makeup, minimums, rack_size_for
 from scoring.game import DuplicateGame, GameError, GameState, RoundRecord
 from scoring.rules import RuleSet, get_ruleset
+from scoring.variants import variant_ruleset
 
 from .models import Game, Round
 
@@ -134,7 +135,8 @@ def board(game: Game) -> Board:
 
 
 def ruleset_of(game: Game) -> RuleSet:
-    return get_ruleset(game.tournament.ruleset)
+    """The rule set the game plays by: the tournament's, with its variant's rack numbers (7-among-8: racks of 8)."""
+    return variant_ruleset(game.tournament.ruleset, game.variant)
 
 
 def board_after(rnd: Round) -> str:

@@ -59,6 +59,7 @@ PLACEMENT: dict[str, Promise] = {
     "gap": _("There is a gap between the tiles."),
     "occupied": _("This square already holds a tile."),
     "first_single_tile": _("The first move places at least 2 tiles."),
+    "too_many_tiles": _("A move places at most 7 of the 8 tiles."),
     "first_off_centre": _("The first move covers the centre square."),
     "not_touching": _("The word must touch a tile on the board."),
     "not_on_rack": _("These tiles are not all on your rack."),

@@ -25,7 +25,7 @@ from scoring.variants import variant_ids
 
 RULESET_CHOICES = [(r, f"{r} — {RULESET_NAMES[r]}") for r in ruleset_ids()]
 #: A game's variant (:mod:`scoring.variants`, RULES §4 "Variants"), its name in the active language.
-VARIANT_NAMES = {"classic": _("Classic"), "joker": _("Joker"), "topping": _("Topping")}
+VARIANT_NAMES = {"classic": _("Classic"), "joker": _("Joker"), "topping": _("Topping"), "7among8": _("7-among-8")}
 VARIANT_CHOICES = [(v, VARIANT_NAMES[v]) for v in variant_ids()]
 
 

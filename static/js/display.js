@@ -38,6 +38,7 @@
     var rack = byId("rack");
     rack.innerHTML = "";
     if (r && r.rack) Array.from(r.rack).forEach(function (letter) { rack.appendChild(D.board.tile(B, letter, false)); });
+    rack.classList.toggle("eight", rack.childNodes.length > 7);  // the 7-among-8 game: eight tiles on the line
     rack.hidden = !rack.childNodes.length;
     var prev = state.previous;
     byId("previous").hidden = !prev;

@@ -204,10 +204,13 @@
     function renderRack() {
       var box = byId("rack"), tiles = rackTiles(), assisted = state.tournament.assisted_mode && phaseOf() === "open";
       box.innerHTML = "";
+      box.classList.toggle("eight", tiles.length > 7);  // the 7-among-8 game: smaller tiles, one line
       box.hidden = !!state.game_over;  // the game is over: no rack any more
       if (state.game_over) return;
       if (!tiles.length) {
-        for (var i = 0; i < B.rack_size; i++) box.appendChild(el("span", "tile empty"));
+        var size = state.round && state.round.rack_size || B.rack_size;  // a 7-among-8 game's rack: 8
+        box.classList.toggle("eight", size > 7);
+        for (var i = 0; i < size; i++) box.appendChild(el("span", "tile empty"));
         return;
       }
       tiles.forEach(function (letter, i) {

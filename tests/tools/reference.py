@@ -13,6 +13,9 @@ on small lexicons, both plain necessary conditions:
 * a filling stops as soon as the letters written so far are not the beginning
   of any word of the set.
 
+The rule set is the board's: a 7-among-8 board (``scoring.variants``) takes racks of 8, and
+``evaluate`` refuses a move of more than 7 tiles and gives the bonus to a move of 7.
+
 Only for small word sets and tests: a position takes from a fraction of a
 second to a few seconds.
 """
@@ -58,7 +61,7 @@ def reference_moves(
                     if not _may_be_legal(board, squares, empty_board):
                         continue
                     empties = sum(1 for sq in squares if board[sq] is None)
-                    if empties == 0 or empties > len(tiles):
+                    if empties == 0 or empties > min(len(tiles), ruleset.move_tiles):
                         continue
                     for word in _fillings(board, squares, Counter(tiles), ruleset.letters, prefixes):
                         move = MoveText(coord, tuple(word))

@@ -41,9 +41,8 @@ def sim_eager(eager, monkeypatch):
     from tournament import services
 
     graph = open_lexicon(SIM_EN, "en")
-    solver = solver_for(EN, graph)
-    monkeypatch.setattr(services.solving, "round_tools",
-                        lambda tournament: ((lambda board, rack: solver.solve(board, rack).moves), graph))
+    monkeypatch.setattr(services.solving, "round_tools",  # the board's rule set: a 7-among-8 game's racks of 8
+                        lambda tournament: ((lambda board, rack: solver_for(board.ruleset, graph).solve(board, rack).moves), graph))
     return eager
 
 

@@ -273,7 +273,8 @@ class GameForm(forms.Form):
     variant = forms.ChoiceField(
         label=_("variant"), choices=VARIANT_CHOICES, initial="classic", required=False,
         help_text=_("Joker: every rack holds a blank; a blank the top played is replaced on the board by its "
-                    "letter from the bag and comes back on the next rack."))
+                    "letter from the bag and comes back on the next rack. 7-among-8: racks of 8 tiles, a move "
+                    "places at most 7, and 7 earn the bonus."))
     seed = forms.IntegerField(label=_("seed"), required=False, min_value=0,
                               help_text=_("Empty: a random bag. The same seed gives the same racks."))
     prepared = forms.CharField(

@@ -115,6 +115,7 @@ class TabletRound(TypedDict):
     number: int
     status: str
     rack: str | None  # None until the round is open
+    rack_size: int  # its tiles (8 in a 7-among-8 game), shown as empty tiles until it opens
     deadline: datetime | None
     seconds_left: int | None
     seconds_per_move: int  # the game's time per move (a fast game's own)
@@ -335,7 +336,8 @@ def tablet_state(*, player: Player, tournament: TournamentBlock, version: str, s
     deadline = r["deadline"]
     state["round"] = {
         "id": r["id"], "game": r["game"], "number": r["number"], "status": r["status"],
-        "rack": r["rack"] if r["status"] != Round.Status.DRAWN else None, "deadline": deadline,
+        "rack": r["rack"] if r["status"] != Round.Status.DRAWN else None, "rack_size": len(r["rack"] or ""),
+        "deadline": deadline,
         "seconds_left": seconds_left(deadline, now), "seconds_per_move": r.get("seconds_per_move", 0),
         "accepting_slips": r["status"] == Round.Status.OPEN and deadline is not None and now <= deadline,
         "rack_source": r.get("source", "random"), "redraws": r.get("redraws", []),

@@ -87,12 +87,15 @@ def draw_round(actor: audit.Actor, game: Game, *, typed_rack: str | None = None)
 def typed_rack_text(engine: DuplicateGame, typed: str) -> str:
     """The rack the arbiter typed, by the one rule of the draw form: the tiles drawn from the bag only
     (the leftover is added), or the whole rack (leftover included). Told apart by their number."""
-    try:
-        tiles = parse_rack(typed, engine.ruleset)
-    except NotationError:
-        return typed  # the engine refuses it (bad_rack)
     leftover = list(engine.leftover)
     size = rack_size_for(engine.ruleset, leftover, engine.bag)
+    try:
+        tiles = parse_rack(typed, engine.ruleset)
+    except NotationError as exc:
+        if exc.message.code == "rack_too_long":  # more tiles than a rack holds: say how many it takes
+            count = int(str(dict(exc.message.params).get("count", 0)))
+            raise ServiceError("wrong_size", wrong_size_text(typed, count, "".join(leftover), size)) from None
+        return typed  # the engine refuses it (bad_rack)
     if leftover and len(tiles) == size - len(leftover):
         return "".join(leftover + tiles)
     if len(tiles) not in (size, size - len(leftover)):

@@ -21,12 +21,12 @@ from scoring.board import Board
 from scoring.moves import Move, SolveFn
 from scoring.notation import NotationError, parse_move
 from scoring.placement import IllegalMove, Play, evaluate
-from scoring.rules import get_ruleset
 from scoring.solver import solver_for
 from scoring.tops import offered_moves, ranked_moves
 
 from .. import labels
 from ..errors import Code, ServiceError
+from ..gamestate import ruleset_of
 from ..models import Round, Tournament
 
 log = logging.getLogger(__name__)
@@ -49,19 +49,20 @@ class TopMove(TypedDict):
 def round_tools(tournament: Tournament) -> Tools:
     """``(solve_fn, lexicon)`` of a tournament: the compiled solver over its lexicon (tests replace this)."""
     graph = tournament.lexicon.graph()
-    solver = solver_for(get_ruleset(tournament.ruleset), graph)
-    return (lambda board, rack: solver.solve(board, rack).moves), graph
+    # the board carries the game's rule set (a 7-among-8 game's racks of 8): its solver, cached per rule set
+    return (lambda board, rack: solver_for(board.ruleset, graph).solve(board, rack).moves), graph
 
 
 def board_of(rnd: Round) -> Board:
     """The board the round's rack is played on."""
-    return Board.from_fen(get_ruleset(rnd.game.tournament.ruleset), rnd.board_before or None)
+    return Board.from_fen(ruleset_of(rnd.game), rnd.board_before or None)
 
 
 def solver_key(rnd: Round) -> str:
     """What a stored solution was computed from: rule set, lexicon, board and rack."""
     t = rnd.game.tournament
-    parts = (t.ruleset, str(t.lexicon_id), rnd.board_before, rnd.rack)
+    variant = () if rnd.game.variant == "classic" else (rnd.game.variant,)
+    parts = (t.ruleset, str(t.lexicon_id), rnd.board_before, rnd.rack, *variant)
     return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
 
 

@@ -49,6 +49,7 @@ class TabletRoundSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     status = serializers.CharField()
     rack = serializers.CharField(allow_null=True, help_text="shown once the round is open")
+    rack_size = serializers.IntegerField(help_text="tiles on the rack (8 in a 7-among-8 game), known before it opens")
     deadline = serializers.DateTimeField(allow_null=True)
     seconds_left = serializers.IntegerField(allow_null=True)
     seconds_per_move = serializers.IntegerField(help_text="the game's time per move (2:00 or 1:00 in a fast game)")

@@ -16,6 +16,7 @@ from scoring.judge import JudgeInputError, judge_slip
 from scoring.moves import SolveFn
 from scoring.rules import RuleSet, ruleset_ids
 from scoring.solver import SolvedMove, SolverError, solver_for
+from scoring.variants import variant_ids
 
 from ... import labels
 from ..cli import add_script_argument, script_style
@@ -57,11 +58,13 @@ class Command(BaseCommand):
             help="coordinate convention (default: duplicate, rows are letters)",
         )
         parser.add_argument("--json", action="store_true", help="print one JSON object")
+        parser.add_argument("--variant", choices=variant_ids(), default="classic",
+                            help="the game's variant (7among8: racks of 8, moves of at most 7)")
         add_script_argument(parser)
 
     def handle(self, *args: Any, **opts: Any) -> None:
         try:
-            ruleset, board, rack = load_position_and_rack(opts["ruleset"], opts["board"], opts["rack"])
+            ruleset, board, rack = load_position_and_rack(opts["ruleset"], opts["board"], opts["rack"], opts["variant"])
         except UnusableInput as exc:
             raise CommandError(str(exc), returncode=2) from None
         round_number = opts["round"]

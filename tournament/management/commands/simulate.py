@@ -5,6 +5,7 @@
     python manage.py simulate --ruleset en --lexicon words.txt --seed 1 --gcg game.gcg
     python manage.py simulate --ruleset ru --lexicon ru --seed 1 --games 100
     python manage.py simulate --ruleset fr --lexicon fr --seed 1 --variant joker
+    python manage.py simulate --ruleset fr --lexicon fr --seed 1 --variant 7among8
 
 Text output: one line per round (round, rack as leftover+new tiles with its
 redraws, top move, score, cumulative score), then the total and why the game
@@ -13,7 +14,8 @@ the seeds N … N+K−1 and prints one line per game and the games per second
 (the game play only, the lexicon being loaded once before). The same seed
 always gives the same game. ``--variant joker`` plays the Joker game
 (``scoring.variants``: a blank on every rack, replaced on the board by its
-letter's tile after the top). Bad arguments exit with status 2 and one line.
+letter's tile after the top); ``--variant 7among8`` the 7-among-8 game (racks of 8,
+moves of at most 7, the bonus for 7). Bad arguments exit with status 2 and one line.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from scoring.check import UnusableInput, load_position_and_rack
 from scoring.rules import ruleset_ids
 from scoring.solver import SolvedMove, SolveResult
 from scoring.tops import ranked_moves
+from scoring.variants import variant_ids
 
 from ... import labels
 from ..cli import add_script_argument, one_line_errors, open_solver, positive_int, script_style
@@ -39,11 +40,13 @@ class Command(BaseCommand):
         parser.add_argument("--top", type=positive_int, default=None, help="only the N best moves (default: all)")
         parser.add_argument("--count-all", action="store_true", help="also count every legal move")
         parser.add_argument("--json", action="store_true", help="print one JSON object")
+        parser.add_argument("--variant", choices=variant_ids(), default="classic",
+                            help="the game's variant (7among8: racks of 8, moves of at most 7)")
         add_script_argument(parser)
 
     def handle(self, *args: Any, **opts: Any) -> None:
         try:
-            ruleset, board, rack = load_position_and_rack(opts["ruleset"], opts["board"], opts["rack"])
+            ruleset, board, rack = load_position_and_rack(opts["ruleset"], opts["board"], opts["rack"], opts["variant"])
         except UnusableInput as exc:
             raise CommandError(str(exc), returncode=2) from None
         solver = open_solver(ruleset, opts["lexicon"])

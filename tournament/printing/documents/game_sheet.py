@@ -110,6 +110,10 @@ class GameSheetDocument(SheetDocument):
                                self.styles["small"]))
         if self.sheet.variant == "joker":
             story.append(Paragraph(escape(self.joker_note()), self.styles["small"]))
+        if self.sheet.variant == "7among8":
+            story.append(Paragraph(escape(_("7-among-8 game: racks of 8 tiles; a move places at most 7 of them, "
+                                             "and a move of 7 tiles earns the 50-point bonus.")),
+                                   self.styles["small"]))
         story.append(self.board(played))
         return story
 
