@@ -920,14 +920,14 @@ static inline int32_t walked_bound(const TablesObject *t, const int32_t *lmq, co
                                    int R, int whole, int nb, int x, int y, int start, int end, BingoInfo *binfo,
                                    SearchRec *rec) {
     uint64_t bl = 0;
-    if (whole && k != R) return -1;
+    if (whole && (k != R || !bingo_allowed(binfo, nb, x, y, &bl))) return -1;
     /* squares only a blank fits (boq) take blanks, no rack value: the others are paired with the values */
     int32_t coef[N]; /* the other squares' coefficients, best first, against the rack values */
     int32_t blank_part = 0;
     int n = 0, m = 0;
     for (int i = 0; i < k; i++) {
         int32_t c = lmq[i] * W + cwq[i];
-        if (boq[i]) {
+        if (nblanks && boq[i]) {
             m++;
             blank_part += c * t->blank_value;
             continue;
@@ -942,7 +942,6 @@ static inline int32_t walked_bound(const TablesObject *t, const int32_t *lmq, co
     /* a whole-rack span is the word's exact extent; the others bound their shorter spans too (whose
      * squares are among these): the formula holds for them whatever m */
     if (whole && m > nblanks) return -1;
-    if (whole && !bingo_allowed(binfo, nb, x, y, &bl)) return -1;
     int32_t bound = W * B + C + blank_part;
     for (int i = 0; i < n; i++) bound += coef[i] * rv[i];
     if (whole) {
