@@ -401,6 +401,12 @@ class Solver:
             count = None
         return SolveResult(moves, count, (time.perf_counter() - started) * 1000.0)
 
+    @property
+    def last_search_ns(self) -> int:
+        """Nanoseconds the last ``solve`` (of any solver over the same tables) spent in the compiled search
+        itself: the rest of the call's time is its overhead (reading the inputs, making the moves)."""
+        return self._core.tables.last_search_ns
+
     def best(self, board: Board, rack: str | Iterable[str]) -> SolvedMove | None:
         """The top move (None when no move exists)."""
         return self.solve(board, rack, top=1).best

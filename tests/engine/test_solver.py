@@ -424,6 +424,8 @@ def test_bench_solver_command(manage, tmp_path):
     assert lines[1].startswith("0\t90\tH4 ЗДОРОВЫ\t")
     assert any(line.startswith("# summary blanks=0 positions=1 ") for line in lines)
     assert any(line.startswith("# summary blanks=1 positions=1 ") for line in lines)
+    overhead = next(line for line in lines if line.startswith("# summary call_overhead positions=2 "))
+    assert 0 < float(overhead.split("median_us=")[1].split()[0]) < 1000  # the call outside the search, in µs
     assert any(line.startswith("# MISMATCH 1:") for line in lines)
     tops.write_text("0\t90\tH4 ЗДОРОВЫ\n1\t82\tH4 ЗДОРОВы\n", encoding="utf-8")
     assert manage("bench_solver", *args, "--check", str(tops)).returncode == 0
