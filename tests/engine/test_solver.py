@@ -230,7 +230,8 @@ def test_moves_keep_the_position_they_were_found_on():
     assert after == before and "H7 CATS" in before and before["H7 CATS"][1] == ["CATS"]
     as_list = solver.solve(board, ["?", "S"], top=3, ties=True)
     as_text = solver.solve(board, "?S", top=3, ties=True)
-    assert [(m.notation(), m.score) for m in as_list.moves] == [(m.notation(), m.score) for m in as_text.moves]
+    listed = [(m.notation(), m.score) for m in as_list.moves]
+    assert listed == [(m.notation(), m.score) for m in as_text.moves]
     with pytest.raises(SolverError):
         solver.solve(board, ["?", "Ж"], top=1)
 
