@@ -42,7 +42,8 @@
  *
  *   Tables.generate(nodes, dawg_root, gaddag_root, board, rack, top=0,
  *                   count_all=False, vertical_first=True, bingo_index=None)
- *       -> (moves, count)
+ *                   snapshot=False)
+ *       -> (moves, count) or, with snapshot, (moves, count, board)
  *     nodes: the uint32 edges (a validated WordGraph's nodes_buffer()); board:
  *     225 bytes (code | 0x80 for a blank, 0 empty) or the Board's 15 lists of
  *     15 Tile/None; rack: bytes of letter codes, 0 = blank. top = 0: every
@@ -51,7 +52,9 @@
  *     move (the search is then exhaustive). vertical_first: on the empty board,
  *     keep vertical moves (they are always counted). moves: list of (row, col,
  *     vertical, tiles: bytes, score), the tiles of the whole word (code | 0x80
- *     for a blank); count: int, or None when not asked.
+ *     for a blank); count: int, or None when not asked; board: the 225 codes
+ *     read (a snapshot of the position the moves were found on). The time of
+ *     the search itself is kept in Tables.last_search_ns.
  *
  * The search runs without the GIL. Compile with -DSOLVER_STATS (node counts)
  * or -DSOLVER_TRACE (per search) for tuning; both print to stderr.
@@ -64,6 +67,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "graph_format.h"
 #include "anagram_index.h"
@@ -104,6 +108,7 @@ typedef struct {
     PyObject *tc_key[TILE_CACHE];
     uint8_t tc_code[TILE_CACHE];
     int tc_n;
+    long long last_search_ns; /* the time the last generate() spent in the search itself */
 } TablesObject;
 
 static PyObject *s_letter, *s_blank;
@@ -409,7 +414,7 @@ typedef struct {
     int8_t rlimit[N];     /* for anchors: the last square a move from it may cover (rightmost: before the next
                            * anchor right of the tiles that follow it) */
     uint8_t sq[N];        /* square index of the position */
-    uint8_t usable[N];    /* best-N: the empty square can take a tile of the rack */
+    uint8_t usable[N];    /* best-N: the empty square can take a tile of the rack (1), only a blank (2) */
     int32_t tval[N];      /* value of the board tile */
     int32_t cscore[N];    /* sum of the perpendicular word's tiles */
     uint64_t cross[N];    /* letters allowed on the empty square */
@@ -857,23 +862,35 @@ static void prepare_lines(const TablesObject *t, const uint32_t *nodes, uint32_t
  * W, each rack value (best first) on the best free square left. A whole-rack span (the bonus included)
  * also records its start, end and board letters for the search; -1 when it takes another number of tiles
  * or the anagram index allows no word there. */
-static inline int32_t walked_bound(const TablesObject *t, const int32_t *lmq, const int32_t *cwq, int k,
-                                   int32_t W, int32_t B, int32_t C, const int32_t *rv, int R, int whole, int nb,
-                                   int x, int y, int start, int end, BingoInfo *binfo, SearchRec *rec) {
+static inline int32_t walked_bound(const TablesObject *t, const int32_t *lmq, const int32_t *cwq,
+                                   const uint8_t *boq, int k, int nblanks, int32_t W, int32_t B, int32_t C, const int32_t *rv,
+                                   int R, int whole, int nb, int x, int y, int start, int end, BingoInfo *binfo,
+                                   SearchRec *rec) {
     uint64_t bl = 0;
     if (whole && (k != R || !bingo_allowed(binfo, nb, x, y, &bl))) return -1;
-    int32_t coef[N]; /* each square's coefficient, best first, against the rack values */
+    /* squares only a blank fits (boq) take blanks, no rack value: the others are paired with the values */
+    int32_t coef[N]; /* the other squares' coefficients, best first, against the rack values */
+    int32_t blank_part = 0;
+    int n = 0, m = 0;
     for (int i = 0; i < k; i++) {
         int32_t c = lmq[i] * W + cwq[i];
-        int z = i;
+        if (nblanks && boq[i]) {
+            m++;
+            blank_part += c * t->blank_value;
+            continue;
+        }
+        int z = n++;
         while (z > 0 && coef[z - 1] < c) {
             coef[z] = coef[z - 1];
             z--;
         }
         coef[z] = c;
     }
-    int32_t bound = W * B + C;
-    for (int i = 0; i < k; i++) bound += coef[i] * rv[i];
+    /* a whole-rack span is the word's exact extent; the others bound their shorter spans too (whose
+     * squares are among these): the formula holds for them whatever m */
+    if (whole && m > nblanks) return -1;
+    int32_t bound = W * B + C + blank_part;
+    for (int i = 0; i < n; i++) bound += coef[i] * rv[i];
     if (!whole && k == binfo->partial_bonus) bound += t->bingo;
     if (whole) {
         bound += t->bingo;
@@ -890,7 +907,7 @@ static inline int32_t walked_bound(const TablesObject *t, const int32_t *lmq, co
 
 /* The leftmost assignment (see span_bound): spans from j empty squares left of the anchor
  * (up to the previous anchor) rightwards. */
-static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, const int32_t *rv, int R,
+static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, const int32_t *rv, int R, int nblanks,
                                const uint8_t *lmx, int whole, BingoInfo *binfo, SearchRec *rec) {
     int32_t best = -1;
     int jmax = 0, left_nb = 0, left_x = 0, left_y = 0, run_start = a;
@@ -914,12 +931,14 @@ static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, con
         int32_t W = 1, B = left_board, C = 0;
         int nb = left_nb, x = left_x, y = left_y;
         int32_t lmq[N], cwq[N];
+        uint8_t boq[N];
         int k = 0, end = a;
         for (int q = a - j; q < a; q++) { /* empty, no perpendicular word */
             int sq = ln->sq[q];
             W *= t->wm[sq];
             lmq[k] = lmx[sq];
             cwq[k] = 0;
+            boq[k] = ln->usable[q] == 2;
             k++;
         }
         for (int q = a; q < N; q++) {
@@ -938,11 +957,12 @@ static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, con
             W *= t->wm[sq];
             lmq[k] = lmx[sq];
             cwq[k] = ln->has_cross[q] ? lmx[sq] * t->wm[sq] : 0;
+            boq[k] = ln->usable[q] == 2;
             C += ln->has_cross[q] ? ln->cscore[q] * t->wm[sq] : 0;
             k++;
         }
-        int32_t bound = walked_bound(t, lmq, cwq, k, W, B, C, rv, R, whole, nb, x, y, j ? a - j : run_start, end,
-                                     binfo, rec);
+        int32_t bound = walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, R, whole, nb, x, y,
+                                     j ? a - j : run_start, end, binfo, rec);
         if (bound > best) best = bound;
     }
     return best;
@@ -960,7 +980,7 @@ static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, con
  * remaining tiles and the usable squares allow, board tiles included. A shorter
  * span of the same end has a lower bound, so these are enough. */
 static int32_t span_bound_right(const TablesObject *t, const Line *ln, int a, const int32_t *rv, int R,
-                                const uint8_t *lmx, int whole, BingoInfo *binfo, SearchRec *rec) {
+                                int nblanks, const uint8_t *lmx, int whole, BingoInfo *binfo, SearchRec *rec) {
     int32_t best = -1;
     int pivot = a, mid_nb = 0, mid_x = 0, mid_y = 0;
     int32_t mid_board = 0;
@@ -983,10 +1003,12 @@ static int32_t span_bound_right(const TablesObject *t, const Line *ln, int a, co
         int32_t W = WR, B = mid_board, C = 0;
         int nb = mid_nb, x = mid_x, y = mid_y;
         int32_t lmq[N], cwq[N];
+        uint8_t boq[N];
         int k = 0, start = a, end = pivot + j;
         for (int q = pivot + 1; q <= end; q++) { /* empty, no perpendicular word */
             lmq[k] = lmx[ln->sq[q]];
             cwq[k] = 0;
+            boq[k] = ln->usable[q] == 2;
             k++;
         }
         for (int q = a; q >= 0; q--) {
@@ -1005,20 +1027,22 @@ static int32_t span_bound_right(const TablesObject *t, const Line *ln, int a, co
             W *= t->wm[sq];
             lmq[k] = lmx[sq];
             cwq[k] = ln->has_cross[q] ? lmx[sq] * t->wm[sq] : 0;
+            boq[k] = ln->usable[q] == 2;
             C += ln->has_cross[q] ? ln->cscore[q] * t->wm[sq] : 0;
             k++;
         }
-        int32_t bound = walked_bound(t, lmq, cwq, k, W, B, C, rv, R, whole, nb, x, y, start, end, binfo, rec);
+        int32_t bound = walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, R, whole, nb, x, y, start, end,
+                                     binfo, rec);
         if (bound > best) best = bound;
     }
     return best;
 }
 
-static int32_t span_bound(const TablesObject *t, const Line *ln, int a, const int32_t *rv, int R,
+static int32_t span_bound(const TablesObject *t, const Line *ln, int a, const int32_t *rv, int R, int nblanks,
                           const uint8_t *lmx, int whole, BingoInfo *binfo, SearchRec *rec) {
     if (!ln->usable[a] || R < 1) return -1;
-    return ln->rightmost ? span_bound_right(t, ln, a, rv, R, lmx, whole, binfo, rec)
-                         : span_bound_left(t, ln, a, rv, R, lmx, whole, binfo, rec);
+    return ln->rightmost ? span_bound_right(t, ln, a, rv, R, nblanks, lmx, whole, binfo, rec)
+                         : span_bound_left(t, ln, a, rv, R, nblanks, lmx, whole, binfo, rec);
 }
 
 /* The searches' keys (see run_search): a min-heap, sifted down from i. */
@@ -1139,7 +1163,10 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
         if (dir == 1 && skip_vertical) continue;
         for (int l = 0; l < N; l++) {
             Line *ln = &lines[dir][l];
-            for (int p = 0; p < N; p++) ln->usable[p] = !ln->tile[p] && (ln->cross[p] & avail) != 0;
+            /* 1: a rack tile fits the empty square; 2: only a blank does */
+            for (int p = 0; p < N; p++)
+                ln->usable[p] = (uint8_t)(ln->tile[p] || !(ln->cross[p] & avail) ? 0
+                                          : (ln->cross[p] & g->rack_mask) ? 1 : 2);
             for (int p = 0; p < N; p++) {
                 if (!ln->anchor[p]) continue;
                 for (int whole = 0; whole <= whole_possible; whole++) {
@@ -1147,7 +1174,7 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
                     r->blanks = 0;
                     r->starts = 0;
                     r->nkinds = 0;
-                    int32_t b = span_bound(t, ln, p, rv, whole ? R : P - whole_possible, lmx, whole, binfo, r);
+                    int32_t b = span_bound(t, ln, p, rv, whole ? R : P - whole_possible, g->blanks, lmx, whole, binfo, r);
                     if (b < 0) continue;
                     r->bound = b;
                     r->dir = (uint8_t)dir;
@@ -1389,12 +1416,12 @@ fail:
 
 static PyObject *Tables_generate(TablesObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"nodes", "dawg_root", "gaddag_root", "board", "rack",
-                             "top", "count_all", "vertical_first", "bingo_index", NULL};
+                             "top", "count_all", "vertical_first", "bingo_index", "snapshot", NULL};
     PyObject *nodes_obj, *board_obj, *rack_obj, *bi_obj = Py_None;
     unsigned long droot, groot;
-    int top = 0, count_all = 0, vertical_first = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OkkOO|ippO", kwlist, &nodes_obj, &droot, &groot, &board_obj,
-                                     &rack_obj, &top, &count_all, &vertical_first, &bi_obj))
+    int top = 0, count_all = 0, vertical_first = 1, snapshot = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OkkOO|ippOp", kwlist, &nodes_obj, &droot, &groot, &board_obj,
+                                     &rack_obj, &top, &count_all, &vertical_first, &bi_obj, &snapshot))
         return NULL;
     if (bi_obj != Py_None && !PyObject_TypeCheck(bi_obj, &BingoIndexType)) {
         PyErr_SetString(PyExc_TypeError, "bingo_index must be a BingoIndex or None");
@@ -1464,9 +1491,13 @@ static PyObject *Tables_generate(TablesObject *self, PyObject *args, PyObject *k
 
     Py_INCREF(self); /* the tables and the index must outlive the search */
     Py_INCREF(bi_obj);
+    struct timespec t0, t1;
     Py_BEGIN_ALLOW_THREADS
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     run_search(&g, &q);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
     Py_END_ALLOW_THREADS
+    self->last_search_ns = (long long)(t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec);
     Py_DECREF(bi_obj);
     Py_DECREF(self);
     PyBuffer_Release(&nb);
@@ -1509,14 +1540,26 @@ static PyObject *Tables_generate(TablesObject *self, PyObject *args, PyObject *k
     } else {
         count = Py_NewRef(Py_None);
     }
+    if (snapshot) return Py_BuildValue("(NNy#)", list, count, (const char *)board, (Py_ssize_t)NSQ);
     return Py_BuildValue("(NN)", list, count);
 }
 
 static PyMethodDef Tables_methods[] = {
     {"generate", (PyCFunction)(void (*)(void))Tables_generate, METH_VARARGS | METH_KEYWORDS,
-     "generate(nodes, dawg_root, gaddag_root, board, rack, top=0, count_all=False, vertical_first=True)\n"
-     "-> (moves, count): moves as (row, col, vertical, tiles, score)."},
+     "generate(nodes, dawg_root, gaddag_root, board, rack, top=0, count_all=False, vertical_first=True,\n"
+     "bingo_index=None, snapshot=False) -> (moves, count[, board]): moves as (row, col, vertical, tiles, score);\n"
+     "with snapshot, also the board as read (225 bytes of codes)."},
     {NULL, NULL, 0, NULL},
+};
+
+static PyObject *Tables_last_search_ns(TablesObject *self, void *closure) {
+    return PyLong_FromLongLong(self->last_search_ns);
+}
+
+static PyGetSetDef Tables_getset[] = {
+    {"last_search_ns", (getter)Tables_last_search_ns, NULL,
+     "nanoseconds the last generate() spent in the search itself (the rest is the call's overhead)", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
 };
 
 static PyTypeObject TablesType = {
@@ -1528,6 +1571,7 @@ static PyTypeObject TablesType = {
     .tp_init = (initproc)Tables_init,
     .tp_dealloc = (destructor)Tables_dealloc,
     .tp_methods = Tables_methods,
+    .tp_getset = Tables_getset,
 };
 
 static struct PyModuleDef moduledef = {

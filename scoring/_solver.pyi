@@ -1,6 +1,7 @@
 """Types of the compiled move generator (scoring/_solver.c)."""
 
 from collections.abc import Sequence
+from typing import Literal, overload
 
 from typing_extensions import Buffer
 
@@ -39,6 +40,7 @@ class Tables:
         codes: dict[str, int],
         play_max: int = 0,
     ) -> None: ...
+    @overload
     def generate(
         self,
         nodes: Buffer,
@@ -50,4 +52,21 @@ class Tables:
         count_all: bool = False,
         vertical_first: bool = True,
         bingo_index: BingoIndex | None = None,
+        snapshot: Literal[False] = False,
     ) -> tuple[list[RawMove], int | None]: ...
+    @overload
+    def generate(
+        self,
+        nodes: Buffer,
+        dawg_root: int,
+        gaddag_root: int,
+        board: Buffer | Sequence[Sequence[Tile | None]],
+        rack: Buffer,
+        top: int,
+        count_all: bool,
+        vertical_first: bool,
+        bingo_index: BingoIndex | None,
+        snapshot: Literal[True],
+    ) -> tuple[list[RawMove], int | None, bytes]: ...
+    @property
+    def last_search_ns(self) -> int: ...  # the last generate()'s time in the search itself (ns)

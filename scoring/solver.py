@@ -125,19 +125,33 @@ class _Core:
                 for vertical in (False, True):
                     labels[r, c, vertical] = format_coord(Coord(r, c, vertical))
         self.labels = labels
-        self._rack_cache: dict[str, bytes] = {}
+        self._rack_cache: dict[str | tuple[str, ...], bytes] = {}
+        # board codes of a tile the graph does not know (its letter cannot be read back from a snapshot)
+        self.unknown = (bytes([UNKNOWN_CODE]), bytes([UNKNOWN_CODE | BLANK_BIT]))
 
     def rack_codes(self, rack: str | Iterable[str]) -> bytes:
         """The rack as letter codes (0 for a blank); SolverError on a tile of another set."""
-        if isinstance(rack, str):
-            codes = self._rack_cache.get(rack)
-            if codes is None:
-                codes = self._rack_codes(rack)
-                if len(self._rack_cache) >= 4096:
-                    self._rack_cache.clear()
-                self._rack_cache[rack] = codes
-            return codes
-        return self._rack_codes(rack)
+        key: str | tuple[str, ...] = rack if isinstance(rack, str) else tuple(rack)
+        try:
+            codes = self._rack_cache.get(key)
+        except TypeError:  # an unhashable tile: SolverError below
+            return self._rack_codes(key)
+        if codes is None:
+            codes = self._rack_codes(key)
+            if len(self._rack_cache) >= 4096:
+                self._rack_cache.clear()
+            self._rack_cache[key] = codes
+        return codes
+
+    def board_of(self, codes: bytes) -> Board:
+        """The board of 225 codes (a snapshot ``generate`` returned)."""
+        board = Board(self.ruleset)
+        cells = board._cells
+        tile = self.tile
+        for i, code in enumerate(codes):
+            if code:
+                cells[i // SIZE][i % SIZE] = tile[code]
+        return board
 
     def _rack_codes(self, rack: str | Iterable[str]) -> bytes:
         rs = self.ruleset
@@ -221,19 +235,39 @@ class SolveResultDict(TypedDict):
     elapsed_ms: float
 
 
+class _Snapshot:
+    """The position a solve found its moves on: the board's codes as the search read them, the
+    :class:`Board` itself made from them only when a move needs it (``words``)."""
+
+    __slots__ = ("codes", "_core", "_board")
+
+    def __init__(self, core: _Core, codes: bytes, board: Board | None = None):
+        self.codes = codes
+        self._core = core
+        self._board = board
+
+    @property
+    def board(self) -> Board:
+        if self._board is None:
+            self._board = self._core.board_of(self.codes)
+        return self._board
+
+
 class SolvedMove:
     """One legal move: where, the whole word, its score; the rest is worked out on demand."""
 
-    __slots__ = ("score", "_row", "_col", "_vertical", "_codes", "_core", "_board", "_notation", "_words")
+    __slots__ = ("score", "_row", "_col", "_vertical", "_codes", "_core", "_snap", "_notation", "_words")
 
-    def __init__(self, core: _Core, board: Board, row: int, col: int, vertical: bool, codes: bytes, score: int):
+    def __init__(
+        self, core: _Core, snap: _Snapshot, row: int, col: int, vertical: bool, codes: bytes, score: int
+    ):
         self.score = score
         self._row = row
         self._col = col
         self._vertical = vertical
         self._codes = codes
         self._core = core
-        self._board = board
+        self._snap = snap
         fen = core.fen
         self._notation = core.labels[row, col, vertical] + " " + "".join([fen[c] for c in codes])
         self._words: list[str] | None = None
@@ -258,9 +292,10 @@ class SolvedMove:
         """The tiles the move puts on empty squares."""
         out = []
         coord = self.coord
+        board = self._snap.codes
         for i, t in enumerate(self.tiles):
             r, c = coord.square(i)
-            if self._board[r, c] is None:
+            if not board[r * SIZE + c]:
                 out.append(Placement(r, c, t.letter, t.blank))
         return tuple(out)
 
@@ -277,7 +312,7 @@ class SolvedMove:
     def words(self) -> list[str]:
         """Every word formed, main word first, as written (blanks in lower case)."""
         if self._words is None:
-            play = evaluate(self._board, MoveText(self.coord, self.tiles))
+            play = evaluate(self._snap.board, MoveText(self.coord, self.tiles))
             self._words = [w.word for w in play.words]
         return list(self._words)
 
@@ -380,19 +415,25 @@ class Solver:
             raise SolverError("top must be a positive number of moves (or None for all moves)")
         rack_codes = core.rack_codes(rack)
         vertical_first = (top is None) if first_vertical is None else bool(first_vertical)
-        snapshot = board.copy()  # the moves read it later (placed, words)
-        raw, count = core.tables.generate(
+        raw, count, codes = core.tables.generate(
             core.nodes,
             core.dawg_root,
             core.gaddag_root,
-            snapshot._cells,  # read, not kept: no second copy
+            board._cells,  # read, not kept: the moves keep the codes read (a snapshot)
             rack_codes,
             top if top is not None and top <= _MAX_TOP else 0,
             count_all,
             vertical_first,
             core.bingo_index,
+            True,
         )
-        moves = [SolvedMove(core, snapshot, *m) for m in raw] if raw else []
+        if raw:
+            # a tile the graph does not know cannot be read back from the codes: keep a copy of the board
+            copy = board.copy() if core.unknown[0] in codes or core.unknown[1] in codes else None
+            snap = _Snapshot(core, codes, copy)
+            moves = [SolvedMove(core, snap, *m) for m in raw]
+        else:
+            moves = []
         moves.sort(key=_sort_key)
         if top is not None and len(moves) > top:
             cut = top
@@ -403,6 +444,12 @@ class Solver:
         if not count_all:
             count = None
         return SolveResult(moves, count, (time.perf_counter() - started) * 1000.0)
+
+    @property
+    def last_search_ns(self) -> int:
+        """Nanoseconds the last ``solve`` (of any solver over the same tables) spent in the compiled search
+        itself: the rest of the call's time is its overhead (reading the inputs, making the moves)."""
+        return self._core.tables.last_search_ns
 
     def best(self, board: Board, rack: str | Iterable[str]) -> SolvedMove | None:
         """The top move (None when no move exists)."""

@@ -215,6 +215,27 @@ def test_solved_move_fields():
         assert m.score == evaluate(board2, parse_move(m.notation(), rs)).score
 
 
+def test_moves_keep_the_position_they_were_found_on():
+    """A solve keeps the board's codes as read (no copy of the Board): a board changed afterwards changes
+    neither the tiles a move places nor its words; a rack given as a list is the same rack as its text."""
+    rs = get_ruleset("en")
+    graph = graph_of(EN_SMALL, "en")
+    board = play(Board(rs), "H7 CAT")
+    solver = solver_for(rs, graph)
+    moves = solver.solve(board, "?S", top=None).moves
+    before = {m.notation(): ([(p.row, p.col, p.letter, p.blank) for p in m.placed], m.words) for m in moves}
+    board[7, 9] = Tile("S")  # H7 CATS played on the caller's board
+    board[6, 6] = Tile("A", blank=True)
+    after = {m.notation(): ([(p.row, p.col, p.letter, p.blank) for p in m.placed], m.words) for m in moves}
+    assert after == before and "H7 CATS" in before and before["H7 CATS"][1] == ["CATS"]
+    as_list = solver.solve(board, ["?", "S"], top=3, ties=True)
+    as_text = solver.solve(board, "?S", top=3, ties=True)
+    listed = [(m.notation(), m.score) for m in as_list.moves]
+    assert listed == [(m.notation(), m.score) for m in as_text.moves]
+    with pytest.raises(SolverError):
+        solver.solve(board, ["?", "Ж"], top=1)
+
+
 def test_no_move_and_empty_rack():
     rs = get_ruleset("en")
     graph = graph_of(EN_SMALL, "en")
@@ -404,6 +425,8 @@ def test_bench_solver_command(manage, tmp_path):
     assert lines[1].startswith("0\t90\tH4 ЗДОРОВЫ\t")
     assert any(line.startswith("# summary blanks=0 positions=1 ") for line in lines)
     assert any(line.startswith("# summary blanks=1 positions=1 ") for line in lines)
+    overhead = next(line for line in lines if line.startswith("# summary call_overhead positions=2 "))
+    assert 0 < float(overhead.split("median_us=")[1].split()[0]) < 1000  # the call outside the search, in µs
     assert any(line.startswith("# MISMATCH 1:") for line in lines)
     tops.write_text("0\t90\tH4 ЗДОРОВЫ\n1\t82\tH4 ЗДОРОВы\n", encoding="utf-8")
     assert manage("bench_solver", *args, "--check", str(tops)).returncode == 0

@@ -4,7 +4,8 @@ Reads ``<FEN> <RACK>`` lines (``shared/bench/<rs>.dev.txt``), loads the lexicon
 and builds the solver's tables first, then times ``solve(board, rack, top=1)``
 ``--reps`` times per position in this one thread. Prints a TSV line per
 position (``idx  top_score  top_move  best_us  median_us``) and summary lines
-per number of blanks on the rack. ``--check TOPS.tsv`` (``idx  score  move``)
+per number of blanks on the rack, and a ``call_overhead`` line: the time of a call outside the compiled
+search itself (``Solver.last_search_ns``), per position the median. ``--check TOPS.tsv`` (``idx  score  move``)
 compares every top score and exits 1 on any mismatch.
 
 ``--instructions`` counts instead the instructions of the generation (the C search
@@ -139,14 +140,19 @@ class Command(BaseCommand):
         reps = opts["reps"]
         by_blanks: dict[int, list[float]] = {}
         results: list[tuple[int, str]] = []
+        overhead: list[float] = []  # per position, the median time of a call outside the search itself
         self.stdout.write("idx\ttop_score\ttop_move\tbest_us\tmedian_us")
         for idx, (board, rack, rack_text) in enumerate(positions):
             result = solver.solve(board, rack_text, top=1)  # warm the caches of this position
             times: list[float] = []
+            outside: list[float] = []
             for _ in range(reps):
                 t0 = time.perf_counter_ns()
                 result = solver.solve(board, rack_text, top=1)
-                times.append((time.perf_counter_ns() - t0) / 1000.0)
+                elapsed = time.perf_counter_ns() - t0
+                times.append(elapsed / 1000.0)
+                outside.append((elapsed - solver.last_search_ns) / 1000.0)
+            overhead.append(statistics.median(outside))
             best = result.moves[0] if result.moves else None
             score, move = (best.score, best.notation()) if best else (0, "-")
             results.append((score, move))
@@ -161,6 +167,7 @@ class Command(BaseCommand):
             self.stdout.write(
                 summary_line("all", every, "us") + f" reps={reps} lexicon_load_s={load_s:.2f} max_rss_mb={rss_mb:.0f}"
             )
+            self.stdout.write(summary_line("call_overhead", overhead, "us", 2))
         return results
 
     def callgrind_child(self, ruleset: RuleSet, positions: list[tuple[Board, list[str], str]],
