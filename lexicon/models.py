@@ -6,6 +6,7 @@ past verdicts: files are named by their content hash and never overwritten.
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from pathlib import Path
@@ -75,8 +76,48 @@ def lexicon_dir() -> Path:
     return Path(settings.LEXICON_DIR)
 
 
+#: Beside a compiled file, the stamp of its last full check: its size, modification time and inode when its
+#: SHA-256 and word count were verified, and its content hash. A process loading a file whose stamp matches
+#: checks its structure only (no hash of the whole file: the first solve follows at once); a file changed since,
+#: or without a stamp, is verified in full and stamped again.
+STAMP_SUFFIX = ".verified"
+
+
+def _stamp_path(path: Path) -> Path:
+    return path.with_name(path.name + STAMP_SUFFIX)
+
+
+def _stat_key(st: os.stat_result) -> dict[str, int]:
+    return {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "ino": st.st_ino}
+
+
+def vouched_hash(path: Path, st: os.stat_result) -> str | None:
+    """The content hash the file's stamp vouches for, when the stamp matches the file as it is now."""
+    try:
+        data = json.loads(_stamp_path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or {k: data.get(k) for k in ("size", "mtime_ns", "ino")} != _stat_key(st):
+        return None
+    found = data.get("hash")
+    return found if isinstance(found, str) else None
+
+
+def stamp_verified(path: Path, st: os.stat_result, content_hash: str) -> None:
+    """Records that the file, as ``st`` describes it, was verified in full (best effort: a read-only folder
+    only means the next process verifies again)."""
+    stamp = _stamp_path(path)
+    tmp = stamp.with_name(f".{stamp.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(json.dumps({**_stat_key(st), "hash": content_hash}), encoding="utf-8")
+        os.replace(tmp, stamp)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+
+
 def load_graph_file(path: Path, expected_hash: str | None = None, label: str = "") -> WordGraph:
-    """Loads (and caches by hash) a compiled graph, verified at its first load in this process."""
+    """Loads (and caches by hash) a compiled graph: verified in full (SHA-256, word count) at its first load
+    after it was written or changed, its structure checked only when its stamp vouches for it."""
     if expected_hash and expected_hash in _GRAPHS:
         return _GRAPHS[expected_hash]
     what = label or str(path)
@@ -91,10 +132,19 @@ def load_graph_file(path: Path, expected_hash: str | None = None, label: str = "
     with _GRAPHS_LOCK:
         if expected_hash and expected_hash in _GRAPHS:
             return _GRAPHS[expected_hash]
+        vouched = vouched_hash(path, st)
+        verify = vouched is None or bool(expected_hash and vouched != expected_hash)
         try:
-            graph = WordGraph.load(path, verify=True)
+            graph = WordGraph.load(path, verify=verify)
         except GraphError as exc:
             raise LexiconError(f"{what}: the compiled file is unusable: {exc}") from None
+        if not verify and graph.content_hash != vouched:  # the header changed in place: check it all
+            graph.close()
+            verify = True
+            try:
+                graph = WordGraph.load(path, verify=True)
+            except GraphError as exc:
+                raise LexiconError(f"{what}: the compiled file is unusable: {exc}") from None
         if expected_hash and graph.content_hash != expected_hash:
             found = graph.content_hash
             graph.close()
@@ -102,6 +152,8 @@ def load_graph_file(path: Path, expected_hash: str | None = None, label: str = "
                 f"{what}: the compiled file {path} holds content {found[:12]}…, "
                 f"the record says {expected_hash[:12]}… (file replaced?)"
             )
+        if verify:
+            stamp_verified(path, st, graph.content_hash)
         cached = _GRAPHS.setdefault(graph.content_hash, graph)
         if cached is not graph:
             graph.close()

@@ -51,7 +51,7 @@ def fails(*args) -> str:
 
 
 def graph_files(lexdir: Path) -> list[Path]:
-    return sorted((lexdir / "graphs").glob("*")) if (lexdir / "graphs").exists() else []
+    return sorted((lexdir / "graphs").glob("*.kwg")) if (lexdir / "graphs").exists() else []
 
 
 def stray_files(lexdir: Path) -> list[Path]:
