@@ -4,9 +4,6 @@ results). The rules are in :mod:`tournament.services.simultaneous` and :mod:`~to
 
 from __future__ import annotations
 
-import json
-import urllib.error
-import urllib.request
 from typing import Any
 
 from django import forms
@@ -193,24 +190,6 @@ def simul_results(request: HttpRequest, simul: Simultaneous) -> HttpResponse:
 # -- the hall ------------------------------------------------------------------------------------------------------
 
 
-def fetch_package(url: str, token: str) -> bytes:
-    """A package from the organiser's server (the hall's token in ``X-Hall-Token``)."""
-    request = urllib.request.Request(url, headers={"X-Hall-Token": token.strip(), "Accept": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=simulhall.SEND_TIMEOUT) as answer:  # noqa: S310 (typed URL)
-            return bytes(answer.read(simulfiles.MAX_BYTES + 1))
-    except urllib.error.HTTPError as exc:
-        try:
-            detail = json.loads(exc.read()).get("detail", "")
-        except ValueError:
-            detail = ""
-        raise ServiceError(Code.SIMUL_BAD_FILE, _("the organiser refused: %(why)s")
-                           % {"why": detail or exc.reason}) from None
-    except (OSError, ValueError) as exc:
-        raise ServiceError(Code.CONFLICT, _("the organiser's server cannot be reached: %(why)s")
-                           % {"why": exc}) from None
-
-
 @arbiter_view
 @require_http_methods(["GET", "POST"])
 def hall_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
@@ -219,7 +198,7 @@ def hall_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         try:
             data = _file_bytes(form)
             if not data and form.cleaned_data["url"]:
-                data = fetch_package(form.cleaned_data["url"], form.cleaned_data["token"])
+                data = simulhall.fetch_package(form.cleaned_data["url"], form.cleaned_data["token"])
             if not data:
                 raise ServiceError(Code.SIMUL_BAD_FILE, _("choose the package file or give its address"))
             game = simulhall.import_package(request.user, tournament, data)

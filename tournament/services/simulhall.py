@@ -105,19 +105,35 @@ def send_results(actor: audit.Actor, game: Game, url: str = "") -> dict[str, Any
     body = simulfiles.dumps(results_file(actor, game))
     request = urllib.request.Request(target, data=body, method="POST",
                                      headers={"Content-Type": "application/json"})
+    answer = _ask_organiser(request, _("the organiser refused the results: %(why)s"))
+    try:
+        return dict(json.loads(answer or b"{}"))
+    except ValueError as exc:
+        raise ServiceError(Code.CONFLICT, _("the organiser's server cannot be reached: %(why)s")
+                           % {"why": exc}) from None
+
+
+def fetch_package(url: str, token: str) -> bytes:
+    """A package from the organiser's server (the hall's token in ``X-Hall-Token``)."""
+    request = urllib.request.Request(url, headers={"X-Hall-Token": token.strip(), "Accept": "application/json"})
+    return _ask_organiser(request, _("the organiser refused: %(why)s"), limit=simulfiles.MAX_BYTES + 1)
+
+
+def _ask_organiser(request: urllib.request.Request, refused: str, *, limit: int = -1) -> bytes:
+    """The organiser's answer to ``request``; a refusal that says why he refused (``refused``, with ``why``) or
+    could not be reached."""
     try:
         with urllib.request.urlopen(request, timeout=SEND_TIMEOUT) as answer:  # noqa: S310 (the organiser's URL)
-            return dict(json.loads(answer.read() or b"{}"))
+            return bytes(answer.read(limit))
     except urllib.error.HTTPError as exc:
         try:
             detail = json.loads(exc.read()).get("detail", "")
         except ValueError:
             detail = ""
-        raise ServiceError(Code.SIMUL_BAD_FILE, _("the organiser refused the results: %(why)s")
-                           % {"why": detail or exc.reason}) from None
+        raise ServiceError(Code.SIMUL_BAD_FILE, refused % {"why": detail or exc.reason}) from None
     except (OSError, ValueError) as exc:
         raise ServiceError(Code.CONFLICT, _("the organiser's server cannot be reached: %(why)s")
                            % {"why": exc}) from None
 
 
-__all__ = ["hall_games", "import_package", "results", "results_file", "rounds_played", "send_results"]
+__all__ = ["fetch_package", "hall_games", "import_package", "results", "results_file", "rounds_played", "send_results"]
