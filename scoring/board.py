@@ -141,14 +141,28 @@ class Board:
         return board
 
 
+#: one shared (immutable) :class:`Tile` per letter and blank flag: boards read from FEN hold the same
+#: objects, which the solver recognises by address without reading their fields (``_solver.c`` tile cache)
+_SHARED_TILES: dict[tuple[str, bool], Tile] = {}
+
+
+def shared_tile(letter: str, blank: bool = False) -> Tile:
+    """The shared :class:`Tile` of ``letter`` (a blank if ``blank``): equal to ``Tile(letter, blank)``."""
+    key = (letter, blank)
+    tile = _SHARED_TILES.get(key)
+    if tile is None:
+        tile = _SHARED_TILES[key] = Tile(letter, blank)
+    return tile
+
+
 def _tile_from_fen(ruleset: RuleSet, ch: str, r: int) -> Tile:
     if ch == BLANK_APOSTROPHE:
         if ruleset.is_letter("'"):
-            return Tile("'", True)
+            return shared_tile("'", True)
         raise BoardError(f"row {r + 1}: '*' (a blank apostrophe) does not exist in the {ruleset.id} set")
     if ruleset.is_letter(ch):
-        return Tile(ch, False)
+        return shared_tile(ch, False)
     up = ch.upper()
     if up != ch and ruleset.is_letter(up):
-        return Tile(up, True)
+        return shared_tile(up, True)
     raise BoardError(f"row {r + 1}: «{ch}» is not a tile of the {ruleset.id} set")

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict
 
 from . import _solver
-from .board import Board, Tile
+from .board import Board, Tile, shared_tile
 from .coords import Coord, format_coord
 from .moves import SolveFn
 from .notation import MoveText, NotationError, format_move, parse_rack
@@ -113,8 +113,8 @@ class _Core:
             if code == UNKNOWN_CODE:
                 continue
             fen[code] = letter
-            tile[code] = Tile(letter, False)
-            blank = Tile(letter, True)
+            tile[code] = shared_tile(letter, False)
+            blank = shared_tile(letter, True)
             fen[code | BLANK_BIT] = blank.fen()
             tile[code | BLANK_BIT] = blank
         self.fen = fen
@@ -127,7 +127,7 @@ class _Core:
         self.labels = labels
         self._rack_cache: dict[str | tuple[str, ...], bytes] = {}
         # board codes of a tile the graph does not know (its letter cannot be read back from a snapshot)
-        self.unknown = (bytes([UNKNOWN_CODE]), bytes([UNKNOWN_CODE | BLANK_BIT]))
+        self.unknown = (UNKNOWN_CODE, UNKNOWN_CODE | BLANK_BIT)
 
     def rack_codes(self, rack: str | Iterable[str]) -> bytes:
         """The rack as letter codes (0 for a blank); SolverError on a tile of another set."""
@@ -256,7 +256,7 @@ class _Snapshot:
 class SolvedMove:
     """One legal move: where, the whole word, its score; the rest is worked out on demand."""
 
-    __slots__ = ("score", "_row", "_col", "_vertical", "_codes", "_core", "_snap", "_notation", "_words")
+    __slots__ = ("score", "_row", "_col", "_vertical", "_codes", "_core", "_snap", "_text", "_words")
 
     def __init__(
         self, core: _Core, snap: _Snapshot, row: int, col: int, vertical: bool, codes: bytes, score: int
@@ -268,9 +268,19 @@ class SolvedMove:
         self._codes = codes
         self._core = core
         self._snap = snap
-        fen = core.fen
-        self._notation = core.labels[row, col, vertical] + " " + "".join([fen[c] for c in codes])
+        self._text: str | None = None  # the notation, written when first asked
         self._words: list[str] | None = None
+
+    @property
+    def _notation(self) -> str:
+        text = self._text
+        if text is None:
+            core = self._core
+            fen = core.fen
+            text = self._text = core.labels[self._row, self._col, self._vertical] + " " + "".join(
+                [fen[c] for c in self._codes]
+            )
+        return text
 
     @property
     def coord(self) -> Coord:
@@ -429,12 +439,14 @@ class Solver:
         )
         if raw:
             # a tile the graph does not know cannot be read back from the codes: keep a copy of the board
-            copy = board.copy() if core.unknown[0] in codes or core.unknown[1] in codes else None
+            unknown, unknown_blank = core.unknown
+            copy = board.copy() if unknown in codes or unknown_blank in codes else None
             snap = _Snapshot(core, codes, copy)
             moves = [SolvedMove(core, snap, *m) for m in raw]
         else:
             moves = []
-        moves.sort(key=_sort_key)
+        if len(moves) > 1:
+            moves.sort(key=_sort_key)
         if top is not None and len(moves) > top:
             cut = top
             if ties:

@@ -30,10 +30,14 @@ make_list() {  # name, args...
     rm -f "$OUT/$name.txt.tmp"; echo "prepare_wordlists: $name list not made (inputs missing)"
   fi
 }
-[ -d "$NPM_DIR/node_modules/word-list" ] && make_list en "$NPM_DIR/node_modules/word-list"
-[ -f /usr/share/dict/polish ] && make_list pl /usr/share/dict/polish
-make_list ru
+# the lists are independent: made side by side (uk, the longest, first), each by its own process
 if [ -f /usr/share/hunspell/uk_UA.dic ] && [ -f "$NPM_DIR/node_modules/dictionary-uk/index.dic" ]; then
-  make_list uk "$NPM_DIR/node_modules/dictionary-uk/index.dic" /usr/share/hunspell/uk_UA.dic
+  make_list uk "$NPM_DIR/node_modules/dictionary-uk/index.dic" /usr/share/hunspell/uk_UA.dic &
 fi
+make_list ru &
+{
+  [ -d "$NPM_DIR/node_modules/word-list" ] && make_list en "$NPM_DIR/node_modules/word-list"
+  [ -f /usr/share/dict/polish ] && make_list pl /usr/share/dict/polish
+} &
+wait
 exit 0

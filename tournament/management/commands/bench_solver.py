@@ -9,9 +9,9 @@ search itself (``Solver.last_search_ns``), per position the median. ``--check TO
 compares every top score and exits 1 on any mismatch.
 
 ``--instructions`` counts instead the instructions of the generation (the C search
-``run_search``, one call per position) with valgrind's callgrind: the command runs
-itself under valgrind (``--callgrind-child``: one ``solve`` per position, no timing)
-and prints ``idx  top_score  top_move  instructions`` and, per number of blanks, the
+``run_search``, one call per position) with valgrind's callgrind: the searches run
+under valgrind in ``tournament/management/solver_child.py`` (without Django: one ``solve`` per position, no
+timing); the command prints ``idx  top_score  top_move  instructions`` and, per number of blanks, the
 mean, median, p95, max and max/p95. ``--baseline FILE`` compares each set's total
 with the saved one (exit 1 above ``--tolerance``, default 5 %); ``--write-baseline
 FILE`` saves this set's counts (tests/bench/solver_instructions.tsv is the project's).
@@ -19,7 +19,6 @@ FILE`` saves this set's counts (tests/bench/solver_instructions.tsv is the proje
 
 from __future__ import annotations
 
-import argparse
 import resource
 import statistics
 import sys
@@ -27,7 +26,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.board import Board, BoardError
@@ -113,7 +111,6 @@ class Command(BaseCommand):
         parser.add_argument("--write-baseline", metavar="FILE", help="--instructions: save this set's counts")
         parser.add_argument("--tolerance", type=float, default=5.0,
                             help="--baseline: the most a set's total may grow, in %% (default 5)")
-        parser.add_argument("--callgrind-child", action="store_true", help=argparse.SUPPRESS)
 
     def handle(self, *args: Any, **opts: Any) -> None:
         try:
@@ -122,9 +119,6 @@ class Command(BaseCommand):
             raise CommandError(str(exc), returncode=2) from None
         positions = read_positions(Path(opts["positions"]), ruleset)[: opts["limit"]]
         tops = read_tops(Path(opts["check"])) if opts["check"] else None
-        if opts["callgrind_child"]:
-            self.callgrind_child(ruleset, positions, opts)
-            return
         if opts["instructions"]:
             results = self.count_instructions(positions, opts)
         else:
@@ -170,22 +164,16 @@ class Command(BaseCommand):
             self.stdout.write(summary_line("call_overhead", overhead, "us", 2))
         return results
 
-    def callgrind_child(self, ruleset: RuleSet, positions: list[tuple[Board, list[str], str]],
-                        opts: dict[str, Any]) -> None:
-        """Under callgrind: one best-move search per position (one counted call each), its top printed."""
-        solver = open_solver(ruleset, opts["lexicon"])
-        for idx, (board, _, rack_text) in enumerate(positions):
-            best = solver.solve(board, rack_text, top=1).best
-            self.stdout.write(f"{idx}\t{best.score if best else 0}\t{best.notation() if best else '-'}")
-
     def count_instructions(self, positions: list[tuple[Board, list[str], str]],
                            opts: dict[str, Any]) -> list[tuple[int, str]]:
         if not callgrind.callgrind_available():
             raise CommandError("--instructions needs valgrind (apt-get install valgrind)", returncode=2)
-        argv = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), "bench_solver", "--callgrind-child",
-                "--ruleset", opts["ruleset"], "--lexicon", opts["lexicon"], "--positions", opts["positions"]]
+        # the child opens the compiled file itself, without Django (tournament/management/solver_child.py)
+        graph_path = open_solver(get_ruleset(opts["ruleset"]), opts["lexicon"]).graph.path
+        argv = [sys.executable, str(Path(__file__).resolve().parents[1] / "solver_child.py"), opts["ruleset"],
+                str(graph_path), opts["positions"]]
         if opts["limit"]:
-            argv += ["--limit", str(opts["limit"])]
+            argv.append(str(opts["limit"]))
         try:
             counts, out = callgrind.count_calls(argv, COUNTED_FUNCTION)
         except RuntimeError as exc:
