@@ -173,12 +173,7 @@ def test_unknown_package_source():
         sources.package_source("uk", yo_as_e=True)
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(not Path("/usr/share/dict/polish").is_file(), reason="Debian wpolish is not installed")
-def test_debian_polish_with_the_default_filter_is_the_bench_list():
-    words, skipped = read_wordlist("/usr/share/dict/polish", "pl", skip_capitalised=True)
-    assert len(words) == 3_276_062
-    assert skipped.counts["capitalised"] > 0
+# (the Debian Polish list with the default filter: tests/lexicon/test_packedlists.py, both readers)
 
 
 # -- pymorphy3 dictionaries (slow: the whole dictionaries) ----------------------------------------
