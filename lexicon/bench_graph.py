@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from .graph import MAX_NODES, MAX_WORD_LENGTH, MIN_WORD_LENGTH, WordGraph, build, pack_lines
+from .graph import MAX_NODES, MAX_WORD_LENGTH, MIN_WORD_LENGTH, WordGraph, build, build_threads, pack_lines
 from .memory import reset_peak_rss, rss_mb
 
 __all__ = ["bench", "main"]
@@ -45,7 +45,7 @@ def bench(
     gaddag: bool = True,
     lookups: int = 200_000,
     seed: int = 1,
-    threads: int = 1,
+    threads: int | None = None,
 ) -> dict[str, float | int | str | bool]:
     """Builds the graph of ``source`` (a word-list file, one word a line, or an iterable of
     words) and measures it. Words that are not 2..15 alphabet letters are skipped (and counted).
@@ -55,6 +55,8 @@ def bench(
     includes the words read (a file: packed, 16 bytes a word); ``rss_before_mb`` is the level
     before the build.
     """
+    if threads is None:
+        threads = build_threads()
     figures: dict[str, float | int | str | bool] = {"alphabet_size": len(alphabet), "gaddag": gaddag,
                                                     "threads": threads}
     started, cpu = time.perf_counter(), time.process_time()
@@ -128,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", help="keep the graph in this file")
     parser.add_argument("--no-gaddag", action="store_true", help="DAWG only")
     parser.add_argument("--lookups", type=int, default=200_000)
-    parser.add_argument("--threads", type=int, default=1, choices=(1, 2), help="2: sort in a second thread")
+    parser.add_argument("--threads", type=int, choices=(1, 2),
+                        help="2: sort in a second thread (default: 2 when the process may use two CPUs)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     figures = bench(

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from lexicon.graph import GraphError, PackedWords, WordGraph, build, pack_lines
+from lexicon.graph import GraphError, PackedWords, WordGraph, build, build_threads, pack_lines
 from lexicon.packedlists import read_wordlist_packed
 from lexicon.sources import SourceError, read_wordlist
 from scoring.rules import get_ruleset
@@ -136,6 +136,13 @@ def test_one_or_two_threads_build_the_same_file(tmp_path):
     assert (tmp_path / "one.kwg").read_bytes() == (tmp_path / "two.kwg").read_bytes()
     with WordGraph.load(tmp_path / "two.kwg") as graph:
         assert sorted(graph.words()) == sorted(words)
+
+
+def test_the_builder_takes_a_second_thread_when_it_may_use_two_cpus(monkeypatch):
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 1})
+    assert build_threads() == 2
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {3})
+    assert build_threads() == 1
 
 
 def test_the_graph_bench_reads_a_list_packed(tmp_path, capsys):

@@ -23,6 +23,9 @@ def _fail(message: str) -> CommandError:
 
 class Command(BaseCommand):
     help = "Build, import, list, check, export and benchmark lexicons (compiled word graphs)."
+    # the system checks (URLs, admin, templates: 0.7 s) are not what a lexicon needs; ./hall and
+    # manage.py check run them
+    requires_system_checks: list[str] = []
 
     def add_arguments(self, parser: CommandParser) -> None:
         sub = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
