@@ -55,3 +55,22 @@ def test_the_english_dev_positions_cost_no_more_instructions_than_the_baseline()
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert "# check: 40/40 top scores right" in result.stdout
     assert " ok" in result.stdout.splitlines()[-2]
+
+
+@pytest.mark.slow
+def test_a_call_costs_few_instructions_outside_the_search():
+    """``--call-instructions``: what ``Solver.solve`` costs around the compiled search (Python side and C glue),
+    about 36k instructions a call here (45k before the tiles were shared and the notation made lazy)."""
+    if not callgrind.callgrind_available():
+        pytest.skip("valgrind is not installed")
+    wordlist = Path(os.environ.get("BENCH_WORDLIST_DIR", "/nonexistent")) / "en.txt"
+    if not wordlist.is_file():
+        pytest.skip("set BENCH_WORDLIST_DIR to the directory holding en.txt (shared/bench/wordlists)")
+    result = run_manage(
+        "bench_solver", "--ruleset", "en", "--lexicon", str(wordlist), "--positions", str(BENCH / "en.dev.txt"),
+        "--instructions", "--call-instructions", "--limit", "10", timeout=600,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    line = next(x for x in result.stdout.splitlines() if "call_overhead_instr" in x)
+    outside = int(line.split("per_call_outside_search=")[1].split()[0])
+    assert 1_000 < outside < 42_000, line

@@ -19,7 +19,8 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-__all__ = ["BaselineRow", "callgrind_available", "compare", "count_calls", "read_baseline", "write_baseline"]
+__all__ = ["BaselineRow", "callgrind_available", "compare", "count_calls", "read_baseline", "total_and_inside",
+           "write_baseline"]
 
 #: (set, idx, blanks, instructions)
 BaselineRow = tuple[str, int, int, int]
@@ -55,6 +56,38 @@ def count_calls(argv: Sequence[str], function: str, *, env: dict[str, str] | Non
             match = _TOTALS.search(dump.read_bytes())
             counts.append(int(match.group(1)) if match else 0)
         return counts, proc.stdout
+
+
+def total_and_inside(argv: Sequence[str], function: str, *, timeout: float | None = None) -> tuple[int, int]:
+    """Run ``argv`` under callgrind counting everything: (the program's instructions, those inside
+    ``function``, callees included). RuntimeError when valgrind, the program or the annotation fails."""
+    valgrind, annotate = shutil.which("valgrind"), shutil.which("callgrind_annotate")
+    if valgrind is None or annotate is None:
+        raise RuntimeError("valgrind (with callgrind_annotate) is not installed")
+    with tempfile.TemporaryDirectory(prefix="callgrind-") as tmp:
+        out = Path(tmp) / "cg.out"
+        cmd = [valgrind, "--tool=callgrind", "--dump-instr=no", f"--callgrind-out-file={out}",
+               "--log-file=" + str(Path(tmp) / "valgrind.log"), *argv]
+        # one hash seed: the two runs compared then differ only by what they do, not by their dicts' layout
+        env = {**os.environ, "PYTHONHASHSEED": "0"}
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+        if proc.returncode != 0:
+            raise RuntimeError(f"the program failed under callgrind ({proc.returncode}): {proc.stderr[-2000:]}")
+        text = subprocess.run([annotate, "--inclusive=yes", "--threshold=100", str(out)], capture_output=True,
+                              text=True, timeout=timeout, check=True).stdout
+    total = inside = None
+    for line in text.splitlines():
+        match = re.match(r"\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*)$", line)
+        if not match:
+            continue
+        count = int(match.group(1).replace(",", ""))
+        if "PROGRAM TOTALS" in match.group(2):
+            total = count
+        elif inside is None and re.search(rf":{re.escape(function)}(?:'\d+)? ", match.group(2) + " "):
+            inside = count
+    if total is None or inside is None:
+        raise RuntimeError(f"callgrind_annotate gave no total or no {function}")
+    return total, inside
 
 
 def read_baseline(path: Path) -> list[BaselineRow]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import resource
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -106,6 +107,8 @@ class Command(BaseCommand):
         parser.add_argument("--check", metavar="TOPS.tsv", help="expected top scores «idx<TAB>score<TAB>move»")
         parser.add_argument("--instructions", action="store_true",
                             help="count the generation's instructions with valgrind's callgrind instead of timing")
+        parser.add_argument("--call-instructions", action="store_true",
+                            help="--instructions: also count what a call costs outside the search (two more runs)")
         parser.add_argument("--limit", type=positive_int, help="only the first N positions")
         parser.add_argument("--baseline", metavar="FILE", help="--instructions: compare with the saved counts")
         parser.add_argument("--write-baseline", metavar="FILE", help="--instructions: save this set's counts")
@@ -191,8 +194,26 @@ class Command(BaseCommand):
         for blanks in sorted(by_blanks):
             self.stdout.write(summary_line(f"blanks={blanks}", by_blanks[blanks], "instr", 0))
         self.stdout.write(summary_line("all", [float(c) for c in counts], "instr", 0) + f" total={sum(counts)}")
+        if opts["call_instructions"]:
+            self.call_instructions(argv, len(positions))
         self.baselines(positions, counts, opts)
         return results
+
+    def call_instructions(self, argv: list[str], count: int) -> None:
+        """Instructions a ``Solver.solve(board, rack, top=1)`` call costs outside the search (the Python side
+        and the C glue): the child run with every position solved 3 times and once, counting everything,
+        and the difference less the searches' own instructions, per extra call."""
+        if len(argv) == 5:
+            argv = [*argv, "0"]
+        try:
+            many = callgrind.total_and_inside([*argv, "3"], COUNTED_FUNCTION)
+            once = callgrind.total_and_inside([*argv, "1"], COUNTED_FUNCTION)
+        except (RuntimeError, subprocess.SubprocessError) as exc:
+            raise CommandError(str(exc), returncode=2) from None
+        calls = 2 * count
+        outside = ((many[0] - once[0]) - (many[1] - once[1])) / calls
+        self.stdout.write(f"# summary call_overhead_instr calls={calls} per_call_outside_search={outside:.0f} "
+                          f"per_call_search={(many[1] - once[1]) / calls:.0f}")
 
     def baselines(self, positions: list[tuple[Board, list[str], str]], counts: list[int],
                   opts: dict[str, Any]) -> None:
