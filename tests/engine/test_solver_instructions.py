@@ -40,19 +40,23 @@ def test_baseline_rows_are_replaced_per_set_and_compared_on_common_positions(tmp
     assert callgrind.compare(rows, "uk", {0: 1}) is None
 
 
-@pytest.mark.slow
-def test_the_english_dev_positions_cost_no_more_instructions_than_the_baseline():
+def bench_english(*args: str):
+    """``bench_solver --ruleset en --instructions`` on the English dev positions (skips without valgrind or
+    the English list)."""
     if not callgrind.callgrind_available():
         pytest.skip("valgrind is not installed")
     wordlist = Path(os.environ.get("BENCH_WORDLIST_DIR", "/nonexistent")) / "en.txt"
     if not wordlist.is_file():
         pytest.skip("set BENCH_WORDLIST_DIR to the directory holding en.txt (shared/bench/wordlists)")
-    result = run_manage(
-        "bench_solver", "--ruleset", "en", "--lexicon", str(wordlist), "--positions", str(BENCH / "en.dev.txt"),
-        "--check", str(BENCH / "en.dev.tops.tsv"), "--instructions", "--limit", "40", "--baseline", str(BASELINE),
-        timeout=600,
-    )
+    result = run_manage("bench_solver", "--ruleset", "en", "--lexicon", str(wordlist), "--positions",
+                        str(BENCH / "en.dev.txt"), "--instructions", *args, timeout=600)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return result
+
+
+@pytest.mark.slow
+def test_the_english_dev_positions_cost_no_more_instructions_than_the_baseline():
+    result = bench_english("--check", str(BENCH / "en.dev.tops.tsv"), "--limit", "40", "--baseline", str(BASELINE))
     assert "# check: 40/40 top scores right" in result.stdout
     assert " ok" in result.stdout.splitlines()[-2]
 
@@ -61,16 +65,7 @@ def test_the_english_dev_positions_cost_no_more_instructions_than_the_baseline()
 def test_a_call_costs_few_instructions_outside_the_search():
     """``--call-instructions``: what ``Solver.solve`` costs around the compiled search (Python side and C glue),
     about 36k instructions a call here (45k before the tiles were shared and the notation made lazy)."""
-    if not callgrind.callgrind_available():
-        pytest.skip("valgrind is not installed")
-    wordlist = Path(os.environ.get("BENCH_WORDLIST_DIR", "/nonexistent")) / "en.txt"
-    if not wordlist.is_file():
-        pytest.skip("set BENCH_WORDLIST_DIR to the directory holding en.txt (shared/bench/wordlists)")
-    result = run_manage(
-        "bench_solver", "--ruleset", "en", "--lexicon", str(wordlist), "--positions", str(BENCH / "en.dev.txt"),
-        "--instructions", "--call-instructions", "--limit", "10", timeout=600,
-    )
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    result = bench_english("--call-instructions", "--limit", "10")
     line = next(x for x in result.stdout.splitlines() if "call_overhead_instr" in x)
     outside = int(line.split("per_call_outside_search=")[1].split()[0])
     assert 1_000 < outside < 42_000, line
