@@ -55,10 +55,8 @@ def bench(
     includes the words read (a file: packed, 16 bytes a word); ``rss_before_mb`` is the level
     before the build.
     """
-    if threads is None:
-        threads = build_threads()
-    figures: dict[str, float | int | str | bool] = {"alphabet_size": len(alphabet), "gaddag": gaddag,
-                                                    "threads": threads}
+    threads = threads or build_threads()
+    figures: dict[str, float | int | str | bool] = {"alphabet_size": len(alphabet), "gaddag": gaddag, "threads": threads}
     started, cpu = time.perf_counter(), time.process_time()
     exact = reset_peak_rss()
     words, read, skipped = _read_words(source, alphabet)
