@@ -919,13 +919,59 @@ typedef struct {
     uint8_t bycount[1 << MAXRACK];
     int bstride;    /* the blanks' stride (their class is the last): a state's blanks are state / bstride */
     int32_t bb[3];  /* the bounds found so far of the moves with 0, 1, 2 or more blanks (-1: none) */
+    int8_t cls[MAXC];            /* the class of a letter of the rack, -1: none */
+    uint8_t spell[1 << MAXRACK]; /* the state's tiles spell a word (blanks: any letter) */
+    int spell_state;             /* 0: spell to be filled when first needed, 1: filled, -1: not used */
+    int use_spell;               /* exact_bound drops the states of spans without board tiles that spell nothing */
+    int nb0;                     /* exact_bound saw a span without board tiles */
+    const uint32_t *nodes;       /* spell: from the DAWG (root droot), words of at most maxd letters */
+    uint32_t droot;
+    int maxd;
+    long spell_calls;
 } Exact;
 
-static void exact_init(Exact *ex, const Gen *g) {
+#define SPELL_BUDGET 20000 /* spell_walk's calls: a rack that spells more words than that keeps no spell */
+
+/* Marks in ex->spell the states whose tiles spell a word of the DAWG (list: the edges after the letters
+ * so far, state s), up to maxd letters; gives up (0) after SPELL_BUDGET calls. */
+static int spell_walk(Exact *ex, const uint32_t *nodes, uint32_t list, int s, int depth, int maxd) {
+    if (++ex->spell_calls > SPELL_BUDGET) return 0;
+    int b = ex->bstride < ex->nstates && ((ex->left[s] >> (ex->ncls - 1)) & 1u);
+    for (uint32_t i = list;; i++) {
+        uint32_t e = nodes[i];
+        int c = ex->cls[KWG_TILE(e)];
+        uint32_t child = KWG_CHILD(e);
+        if (c >= 0 && ((ex->left[s] >> c) & 1u)) { /* the letter as a tile of the rack ... */
+            int s2 = s + ex->stride[c];
+            if (KWG_ACCEPTS(e)) ex->spell[s2] = 1;
+            if (child && depth + 1 < maxd && !spell_walk(ex, nodes, child, s2, depth + 1, maxd)) return 0;
+        }
+        if (b) { /* ... and as a blank */
+            int s2 = s + ex->bstride;
+            if (KWG_ACCEPTS(e)) ex->spell[s2] = 1;
+            if (child && depth + 1 < maxd && !spell_walk(ex, nodes, child, s2, depth + 1, maxd)) return 0;
+        }
+        if (KWG_IS_END(e)) break;
+    }
+    return 1;
+}
+
+/* Fills ex->spell (spell_state 1), or gives it up (-1). */
+static void spell_fill(Exact *ex) {
+    memset(ex->spell, 0, sizeof ex->spell);
+    /* one tile always passes: its word may be the perpendicular one alone */
+    for (int c = 0; c < ex->ncls; c++) ex->spell[ex->stride[c]] = 1;
+    ex->spell_calls = 0;
+    ex->spell_state = spell_walk(ex, ex->nodes, ex->droot, 0, 0, ex->maxd) ? 1 : -1;
+}
+
+static void exact_init(Exact *ex, const Gen *g, uint32_t droot, int maxd) {
     int n = 0, st = 1, tiles = 0;
+    memset(ex->cls, -1, sizeof ex->cls);
     for (int L = 1; L < MAXC; L++)
         if (g->counts[L]) {
             ex->letter[n] = (uint8_t)L;
+            ex->cls[L] = (int8_t)n;
             ex->cnt[n++] = (uint8_t)g->counts[L];
         }
     if (g->blanks) {
@@ -958,6 +1004,12 @@ static void exact_init(Exact *ex, const Gen *g) {
             if (used[s] == u) ex->bycount[z++] = (uint8_t)s;
     }
     for (int u = tiles + 1; u < MAXRACK + 2; u++) ex->from[u] = z;
+    /* spell: only with two blanks or more (with one the walks are cheaper, and seldom pay for the DAWG's) */
+    ex->spell_state = g->blanks >= 2 && droot ? 0 : -1;
+    ex->use_spell = 0;
+    ex->nodes = g->nodes;
+    ex->droot = droot;
+    ex->maxd = maxd;
 }
 
 /* The bound of a span that is not whole-rack, worked out exactly (walked_bound, cheaper, pairs values and
@@ -969,9 +1021,11 @@ static void exact_init(Exact *ex, const Gen *g) {
  * words of the covered squares. Board tiles and word multipliers as in walked_bound, so the result is never
  * above it. -1: no move. */
 static int32_t exact_bound(const TablesObject *t, const Line *ln, Exact *ex, const uint8_t *qq, int k,
-                           int mand, int32_t W, int32_t B, int partial_bonus) {
+                           int mand, int32_t W, int32_t B, int nb, int partial_bonus) {
     int32_t best[1 << MAXRACK];
     best[0] = 0;
+    if (nb == 0) ex->nb0 = 1;
+    int spelled = nb == 0 && ex->use_spell; /* no board tile: the tiles are the word */
     int32_t top = -1, cross = 0;
     for (int i = 0; i < k && i < MAXRACK; i++) {
         int q = qq[i], sq = ln->sq[q];
@@ -1012,7 +1066,7 @@ static int32_t exact_bound(const TablesObject *t, const Line *ln, Exact *ex, con
         int32_t add = W * B + cross + (i + 1 == partial_bonus ? t->bingo : 0);
         for (int z = ex->from[i + 1]; z < ex->from[i + 2]; z++) {
             int s = ex->bycount[z];
-            if (best[s] < 0) continue;
+            if (best[s] < 0 || (spelled && !ex->spell[s])) continue;
             int32_t v = best[s] + add;
             int b = s / ex->bstride;
             if (b > 2) b = 2;
@@ -1086,7 +1140,7 @@ static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, con
             C += ln->has_cross[q] ? ln->cscore[q] * t->wm[sq] : 0;
             k++;
         }
-        int32_t bound = ex ? exact_bound(t, ln, ex, qq, k, j + 1, W, B, binfo->partial_bonus)
+        int32_t bound = ex ? exact_bound(t, ln, ex, qq, k, j + 1, W, B, nb, binfo->partial_bonus)
                            : walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, R, whole, nb, x, y,
                                           j ? a - j : run_start, end, binfo, rec);
         if (bound > best) best = bound;
@@ -1163,7 +1217,7 @@ static int32_t span_bound_right(const TablesObject *t, const Line *ln, int a, co
             C += ln->has_cross[q] ? ln->cscore[q] * t->wm[sq] : 0;
             k++;
         }
-        int32_t bound = ex ? exact_bound(t, ln, ex, qq, k, j + 1, W, B, binfo->partial_bonus)
+        int32_t bound = ex ? exact_bound(t, ln, ex, qq, k, j + 1, W, B, nb, binfo->partial_bonus)
                            : walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, R, whole, nb, x, y, start,
                                           end, binfo, rec);
         if (bound > best) best = bound;
@@ -1363,12 +1417,25 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
                     g->oom = 1;
                     break;
                 }
-                exact_init(ex, g);
+                exact_init(ex, g, q->droot, P - whole_possible);
             }
             r->exact = 1;
             ex->bb[0] = ex->bb[1] = ex->bb[2] = -1;
+            ex->use_spell = ex->spell_state == 1;
+            ex->nb0 = 0;
             int32_t b = span_bound(t, &lines[r->dir][r->line], r->pos, rv, P - whole_possible, g->blanks, lmx, 0,
                                    binfo, r, ex);
+            /* the walk would take two blanks through a span without board tiles: then the words the rack
+             * spells (once per call) may cut it */
+            if (ex->nb0 && ex->spell_state == 0 && ex->bb[2] >= g->heap[0]) {
+                spell_fill(ex);
+                if (ex->spell_state == 1) {
+                    ex->use_spell = 1;
+                    ex->bb[0] = ex->bb[1] = ex->bb[2] = -1;
+                    b = span_bound(t, &lines[r->dir][r->line], r->pos, rv, P - whole_possible, g->blanks, lmx, 0,
+                                   binfo, r, ex);
+                }
+            }
             memcpy(r->bb, ex->bb, sizeof r->bb);
             if (b < r->bound) {
                 if (b >= 0) {
