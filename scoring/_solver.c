@@ -928,9 +928,11 @@ typedef struct {
     uint32_t droot;
     int maxd;
     long spell_calls;
+    int spell_asked;             /* the walks spell could have cut so far */
 } Exact;
 
 #define SPELL_BUDGET 20000 /* spell_walk's calls: a rack that spells more words than that keeps no spell */
+#define SPELL_AFTER 3      /* see run_search */
 
 /* Marks in ex->spell the states whose tiles spell a word of the DAWG (list: the edges after the letters
  * so far, state s), up to maxd letters; gives up (0) after SPELL_BUDGET calls. */
@@ -1007,6 +1009,7 @@ static void exact_init(Exact *ex, const Gen *g, uint32_t droot, int maxd) {
     /* spell: only with two blanks or more (with one the walks are cheaper, and seldom pay for the DAWG's) */
     ex->spell_state = g->blanks >= 2 && droot ? 0 : -1;
     ex->use_spell = 0;
+    ex->spell_asked = 0;
     ex->nodes = g->nodes;
     ex->droot = droot;
     ex->maxd = maxd;
@@ -1426,8 +1429,9 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
             int32_t b = span_bound(t, &lines[r->dir][r->line], r->pos, rv, P - whole_possible, g->blanks, lmx, 0,
                                    binfo, r, ex);
             /* the walk would take two blanks through a span without board tiles: then the words the rack
-             * spells (once per call) may cut it */
-            if (ex->nb0 && ex->spell_state == 0 && ex->bb[2] >= g->heap[0]) {
+             * spells (once per call) may cut it, from the SPELL_AFTER-th such walk on (with fewer the walk
+             * of the DAWG seldom pays) */
+            if (ex->nb0 && ex->spell_state == 0 && ex->bb[2] >= g->heap[0] && ++ex->spell_asked >= SPELL_AFTER) {
                 spell_fill(ex);
                 if (ex->spell_state == 1) {
                     ex->use_spell = 1;
