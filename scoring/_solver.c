@@ -430,6 +430,8 @@ typedef struct {
     int32_t bound;
     uint8_t dir, line, pos;
     uint8_t whole;     /* 1: the moves that play the whole rack; 0: the others */
+    uint8_t exact;     /* the bound is exact_bound's, and so are: */
+    int32_t bb[3];     /* the bounds of its moves with 0, 1, 2 or more blanks */
     uint16_t starts;   /* whole: the squares where such a word may start ... */
     uint8_t end_of[N]; /* ... and where it then ends */
     uint64_t blanks;   /* whole: the letters its blanks may stand for */
@@ -905,10 +907,183 @@ static inline int32_t walked_bound(const TablesObject *t, const int32_t *lmq, co
     return bound;
 }
 
+/* The rack by letter for exact_bound: class c (letter letter[c], blanks as letter 0) has cnt[c] tiles; a
+ * state counts the tiles used of each class (mixed radix, stride[c]); left[s]: bit c if state s leaves a
+ * tile of class c; the states by number of tiles used: bycount[from[n] .. from[n + 1] - 1]. */
+typedef struct {
+    int ncls, nstates;
+    uint8_t letter[MAXRACK], cnt[MAXRACK];
+    int stride[MAXRACK];
+    int from[MAXRACK + 2];
+    uint16_t left[1 << MAXRACK];
+    uint8_t bycount[1 << MAXRACK];
+    int bstride;    /* the blanks' stride (their class is the last): a state's blanks are state / bstride */
+    int32_t bb[3];  /* the bounds found so far of the moves with 0, 1, 2 or more blanks (-1: none) */
+    int8_t cls[MAXC];            /* the class of a letter of the rack, -1: none */
+    uint8_t spell[1 << MAXRACK]; /* the state's tiles spell a word (blanks: any letter) */
+    int spell_state;             /* 0: spell to be filled when first needed, 1: filled, -1: not used */
+    int use_spell;               /* exact_bound drops the states of spans without board tiles that spell nothing */
+    int nb0;                     /* exact_bound saw a span without board tiles */
+    const uint32_t *nodes;       /* spell: from the DAWG (root droot), words of at most maxd letters */
+    uint32_t droot;
+    int maxd;
+    long spell_calls;
+    int spell_asked;             /* the walks spell could have cut so far */
+} Exact;
+
+#define SPELL_BUDGET 20000 /* spell_walk's calls: a rack that spells more words than that keeps no spell */
+#define SPELL_AFTER 3      /* see run_search */
+
+/* Marks in ex->spell the states whose tiles spell a word of the DAWG (list: the edges after the letters
+ * so far, state s), up to maxd letters; gives up (0) after SPELL_BUDGET calls. */
+static int spell_walk(Exact *ex, const uint32_t *nodes, uint32_t list, int s, int depth, int maxd) {
+    if (++ex->spell_calls > SPELL_BUDGET) return 0;
+    int b = ex->bstride < ex->nstates && ((ex->left[s] >> (ex->ncls - 1)) & 1u);
+    for (uint32_t i = list;; i++) {
+        uint32_t e = nodes[i];
+        int c = ex->cls[KWG_TILE(e)];
+        uint32_t child = KWG_CHILD(e);
+        if (c >= 0 && ((ex->left[s] >> c) & 1u)) { /* the letter as a tile of the rack ... */
+            int s2 = s + ex->stride[c];
+            if (KWG_ACCEPTS(e)) ex->spell[s2] = 1;
+            if (child && depth + 1 < maxd && !spell_walk(ex, nodes, child, s2, depth + 1, maxd)) return 0;
+        }
+        if (b) { /* ... and as a blank */
+            int s2 = s + ex->bstride;
+            if (KWG_ACCEPTS(e)) ex->spell[s2] = 1;
+            if (child && depth + 1 < maxd && !spell_walk(ex, nodes, child, s2, depth + 1, maxd)) return 0;
+        }
+        if (KWG_IS_END(e)) break;
+    }
+    return 1;
+}
+
+/* Fills ex->spell (spell_state 1), or gives it up (-1). */
+static void spell_fill(Exact *ex) {
+    memset(ex->spell, 0, sizeof ex->spell);
+    /* one tile always passes: its word may be the perpendicular one alone */
+    for (int c = 0; c < ex->ncls; c++) ex->spell[ex->stride[c]] = 1;
+    ex->spell_calls = 0;
+    ex->spell_state = spell_walk(ex, ex->nodes, ex->droot, 0, 0, ex->maxd) ? 1 : -1;
+}
+
+static void exact_init(Exact *ex, const Gen *g, uint32_t droot, int maxd) {
+    int n = 0, st = 1, tiles = 0;
+    memset(ex->cls, -1, sizeof ex->cls);
+    for (int L = 1; L < MAXC; L++)
+        if (g->counts[L]) {
+            ex->letter[n] = (uint8_t)L;
+            ex->cls[L] = (int8_t)n;
+            ex->cnt[n++] = (uint8_t)g->counts[L];
+        }
+    if (g->blanks) {
+        ex->letter[n] = 0;
+        ex->cnt[n++] = (uint8_t)g->blanks;
+    }
+    for (int c = 0; c < n; c++) {
+        ex->stride[c] = st;
+        st *= ex->cnt[c] + 1;
+        tiles += ex->cnt[c];
+    }
+    ex->ncls = n;
+    ex->nstates = st;
+    ex->bstride = g->blanks ? ex->stride[n - 1] : st;
+    uint8_t used[1 << MAXRACK];
+    for (int s = 0; s < st; s++) {
+        uint16_t m = 0;
+        used[s] = 0;
+        for (int c = 0; c < n; c++) {
+            int u = (s / ex->stride[c]) % (ex->cnt[c] + 1);
+            used[s] = (uint8_t)(used[s] + u);
+            if (u < ex->cnt[c]) m |= (uint16_t)(1u << c);
+        }
+        ex->left[s] = m;
+    }
+    int z = 0;
+    for (int u = 0; u <= tiles; u++) {
+        ex->from[u] = z;
+        for (int s = 0; s < st; s++)
+            if (used[s] == u) ex->bycount[z++] = (uint8_t)s;
+    }
+    for (int u = tiles + 1; u < MAXRACK + 2; u++) ex->from[u] = z;
+    /* spell: only with two blanks or more (with one the walks are cheaper, and seldom pay for the DAWG's) */
+    ex->spell_state = g->blanks >= 2 && droot ? 0 : -1;
+    ex->use_spell = 0;
+    ex->spell_asked = 0;
+    ex->nodes = g->nodes;
+    ex->droot = droot;
+    ex->maxd = maxd;
+}
+
+/* The bound of a span that is not whole-rack, worked out exactly (walked_bound, cheaper, pairs values and
+ * squares as if every rack tile fitted every square at the best letter multiplier, and counts every cross
+ * word of the span): the k squares qq in the order the moves take them, the first `mand` of them covered by
+ * every move of the span, the others by a prefix of them. The best, over those prefixes and the ways to put
+ * the rack's tiles on them (each square a tile its cross-check allows: blanks anywhere), of each tile's value
+ * by its own letter multiplier and by W (and its square's word multiplier for a cross word), with the cross
+ * words of the covered squares. Board tiles and word multipliers as in walked_bound, so the result is never
+ * above it. -1: no move. */
+static int32_t exact_bound(const TablesObject *t, const Line *ln, Exact *ex, const uint8_t *qq, int k,
+                           int mand, int32_t W, int32_t B, int nb, int partial_bonus) {
+    int32_t best[1 << MAXRACK];
+    best[0] = 0;
+    if (nb == 0) ex->nb0 = 1;
+    int spelled = nb == 0 && ex->use_spell; /* no board tile: the tiles are the word */
+    int32_t top = -1, cross = 0;
+    for (int i = 0; i < k && i < MAXRACK; i++) {
+        int q = qq[i], sq = ln->sq[q];
+        int32_t ws = W;
+        if (ln->has_cross[q]) {
+            ws += t->wm[sq];
+            cross += ln->cscore[q] * t->wm[sq];
+        }
+        int32_t w[MAXRACK];
+        uint32_t fits = 0;
+        for (int c = 0; c < ex->ncls; c++) {
+            int L = ex->letter[c];
+            if (L == 0) {
+                w[c] = t->blank_value * t->lm_all_max[sq] * ws;
+                fits |= 1u << c;
+            } else if ((ln->cross[q] >> L) & 1u) {
+                w[c] = t->value[L] * t->lm[sq][L] * ws;
+                fits |= 1u << c;
+            }
+        }
+        /* the states of i + 1 tiles from those of i (every square of a move gets a tile) */
+        for (int z = ex->from[i + 1]; z < ex->from[i + 2]; z++) best[ex->bycount[z]] = -1;
+        int any = 0;
+        for (int z = ex->from[i]; z < ex->from[i + 1]; z++) {
+            int s = ex->bycount[z];
+            if (best[s] < 0) continue;
+            uint32_t m = ex->left[s] & fits;
+            while (m) {
+                int c = __builtin_ctz(m);
+                m &= m - 1;
+                int32_t v = best[s] + w[c];
+                if (v > best[s + ex->stride[c]]) best[s + ex->stride[c]] = v;
+                any = 1;
+            }
+        }
+        if (!any) break;
+        if (i + 1 < mand) continue;
+        int32_t add = W * B + cross + (i + 1 == partial_bonus ? t->bingo : 0);
+        for (int z = ex->from[i + 1]; z < ex->from[i + 2]; z++) {
+            int s = ex->bycount[z];
+            if (best[s] < 0 || (spelled && !ex->spell[s])) continue;
+            int32_t v = best[s] + add;
+            int b = s / ex->bstride;
+            if (b > 2) b = 2;
+            if (v > ex->bb[b]) ex->bb[b] = v;
+            if (v > top) top = v;
+        }
+    }
+    return top;
+}
+
 /* The leftmost assignment (see span_bound): spans from j empty squares left of the anchor
  * (up to the previous anchor) rightwards. */
 static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, const int32_t *rv, int R, int nblanks,
-                               const uint8_t *lmx, int whole, BingoInfo *binfo, SearchRec *rec) {
+                               const uint8_t *lmx, int whole, BingoInfo *binfo, SearchRec *rec, Exact *ex) {
     int32_t best = -1;
     int jmax = 0, left_nb = 0, left_x = 0, left_y = 0, run_start = a;
     int32_t left_board = 0;
@@ -927,18 +1102,22 @@ static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, con
         jmax = a - 1 - ln->leftlimit[a];
         if (jmax > R - 1) jmax = R - 1;
     }
+    int left_only = 0; /* squares only a blank fits among the j left of the anchor */
     for (int j = 0; j <= jmax; j++) {
+        if (j && ln->usable[a - j] == 2 && ++left_only > nblanks) break; /* and so for every larger j */
         int32_t W = 1, B = left_board, C = 0;
         int nb = left_nb, x = left_x, y = left_y;
         int32_t lmq[N], cwq[N];
-        uint8_t boq[N];
-        int k = 0, end = a;
+        uint8_t boq[N], qq[N];
+        int k = 0, end = a, only = left_only;
+        if (ln->usable[a] == 2 && only == nblanks) continue; /* the anchor needs one more */
         for (int q = a - j; q < a; q++) { /* empty, no perpendicular word */
             int sq = ln->sq[q];
             W *= t->wm[sq];
             lmq[k] = lmx[sq];
             cwq[k] = 0;
             boq[k] = ln->usable[q] == 2;
+            qq[k] = (uint8_t)q;
             k++;
         }
         for (int q = a; q < N; q++) {
@@ -951,18 +1130,22 @@ static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, con
                 end = q;
                 continue;
             }
-            if (k == R || !ln->usable[q]) break;
+            /* a move is contiguous: it cannot reach past a square only a blank fits once the blanks are
+             * used up, nor any square after it */
+            if (k == R || !ln->usable[q] || (ln->usable[q] == 2 && only++ == nblanks)) break;
             end = q;
             int sq = ln->sq[q];
             W *= t->wm[sq];
             lmq[k] = lmx[sq];
             cwq[k] = ln->has_cross[q] ? lmx[sq] * t->wm[sq] : 0;
             boq[k] = ln->usable[q] == 2;
+            qq[k] = (uint8_t)q;
             C += ln->has_cross[q] ? ln->cscore[q] * t->wm[sq] : 0;
             k++;
         }
-        int32_t bound = walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, R, whole, nb, x, y,
-                                     j ? a - j : run_start, end, binfo, rec);
+        int32_t bound = ex ? exact_bound(t, ln, ex, qq, k, j + 1, W, B, nb, binfo->partial_bonus)
+                           : walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, R, whole, nb, x, y,
+                                          j ? a - j : run_start, end, binfo, rec);
         if (bound > best) best = bound;
     }
     return best;
@@ -980,7 +1163,8 @@ static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, con
  * remaining tiles and the usable squares allow, board tiles included. A shorter
  * span of the same end has a lower bound, so these are enough. */
 static int32_t span_bound_right(const TablesObject *t, const Line *ln, int a, const int32_t *rv, int R,
-                                int nblanks, const uint8_t *lmx, int whole, BingoInfo *binfo, SearchRec *rec) {
+                                int nblanks, const uint8_t *lmx, int whole, BingoInfo *binfo, SearchRec *rec,
+                                Exact *ex) {
     int32_t best = -1;
     int pivot = a, mid_nb = 0, mid_x = 0, mid_y = 0;
     int32_t mid_board = 0;
@@ -995,20 +1179,24 @@ static int32_t span_bound_right(const TablesObject *t, const Line *ln, int a, co
     int jmax = ln->rlimit[a] - pivot;
     if (jmax > R - 1) jmax = R - 1;
     int32_t WR = 1;
+    int right_only = 0; /* squares only a blank fits among the j right of the pivot */
     for (int j = 0; j <= jmax; j++) {
         if (j) {
             if (!ln->usable[pivot + j]) break;
+            if (ln->usable[pivot + j] == 2 && ++right_only > nblanks) break; /* see span_bound_left */
             WR *= t->wm[ln->sq[pivot + j]];
         }
         int32_t W = WR, B = mid_board, C = 0;
         int nb = mid_nb, x = mid_x, y = mid_y;
         int32_t lmq[N], cwq[N];
-        uint8_t boq[N];
-        int k = 0, start = a, end = pivot + j;
+        uint8_t boq[N], qq[N];
+        int k = 0, start = a, end = pivot + j, only = right_only;
+        if (ln->usable[a] == 2 && only == nblanks) continue; /* the anchor needs one more */
         for (int q = pivot + 1; q <= end; q++) { /* empty, no perpendicular word */
             lmq[k] = lmx[ln->sq[q]];
             cwq[k] = 0;
             boq[k] = ln->usable[q] == 2;
+            qq[k] = (uint8_t)q;
             k++;
         }
         for (int q = a; q >= 0; q--) {
@@ -1021,28 +1209,30 @@ static int32_t span_bound_right(const TablesObject *t, const Line *ln, int a, co
                 start = q;
                 continue;
             }
-            if (k == R || !ln->usable[q]) break;
+            if (k == R || !ln->usable[q] || (ln->usable[q] == 2 && only++ == nblanks)) break;
             start = q;
             int sq = ln->sq[q];
             W *= t->wm[sq];
             lmq[k] = lmx[sq];
             cwq[k] = ln->has_cross[q] ? lmx[sq] * t->wm[sq] : 0;
             boq[k] = ln->usable[q] == 2;
+            qq[k] = (uint8_t)q;
             C += ln->has_cross[q] ? ln->cscore[q] * t->wm[sq] : 0;
             k++;
         }
-        int32_t bound = walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, R, whole, nb, x, y, start, end,
-                                     binfo, rec);
+        int32_t bound = ex ? exact_bound(t, ln, ex, qq, k, j + 1, W, B, nb, binfo->partial_bonus)
+                           : walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, R, whole, nb, x, y, start,
+                                          end, binfo, rec);
         if (bound > best) best = bound;
     }
     return best;
 }
 
 static int32_t span_bound(const TablesObject *t, const Line *ln, int a, const int32_t *rv, int R, int nblanks,
-                          const uint8_t *lmx, int whole, BingoInfo *binfo, SearchRec *rec) {
+                          const uint8_t *lmx, int whole, BingoInfo *binfo, SearchRec *rec, Exact *ex) {
     if (!ln->usable[a] || R < 1) return -1;
-    return ln->rightmost ? span_bound_right(t, ln, a, rv, R, nblanks, lmx, whole, binfo, rec)
-                         : span_bound_left(t, ln, a, rv, R, nblanks, lmx, whole, binfo, rec);
+    return ln->rightmost ? span_bound_right(t, ln, a, rv, R, nblanks, lmx, whole, binfo, rec, ex)
+                         : span_bound_left(t, ln, a, rv, R, nblanks, lmx, whole, binfo, rec, ex);
 }
 
 /* The searches' keys (see run_search): a min-heap, sifted down from i. */
@@ -1057,6 +1247,23 @@ static void key_sift_down(uint64_t *h, int n, int i) {
         i = c;
     }
     h[i] = v;
+}
+
+/* ... and sifted up from i (a key added at the end). */
+static void key_sift_up(uint64_t *h, int i) {
+    uint64_t v = h[i];
+    while (i > 0) {
+        int p = (i - 1) >> 1;
+        if (h[p] <= v) break;
+        h[i] = h[p];
+        i = p;
+    }
+    h[i] = v;
+}
+
+/* A search's key: best bound first, then whole rack first, then creation order (i). */
+static inline uint64_t search_key(const SearchRec *r, int i) {
+    return ((uint64_t)(uint32_t)(INT32_MAX - r->bound) << 11) | ((uint64_t)!r->whole << 10) | (uint64_t)i;
 }
 
 /* ---- the whole search (no Python calls: runs without the GIL) --------------- */
@@ -1133,7 +1340,8 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
     uint8_t lmx[NSQ];
     uint64_t avail = g->blanks ? t->all_letters : (g->rack_mask & t->all_letters);
     for (int sq = 0; sq < NSQ; sq++) {
-        uint8_t m = g->blanks ? t->lm_all_max[sq] : 0;
+        /* a blank worth nothing scores nothing whatever its multiplier: then only the rack's letters count */
+        uint8_t m = g->blanks && t->blank_value ? t->lm_all_max[sq] : 0;
         if (t->lm_uniform) { /* the same for every letter: no need to look at the rack's */
             lmx[sq] = g->rack_mask && t->lm_real_max[sq] > m ? t->lm_real_max[sq] : m;
             continue;
@@ -1174,7 +1382,9 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
                     r->blanks = 0;
                     r->starts = 0;
                     r->nkinds = 0;
-                    int32_t b = span_bound(t, ln, p, rv, whole ? R : P - whole_possible, g->blanks, lmx, whole, binfo, r);
+                    r->exact = 0;
+                    int32_t b = span_bound(t, ln, p, rv, whole ? R : P - whole_possible, g->blanks, lmx, whole, binfo, r,
+                                           NULL);
                     if (b < 0) continue;
                     r->bound = b;
                     r->dir = (uint8_t)dir;
@@ -1189,15 +1399,58 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
     /* best bound first (then whole rack first, then creation order: direction, line, square): a
      * min-heap of keys, so that only as much of the order as the search uses gets sorted */
     uint64_t keys[4 * NSQ];
-    for (int i = 0; i < nrec; i++)
-        keys[i] = ((uint64_t)(uint32_t)(INT32_MAX - recs[i].bound) << 11) | ((uint64_t)!recs[i].whole << 10) |
-                  (uint64_t)i;
+    for (int i = 0; i < nrec; i++) keys[i] = search_key(&recs[i], i);
     for (int i = nrec / 2 - 1; i >= 0; i--) key_sift_down(keys, nrec, i);
+    Exact *ex = NULL;
     for (int left = nrec; left > 0;) {
-        const SearchRec *r = &recs[keys[0] & 1023u];
+        int i = (int)(keys[0] & 1023u);
+        SearchRec *r = &recs[i];
         keys[0] = keys[--left];
         key_sift_down(keys, left, 0);
         if (g->heap_n == g->top && r->bound < g->heap[0]) break;
+        /* with a blank, a walk that is not whole-rack tries every letter on every free square: before one,
+         * its bound is worked out exactly (exact_bound) and, if lower, the search waits its turn again. With
+         * one blank, only near the N-th best score: far above it the search runs anyway, and the walk is
+         * seldom long enough to pay for the work. */
+        if (!r->whole && g->blanks && !r->exact && g->heap_n == g->top &&
+            (g->blanks >= 2 || 2 * (int64_t)r->bound <= 3 * (int64_t)g->heap[0])) {
+            if (!ex) {
+                ex = (Exact *)malloc(sizeof(Exact));
+                if (!ex) {
+                    g->oom = 1;
+                    break;
+                }
+                exact_init(ex, g, q->droot, P - whole_possible);
+            }
+            r->exact = 1;
+            ex->bb[0] = ex->bb[1] = ex->bb[2] = -1;
+            ex->use_spell = ex->spell_state == 1;
+            ex->nb0 = 0;
+            int32_t b = span_bound(t, &lines[r->dir][r->line], r->pos, rv, P - whole_possible, g->blanks, lmx, 0,
+                                   binfo, r, ex);
+            /* the walk would take two blanks through a span without board tiles: then the words the rack
+             * spells (once per call) may cut it, from the SPELL_AFTER-th such walk on (with fewer the walk
+             * of the DAWG seldom pays) */
+            if (ex->nb0 && ex->spell_state == 0 && ex->bb[2] >= g->heap[0] && ++ex->spell_asked >= SPELL_AFTER) {
+                spell_fill(ex);
+                if (ex->spell_state == 1) {
+                    ex->use_spell = 1;
+                    ex->bb[0] = ex->bb[1] = ex->bb[2] = -1;
+                    b = span_bound(t, &lines[r->dir][r->line], r->pos, rv, P - whole_possible, g->blanks, lmx, 0,
+                                   binfo, r, ex);
+                }
+            }
+            memcpy(r->bb, ex->bb, sizeof r->bb);
+            if (b < r->bound) {
+                if (b >= 0) {
+                    r->bound = b;
+                    keys[left] = search_key(r, i);
+                    key_sift_up(keys, left);
+                    left++;
+                }
+                continue;
+            }
+        }
         /* whole rack: blanks only as letters of the anagrams the index knows; the
          * others: at most one tile fewer than the rack */
         g->need_all = r->whole;
@@ -1218,10 +1471,19 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
                 g->pair_mode = 1;
             }
         }
+        /* the blanks a move must use to reach the N-th best score: a walk with fewer blanks is far smaller */
+        int rack_blanks = g->blanks;
+        if (r->exact && g->heap_n == g->top) {
+            if (g->blanks >= 2 && r->bb[2] < g->heap[0]) g->blanks = 1;
+            if (g->blanks == 1 && r->bb[1] < g->heap[0]) g->blanks = 0;
+        }
 #ifdef SOLVER_TRACE
         long long before = g->nvisit;
+        fprintf(stderr, "  blanks %d of %d, bb %d %d %d\n", g->blanks, rack_blanks, r->exact ? r->bb[0] : -9,
+                r->exact ? r->bb[1] : -9, r->exact ? r->bb[2] : -9);
 #endif
         gen_anchor(g, &lines[r->dir][r->line], r->dir, r->line, r->pos, q->groot);
+        g->blanks = rack_blanks;
 #ifdef SOLVER_TRACE
         fprintf(stderr, "  search d%d l%d p%d whole%d bound %d nodes %lld th %d starts %x blanks %d\n", r->dir,
                 r->line, r->pos, r->whole, r->bound, g->nvisit - before, threshold(g), r->starts,
@@ -1229,6 +1491,7 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
 #endif
     }
     free(binfo);
+    free(ex);
 }
 
 /* ------------------------------------------------------------------ */
