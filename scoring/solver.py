@@ -437,7 +437,21 @@ class Solver:
             core.bingo_index,
             True,
         )
-        moves = _moves(core, board, raw, codes, top, ties) if raw else []
+        if raw:
+            # a tile the graph does not know cannot be read back from the codes: keep a copy of the board
+            unknown, unknown_blank = core.unknown
+            snap = _Snapshot(core, codes, board.copy() if unknown in codes or unknown_blank in codes else None)
+            moves = [SolvedMove(core, snap, *m) for m in raw]
+        else:
+            moves = []
+        if len(moves) > 1:
+            moves.sort(key=_sort_key)
+        if top is not None and len(moves) > top:
+            cut = top
+            if ties:
+                while cut < len(moves) and moves[cut].score == moves[top - 1].score:
+                    cut += 1
+            del moves[cut:]
         if not count_all:
             count = None
         return SolveResult(moves, count, (time.perf_counter() - started) * 1000.0)
@@ -451,25 +465,6 @@ class Solver:
     def best(self, board: Board, rack: str | Iterable[str]) -> SolvedMove | None:
         """The top move (None when no move exists)."""
         return self.solve(board, rack, top=1).best
-
-
-def _moves(core: _Core, board: Board, raw: list[_solver.RawMove], codes: bytes, top: int | None,
-           ties: bool) -> list[SolvedMove]:
-    """The moves of a search (``raw``, not empty) on the board it read (``codes``), best first, cut to ``top``
-    (and the moves tied with the last one kept, with ``ties``)."""
-    # a tile the graph does not know cannot be read back from the codes: keep a copy of the board
-    unknown, unknown_blank = core.unknown
-    snap = _Snapshot(core, codes, board.copy() if unknown in codes or unknown_blank in codes else None)
-    moves = [SolvedMove(core, snap, *m) for m in raw]
-    if len(moves) > 1:
-        moves.sort(key=_sort_key)
-    if top is not None and len(moves) > top:
-        cut = top
-        if ties:
-            while cut < len(moves) and moves[cut].score == moves[top - 1].score:
-                cut += 1
-        del moves[cut:]
-    return moves
 
 
 #: graph -> (rule set id, rack size, tiles per move) -> the tables of the generator

@@ -32,47 +32,48 @@ def callgrind_available() -> bool:
     return shutil.which("valgrind") is not None
 
 
+def _run(argv: Sequence[str], tmp: Path, options: Sequence[str], *, env: dict[str, str] | None,
+         timeout: float | None) -> tuple[Path, str]:
+    """Run ``argv`` under callgrind with ``options``, its profile(s) written into ``tmp``: the profile's path and
+    the program's stdout. RuntimeError when valgrind or the program fails."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        raise RuntimeError("valgrind is not installed")
+    out = tmp / "cg.out"
+    cmd = [valgrind, "--tool=callgrind", *options, "--dump-instr=no", f"--callgrind-out-file={out}",
+           "--log-file=" + str(tmp / "valgrind.log"), *argv]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env or dict(os.environ), timeout=timeout)
+    if proc.returncode != 0:
+        log = (tmp / "valgrind.log").read_text(errors="replace")[-2000:]
+        raise RuntimeError(f"the program failed under callgrind ({proc.returncode}): {proc.stderr[-2000:]}{log}")
+    return out, proc.stdout
+
+
 def count_calls(argv: Sequence[str], function: str, *, env: dict[str, str] | None = None,
                 timeout: float | None = None) -> tuple[list[int], str]:
     """Run ``argv`` under callgrind; the instructions of each call of ``function``, in call
     order, and the program's stdout. RuntimeError when valgrind or the program fails."""
-    valgrind = shutil.which("valgrind")
-    if valgrind is None:
-        raise RuntimeError("valgrind is not installed")
     with tempfile.TemporaryDirectory(prefix="callgrind-") as tmp:
-        out = Path(tmp) / "cg.out"
-        cmd = [
-            valgrind, "--tool=callgrind", "--collect-atstart=no", f"--toggle-collect={function}",
-            f"--dump-after={function}", "--dump-instr=no", "--compress-strings=no",
-            f"--callgrind-out-file={out}", "--log-file=" + str(Path(tmp) / "valgrind.log"), *argv,
-        ]
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=env or dict(os.environ), timeout=timeout)
-        if proc.returncode != 0:
-            log = (Path(tmp) / "valgrind.log").read_text(errors="replace")[-2000:]
-            raise RuntimeError(f"the program failed under callgrind ({proc.returncode}): {proc.stderr[-2000:]}{log}")
+        options = ["--collect-atstart=no", f"--toggle-collect={function}", f"--dump-after={function}",
+                   "--compress-strings=no"]
+        _out, stdout = _run(argv, Path(tmp), options, env=env, timeout=timeout)
         dumps = sorted(Path(tmp).glob("cg.out.*"), key=lambda p: int(p.name.rsplit(".", 1)[1]))
         counts = []
         for dump in dumps:
             match = _TOTALS.search(dump.read_bytes())
             counts.append(int(match.group(1)) if match else 0)
-        return counts, proc.stdout
+        return counts, stdout
 
 
 def total_and_inside(argv: Sequence[str], function: str, *, timeout: float | None = None) -> tuple[int, int]:
     """Run ``argv`` under callgrind counting everything: (the program's instructions, those inside
     ``function``, callees included). RuntimeError when valgrind, the program or the annotation fails."""
-    valgrind, annotate = shutil.which("valgrind"), shutil.which("callgrind_annotate")
-    if valgrind is None or annotate is None:
-        raise RuntimeError("valgrind (with callgrind_annotate) is not installed")
+    annotate = shutil.which("callgrind_annotate")
+    if annotate is None:
+        raise RuntimeError("callgrind_annotate is not installed (valgrind)")
     with tempfile.TemporaryDirectory(prefix="callgrind-") as tmp:
-        out = Path(tmp) / "cg.out"
-        cmd = [valgrind, "--tool=callgrind", "--dump-instr=no", f"--callgrind-out-file={out}",
-               "--log-file=" + str(Path(tmp) / "valgrind.log"), *argv]
         # one hash seed: the two runs compared then differ only by what they do, not by their dicts' layout
-        env = {**os.environ, "PYTHONHASHSEED": "0"}
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
-        if proc.returncode != 0:
-            raise RuntimeError(f"the program failed under callgrind ({proc.returncode}): {proc.stderr[-2000:]}")
+        out, _stdout = _run(argv, Path(tmp), [], env={**os.environ, "PYTHONHASHSEED": "0"}, timeout=timeout)
         text = subprocess.run([annotate, "--inclusive=yes", "--threshold=100", str(out)], capture_output=True,
                               text=True, timeout=timeout, check=True).stdout
     total = inside = None

@@ -2,7 +2,7 @@
 position, its top printed (``idx<TAB>score<TAB>move``); with CALLS > 1, each position solved CALLS times
 (``--call-instructions``: what a call costs outside the search, from the difference of two such runs).
 
-Run as a script (``python tournament/management/solver_child.py RULESET GRAPH.kwg POSITIONS [LIMIT [CALLS]]``,
+Run as a script (``python tournament/management/solver_child.py RULESET GRAPH.kwg POSITIONS LIMIT [CALLS]``,
 LIMIT 0: every position), it
 imports only the pure engine (``scoring``) and the word graph (``lexicon.graph``): no Django, no Celery, so
 valgrind does not spend half a minute starting a web framework before the counted calls. The parent has
@@ -28,7 +28,7 @@ def main(argv: list[str]) -> int:
     graph = WordGraph.load(argv[1], verify=False)  # the parent opened (and checked) the same file
     lines = [line.split() for line in Path(argv[2]).read_text(encoding="utf-8").splitlines()
              if line.strip() and not line.lstrip().startswith("#")]
-    if len(argv) > 3 and int(argv[3]):
+    if int(argv[3]):
         lines = lines[: int(argv[3])]
     calls = int(argv[4]) if len(argv) > 4 else 1
     solver = solver_for(ruleset, graph)

@@ -174,9 +174,7 @@ class Command(BaseCommand):
         # the child opens the compiled file itself, without Django (tournament/management/solver_child.py)
         graph_path = open_solver(get_ruleset(opts["ruleset"]), opts["lexicon"]).graph.path
         argv = [sys.executable, str(Path(__file__).resolve().parents[1] / "solver_child.py"), opts["ruleset"],
-                str(graph_path), opts["positions"]]
-        if opts["limit"]:
-            argv.append(str(opts["limit"]))
+                str(graph_path), opts["positions"], str(opts["limit"] or 0)]
         try:
             counts, out = callgrind.count_calls(argv, COUNTED_FUNCTION)
         except RuntimeError as exc:
@@ -203,8 +201,6 @@ class Command(BaseCommand):
         """Instructions a ``Solver.solve(board, rack, top=1)`` call costs outside the search (the Python side
         and the C glue): the child run with every position solved 3 times and once, counting everything,
         and the difference less the searches' own instructions, per extra call."""
-        if len(argv) == 5:
-            argv = [*argv, "0"]
         try:
             many = callgrind.total_and_inside([*argv, "3"], COUNTED_FUNCTION)
             once = callgrind.total_and_inside([*argv, "1"], COUNTED_FUNCTION)
