@@ -410,6 +410,7 @@ typedef struct {
     uint8_t has_cross[N]; /* the square has a perpendicular word */
     uint8_t anchor[N];
     uint8_t rightmost;    /* 1: a move belongs to the rightmost anchor it covers, 0: the leftmost */
+    uint8_t active;       /* 0: no anchor (no tile on the line nor beside it): nothing else filled */
     int8_t leftlimit[N];  /* leftmost: the previous anchor in the line (-1: none, or rightmost) */
     int8_t rlimit[N];     /* for anchors: the last square a move from it may cover (rightmost: before the next
                            * anchor right of the tiles that follow it) */
@@ -459,7 +460,6 @@ typedef struct {
     uint64_t blank_letters;  /* the letters a blank may stand for in this search */
     int pair_mode;           /* whole rack with two blanks: the second blank by partner[first] */
     uint64_t partner[MAXC];
-    int32_t main_sum, wmult, cross_sum;
     uint8_t word[N];
     /* output */
     Move *moves;
@@ -520,8 +520,7 @@ static void compact(Gen *g) {
     g->compact_at = 2 * k + 1024;
 }
 
-static void record(Gen *g, int start, int end) {
-    int32_t score = g->main_sum * g->wmult + g->cross_sum;
+static void record(Gen *g, int start, int end, int32_t score) {
     if (g->placed == g->t->play_max) score += g->t->bingo;
     g->count++;
     if (g->discard || g->oom) return;
@@ -556,40 +555,61 @@ static void record(Gen *g, int start, int end) {
 
 /* ---- the GADDAG walk ---------------------------------------------------------- */
 
-static void gen_left(Gen *g, int pos, uint32_t list);
-static void gen_right(Gen *g, int pos, uint32_t list);
+/* The walk's running sums travel as arguments (registers, not the Gen in memory): ms, the main word's
+ * tiles; wmul, its word multiplier; cs, the cross words' scores. Each function comes twice: for the
+ * whole-rack searches (_w: the word's start and end are given, g->need_all) and the others (_n), the
+ * test made once by the compiler. */
+static void gen_left_n(Gen *g, int pos, uint32_t list, int32_t ms, int32_t wmul, int32_t cs);
+static void gen_right_n(Gen *g, int pos, uint32_t list, int32_t ms, int32_t wmul, int32_t cs);
+static void gen_left_w(Gen *g, int pos, uint32_t list, int32_t ms, int32_t wmul, int32_t cs);
+static void gen_right_w(Gen *g, int pos, uint32_t list, int32_t ms, int32_t wmul, int32_t cs);
 
-/* After the edge `e` for the square `pos` (left of or at the anchor). */
-static inline void left_step(Gen *g, int pos, uint32_t e) {
-    const Line *ln = g->ln;
-    int left_free = pos == 0 || !ln->tile[pos - 1];
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+/* After the edge `e` for the square `pos` (left of or at the pivot: the square after it is free);
+ * left_free: no board tile left of pos. */
+ALWAYS_INLINE void left_step(Gen *g, int pos, uint32_t e, int32_t ms, int32_t wmul, int32_t cs, int left_free,
+                             const int whole) {
     int anchor = g->anchor;
-    int start_ok = pos <= g->must && (!g->need_all || ((g->starts >> pos) & 1u));
-    if (KWG_ACCEPTS(e) && left_free && anchor > pos && (anchor == N - 1 || !ln->tile[anchor + 1]) && start_ok &&
-        (!g->need_all || g->end_of[pos] == anchor))
-        record(g, pos, anchor);
+    int start_ok = pos <= g->must && (!whole || ((g->starts >> pos) & 1u));
+    if (KWG_ACCEPTS(e) && left_free && anchor > pos && start_ok && (!whole || g->end_of[pos] == anchor))
+        record(g, pos, anchor, ms * wmul + cs);
     uint32_t child = KWG_CHILD(e);
     if (!child) return;
-    if (pos > 0 && (ln->tile[pos - 1] || (pos - 1 > g->leftlimit && g->placed < g->limit &&
-                                          (!g->need_all || (g->starts & ((1u << pos) - 1u))))))
-        gen_left(g, pos - 1, child);
-    if (left_free && start_ok && anchor < N - 1 && (ln->tile[anchor + 1] || g->placed < g->limit)) {
+    if (pos > 0 && (!left_free || (pos - 1 > g->leftlimit && g->placed < g->limit &&
+                                          (!whole || (g->starts & ((1u << pos) - 1u)))))) {
+        if (whole)
+            gen_left_w(g, pos - 1, child, ms, wmul, cs);
+        else
+            gen_left_n(g, pos - 1, child, ms, wmul, cs);
+    }
+    if (left_free && start_ok && anchor < N - 1 && g->placed < g->limit) {
         uint32_t se = g->nodes[child];
         if (KWG_TILE(se) == 0 && KWG_CHILD(se)) {
             g->start = pos;
-            g->end = g->need_all ? g->end_of[pos] : g->rlimit;
-            if (anchor < g->end) gen_right(g, anchor + 1, KWG_CHILD(se));
+            g->end = whole ? g->end_of[pos] : g->rlimit;
+            if (anchor < g->end) {
+                if (whole)
+                    gen_right_w(g, anchor + 1, KWG_CHILD(se), ms, wmul, cs);
+                else
+                    gen_right_n(g, anchor + 1, KWG_CHILD(se), ms, wmul, cs);
+            }
         }
     }
 }
 
-/* After the edge `e` for the square `pos` (right of the anchor). */
-static inline void right_step(Gen *g, int pos, uint32_t e) {
-    const Line *ln = g->ln;
-    if (KWG_ACCEPTS(e) && (pos == N - 1 || !ln->tile[pos + 1]) && (!g->need_all || pos == g->end))
-        record(g, g->start, pos);
+/* After the edge `e` for the square `pos` (right of the anchor); right_free: no board tile right of pos. */
+ALWAYS_INLINE void right_step(Gen *g, int pos, uint32_t e, int32_t ms, int32_t wmul, int32_t cs, int right_free,
+                              const int whole) {
+    if (KWG_ACCEPTS(e) && right_free && (!whole || pos == g->end))
+        record(g, g->start, pos, ms * wmul + cs);
     uint32_t child = KWG_CHILD(e);
-    if (child && pos < g->end && (ln->tile[pos + 1] || g->placed < g->limit)) gen_right(g, pos + 1, child);
+    if (child && pos < g->end && (!right_free || g->placed < g->limit)) {
+        if (whole)
+            gen_right_w(g, pos + 1, child, ms, wmul, cs);
+        else
+            gen_right_n(g, pos + 1, child, ms, wmul, cs);
+    }
 }
 
 #ifdef SOLVER_STATS
@@ -598,80 +618,97 @@ static inline void right_step(Gen *g, int pos, uint32_t e) {
 #define STAT_NODE()
 #endif
 
-/* The body of gen_left / gen_right: the square `pos` with the GADDAG sibling
- * list `list`. A board tile is followed; on an empty square every letter of
- * the list that the cross-check allows is tried with a rack tile and with a
- * blank. */
-#define GEN_BODY(STEP)                                                                   \
-    STAT_NODE();                                                                         \
-    const Line *ln = g->ln;                                                              \
-    const uint32_t *nodes = g->nodes;                                                    \
-    uint8_t bt = ln->tile[pos];                                                          \
-    if (bt) {                                                                            \
-        uint32_t L = bt & CODE_MASK;                                                     \
-        for (uint32_t i = list;; i++) {                                                  \
-            uint32_t e = nodes[i];                                                       \
-            uint32_t T = KWG_TILE(e);                                                    \
-            if (T == L) {                                                                \
-                int32_t v = ln->tval[pos];                                               \
-                g->main_sum += v;                                                        \
-                g->word[pos] = bt;                                                       \
-                STEP(g, pos, e);                                                         \
-                g->main_sum -= v;                                                        \
-                return;                                                                  \
-            }                                                                            \
-            if (T > L || KWG_IS_END(e)) return;                                          \
-        }                                                                                \
-    }                                                                                    \
-    uint64_t ballow = g->blanks ? g->blank_letters : 0;                                  \
-    uint64_t allowed = ln->cross[pos] & (g->rack_mask | ballow);                         \
-    if (!allowed) return;                                                                \
-    const TablesObject *t = g->t;                                                        \
-    int sq = ln->sq[pos];                                                                \
-    int32_t wm = t->wm[sq];                                                              \
-    int hc = ln->has_cross[pos];                                                         \
-    int32_t cscore = ln->cscore[pos];                                                    \
-    int32_t save_main = g->main_sum, save_wmult = g->wmult, save_cross = g->cross_sum;  \
-    g->wmult = save_wmult * wm;                                                          \
-    g->placed++;                                                                         \
-    for (uint32_t i = list;; i++) {                                                      \
-        uint32_t e = nodes[i];                                                           \
-        uint32_t L = KWG_TILE(e);                                                        \
-        uint64_t rest = allowed >> L;                                                    \
-        if (!rest) break;                                                                \
-        if (rest & 1u) {                                                                 \
-            if (g->counts[L]) {                                                          \
-                int32_t tv = t->value[L] * t->lm[sq][L];                                 \
-                g->main_sum = save_main + tv;                                            \
-                g->cross_sum = hc ? save_cross + (cscore + tv) * wm : save_cross;        \
-                g->word[pos] = (uint8_t)L;                                               \
-                if (--g->counts[L] == 0) g->rack_mask &= ~(1ull << L);                   \
-                STEP(g, pos, e);                                                         \
-                if (g->counts[L]++ == 0) g->rack_mask |= 1ull << L;                      \
-            }                                                                            \
-            if ((ballow >> L) & 1u) {                                                    \
-                int32_t tv = t->blank_value * t->blm[sq][L];                             \
-                g->main_sum = save_main + tv;                                            \
-                g->cross_sum = hc ? save_cross + (cscore + tv) * wm : save_cross;        \
-                g->word[pos] = (uint8_t)(L | BLANK_BIT);                                 \
-                uint64_t save_bl = g->blank_letters;                                     \
-                if (g->pair_mode && g->blanks == 2) g->blank_letters = g->partner[L];     \
-                g->blanks--;                                                             \
-                STEP(g, pos, e);                                                         \
-                g->blanks++;                                                             \
-                g->blank_letters = save_bl;                                              \
-            }                                                                            \
-        }                                                                                \
-        if (KWG_IS_END(e)) break;                                                        \
-    }                                                                                    \
-    g->placed--;                                                                         \
-    g->main_sum = save_main;                                                             \
-    g->wmult = save_wmult;                                                               \
-    g->cross_sum = save_cross;
+/* The body of the walk: the square `pos` with the GADDAG sibling list `list`. A board tile is followed;
+ * on an empty square every letter of the list that the cross-check allows is tried with a rack tile and
+ * with a blank (the list is in letter order: it is read up to the last such letter). */
+ALWAYS_INLINE void walk(Gen *g, int pos, uint32_t list, int32_t ms, int32_t wmul, int32_t cs, const int right,
+                        const int whole) {
+    STAT_NODE();
+    const Line *ln = g->ln;
+    const uint32_t *nodes = g->nodes;
+    uint8_t bt = ln->tile[pos];
+    /* free_on: no board tile beyond pos in the walk's direction (read once: the walk's byte stores may
+     * alias it) */
+#define FREE_ON (right ? pos == N - 1 || !ln->tile[pos + 1] : pos == 0 || !ln->tile[pos - 1])
+    if (bt) {
+        uint32_t L = bt & CODE_MASK;
+        for (uint32_t i = list;; i++) {
+            uint32_t e = nodes[i];
+            uint32_t T = KWG_TILE(e);
+            if (T == L) {
+                const int free_on = FREE_ON;
+                g->word[pos] = bt;
+                if (right)
+                    right_step(g, pos, e, ms + ln->tval[pos], wmul, cs, free_on, whole);
+                else
+                    left_step(g, pos, e, ms + ln->tval[pos], wmul, cs, free_on, whole);
+                return;
+            }
+            if (T > L || KWG_IS_END(e)) return;
+        }
+    }
+    uint64_t ballow = g->blanks ? g->blank_letters : 0;
+    uint64_t allowed = ln->cross[pos] & (g->rack_mask | ballow);
+    if (!allowed) return;
+    const int free_on = FREE_ON;
+#undef FREE_ON
+    uint32_t last = 63u - (uint32_t)__builtin_clzll(allowed);
+    const TablesObject *t = g->t;
+    int sq = ln->sq[pos];
+    int32_t wm = t->wm[sq];
+    int32_t cw = ln->has_cross[pos] ? wm : 0;
+    int32_t cscore = ln->cscore[pos];
+    int32_t nwmul = wmul * wm;
+    g->placed++;
+    for (uint32_t i = list;; i++) {
+        uint32_t e = nodes[i];
+        uint32_t L = KWG_TILE(e);
+        if (L > last) break;
+        if ((allowed >> L) & 1u) {
+            if (g->counts[L]) {
+                int32_t tv = t->value[L] * t->lm[sq][L];
+                g->word[pos] = (uint8_t)L;
+                if (--g->counts[L] == 0) g->rack_mask &= ~(1ull << L);
+                if (right)
+                    right_step(g, pos, e, ms + tv, nwmul, cs + (cscore + tv) * cw, free_on, whole);
+                else
+                    left_step(g, pos, e, ms + tv, nwmul, cs + (cscore + tv) * cw, free_on, whole);
+                if (g->counts[L]++ == 0) g->rack_mask |= 1ull << L;
+            }
+            if ((ballow >> L) & 1u) {
+                int32_t tv = t->blank_value * t->blm[sq][L];
+                g->word[pos] = (uint8_t)(L | BLANK_BIT);
+                uint64_t save_bl = g->blank_letters;
+                if (whole && g->pair_mode && g->blanks == 2) g->blank_letters = g->partner[L];
+                g->blanks--;
+                if (right)
+                    right_step(g, pos, e, ms + tv, nwmul, cs + (cscore + tv) * cw, free_on, whole);
+                else
+                    left_step(g, pos, e, ms + tv, nwmul, cs + (cscore + tv) * cw, free_on, whole);
+                g->blanks++;
+                g->blank_letters = save_bl;
+            }
+        }
+        if (KWG_IS_END(e)) break;
+    }
+    g->placed--;
+}
 
-static void gen_left(Gen *g, int pos, uint32_t list) { GEN_BODY(left_step) }
+static void gen_left_n(Gen *g, int pos, uint32_t list, int32_t ms, int32_t wmul, int32_t cs) {
+    walk(g, pos, list, ms, wmul, cs, 0, 0);
+}
 
-static void gen_right(Gen *g, int pos, uint32_t list) { GEN_BODY(right_step) }
+static void gen_right_n(Gen *g, int pos, uint32_t list, int32_t ms, int32_t wmul, int32_t cs) {
+    walk(g, pos, list, ms, wmul, cs, 1, 0);
+}
+
+static void gen_left_w(Gen *g, int pos, uint32_t list, int32_t ms, int32_t wmul, int32_t cs) {
+    walk(g, pos, list, ms, wmul, cs, 0, 1);
+}
+
+static void gen_right_w(Gen *g, int pos, uint32_t list, int32_t ms, int32_t wmul, int32_t cs) {
+    walk(g, pos, list, ms, wmul, cs, 1, 1);
+}
 
 /* The moves covering the anchor `pos` and no anchor left of it. When tiles
  * follow the anchor, the walk starts from the last of them (the GADDAG then
@@ -686,11 +723,11 @@ static void gen_anchor(Gen *g, const Line *ln, int dir, int line, int pos, uint3
     g->must = pos;
     g->rlimit = ln->rlimit[pos];
     g->leftlimit = ln->leftlimit[pos];
-    g->main_sum = 0;
-    g->wmult = 1;
-    g->cross_sum = 0;
     g->placed = 0;
-    gen_left(g, pivot, gaddag_root);
+    if (g->need_all)
+        gen_left_w(g, pivot, gaddag_root, 0, 1, 0);
+    else
+        gen_left_n(g, pivot, gaddag_root, 0, 1, 0);
 }
 
 /* ---- cross-checks ------------------------------------------------------------ */
@@ -705,9 +742,9 @@ static inline uint32_t find_edge(const uint32_t *nodes, uint32_t list, uint32_t 
     }
 }
 
-/* Letters L such that pre + L + suf is a word (pre, suf: codes in reading order). */
+/* Letters L among `want` such that pre + L + suf is a word (pre, suf: codes in reading order). */
 static uint64_t cross_mask(const uint32_t *nodes, uint32_t droot, uint32_t groot, const uint8_t *pre, int k,
-                           const uint8_t *suf, int m) {
+                           const uint8_t *suf, int m, uint64_t want) {
     uint64_t mask = 0;
     if (m == 0 || (k > m && k > 0)) {
         /* DAWG: walk the prefix, then each next letter L and the suffix. */
@@ -723,7 +760,7 @@ static uint64_t cross_mask(const uint32_t *nodes, uint32_t droot, uint32_t groot
             uint32_t L = KWG_TILE(e);
             if (m == 0) {
                 if (KWG_ACCEPTS(e)) mask |= 1ull << L;
-            } else {
+            } else if ((want >> L) & 1u) {
                 uint32_t sub = KWG_CHILD(e), e2 = 0;
                 int j;
                 for (j = 0; j < m; j++) {
@@ -748,7 +785,7 @@ static uint64_t cross_mask(const uint32_t *nodes, uint32_t droot, uint32_t groot
     for (uint32_t i = list;; i++) {
         uint32_t e = nodes[i];
         uint32_t L = KWG_TILE(e);
-        if (L) {
+        if ((want >> L) & 1u) {
             if (k == 0) {
                 if (KWG_ACCEPTS(e)) mask |= 1ull << L;
             } else {
@@ -769,12 +806,26 @@ static uint64_t cross_mask(const uint32_t *nodes, uint32_t droot, uint32_t groot
 
 /* Fills the 15 lines of direction `dir` (0: rows, horizontal moves; 1: columns). */
 static void prepare_lines(const TablesObject *t, const uint32_t *nodes, uint32_t droot, uint32_t groot,
-                          const uint8_t *board, int empty, int dir, int nblanks, Line *lines) {
-#define AT(l, p) (dir ? board[(p) * N + (l)] : board[(l) * N + (p)])
+                          const uint8_t *board, int empty, int dir, int nblanks, uint64_t want, Line *lines) {
+    /* the board seen along the lines, with a border of empty squares (no bounds to test) */
+#define W2 (N + 2)
+#define PB(l, p) pb[((l) + 1) * W2 + (p) + 1]
+    uint8_t pb[W2 * W2];
+    memset(pb, 0, sizeof pb);
+    uint8_t occupied[N + 2] = {0}; /* occupied[l + 1]: line l holds a tile */
+    for (int l = 0; l < N; l++)
+        for (int p = 0; p < N; p++) {
+            uint8_t b = dir ? board[p * N + l] : board[l * N + p];
+            PB(l, p) = b;
+            occupied[l + 1] |= b != 0;
+        }
     for (int l = 0; l < N; l++) {
         Line *ln = &lines[l];
+        ln->active = empty ? (uint8_t)(l == (dir ? t->centre % N : t->centre / N))
+                           : (uint8_t)(occupied[l] || occupied[l + 1] || occupied[l + 2]);
+        if (!ln->active) continue;
         for (int p = 0; p < N; p++) {
-            uint8_t b = AT(l, p);
+            uint8_t b = PB(l, p);
             int sq = dir ? p * N + l : l * N + p;
             ln->tile[p] = b;
             ln->sq[p] = (uint8_t)sq;
@@ -793,27 +844,26 @@ static void prepare_lines(const TablesObject *t, const uint32_t *nodes, uint32_t
                 if (sq == t->centre) ln->anchor[p] = 1;
                 continue;
             }
-            int up = l > 0 && AT(l - 1, p), down = l < N - 1 && AT(l + 1, p);
-            int lt = p > 0 && AT(l, p - 1), rt = p < N - 1 && AT(l, p + 1);
-            if (up || down || lt || rt) ln->anchor[p] = 1;
+            int up = PB(l - 1, p), down = PB(l + 1, p);
+            if (up || down || PB(l, p - 1) || PB(l, p + 1)) ln->anchor[p] = 1;
             if (up || down) {
                 uint8_t pre[N], suf[N];
                 int k = 0, m = 0, i = l - 1;
                 int32_t cs = 0;
-                while (i >= 0 && AT(i, p)) i--;
+                while (PB(i, p)) i--;
                 for (int j = i + 1; j < l; j++) {
-                    uint8_t c = AT(j, p);
+                    uint8_t c = PB(j, p);
                     pre[k++] = c & CODE_MASK;
                     cs += (c & BLANK_BIT) ? t->blank_value : t->value[c & CODE_MASK];
                 }
-                for (int j = l + 1; j < N && AT(j, p); j++) {
-                    uint8_t c = AT(j, p);
+                for (int j = l + 1; PB(j, p); j++) {
+                    uint8_t c = PB(j, p);
                     suf[m++] = c & CODE_MASK;
                     cs += (c & BLANK_BIT) ? t->blank_value : t->value[c & CODE_MASK];
                 }
                 ln->has_cross[p] = 1;
                 ln->cscore[p] = cs;
-                ln->cross[p] = cross_mask(nodes, droot, groot, pre, k, suf, m) & t->all_letters;
+                ln->cross[p] = cross_mask(nodes, droot, groot, pre, k, suf, m, want) & want;
             }
         }
         /* a move is generated from the rightmost anchor it covers: rightwards, up to the next
@@ -854,7 +904,8 @@ static void prepare_lines(const TablesObject *t, const uint32_t *nodes, uint32_t
                 next = p;
             }
     }
-#undef AT
+#undef PB
+#undef W2
 }
 
 /* ---- upper bounds (best-N) ------------------------------------------------------ */
@@ -1082,9 +1133,11 @@ static int32_t exact_bound(const TablesObject *t, const Line *ln, Exact *ex, con
 
 /* The leftmost assignment (see span_bound): spans from j empty squares left of the anchor
  * (up to the previous anchor) rightwards. */
-static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, const int32_t *rv, int R, int nblanks,
-                               const uint8_t *lmx, int whole, BingoInfo *binfo, SearchRec *rec, Exact *ex) {
+static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, const int32_t *rv, int Rn, int Rw,
+                               int nblanks, const uint8_t *lmx, BingoInfo *binfo, SearchRec *recw, Exact *ex,
+                               int32_t *bw) {
     int32_t best = -1;
+    int Rmax = Rw ? Rw : Rn;
     int jmax = 0, left_nb = 0, left_x = 0, left_y = 0, run_start = a;
     int32_t left_board = 0;
     if (a > 0 && ln->tile[a - 1]) {
@@ -1100,7 +1153,7 @@ static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, con
         }
     } else {
         jmax = a - 1 - ln->leftlimit[a];
-        if (jmax > R - 1) jmax = R - 1;
+        if (jmax > Rmax - 1) jmax = Rmax - 1;
     }
     int left_only = 0; /* squares only a blank fits among the j left of the anchor */
     for (int j = 0; j <= jmax; j++) {
@@ -1109,7 +1162,8 @@ static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, con
         int nb = left_nb, x = left_x, y = left_y;
         int32_t lmq[N], cwq[N];
         uint8_t boq[N], qq[N];
-        int k = 0, end = a, only = left_only;
+        int k = 0, end = a, only = left_only, start = j ? a - j : run_start;
+        int done_n = j > Rn - 1; /* the span of at most Rn tiles is done (or has none) */
         if (ln->usable[a] == 2 && only == nblanks) continue; /* the anchor needs one more */
         for (int q = a - j; q < a; q++) { /* empty, no perpendicular word */
             int sq = ln->sq[q];
@@ -1130,9 +1184,16 @@ static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, con
                 end = q;
                 continue;
             }
+            if (!done_n && k == Rn) { /* the moves of at most Rn tiles end here: their bound */
+                int32_t bound = ex ? exact_bound(t, ln, ex, qq, k, j + 1, W, B, nb, binfo->partial_bonus)
+                                   : walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, Rn, 0, nb, x, y,
+                                                  start, end, binfo, NULL);
+                if (bound > best) best = bound;
+                done_n = 1;
+            }
             /* a move is contiguous: it cannot reach past a square only a blank fits once the blanks are
              * used up, nor any square after it */
-            if (k == R || !ln->usable[q] || (ln->usable[q] == 2 && only++ == nblanks)) break;
+            if (k == Rmax || !ln->usable[q] || (ln->usable[q] == 2 && only++ == nblanks)) break;
             end = q;
             int sq = ln->sq[q];
             W *= t->wm[sq];
@@ -1143,29 +1204,38 @@ static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, con
             C += ln->has_cross[q] ? ln->cscore[q] * t->wm[sq] : 0;
             k++;
         }
-        int32_t bound = ex ? exact_bound(t, ln, ex, qq, k, j + 1, W, B, nb, binfo->partial_bonus)
-                           : walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, R, whole, nb, x, y,
-                                          j ? a - j : run_start, end, binfo, rec);
-        if (bound > best) best = bound;
+        if (!done_n) {
+            int32_t bound = ex ? exact_bound(t, ln, ex, qq, k, j + 1, W, B, nb, binfo->partial_bonus)
+                               : walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, Rn, 0, nb, x, y, start,
+                                              end, binfo, NULL);
+            if (bound > best) best = bound;
+        }
+        if (Rw && k == Rw) {
+            int32_t bound = walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, Rw, 1, nb, x, y, start, end,
+                                         binfo, recw);
+            if (bound > *bw) *bw = bound;
+        }
     }
     return best;
 }
 
-/* An upper bound of the score of the moves generated from the anchor `a` of
- * `ln` that place at most R tiles (whole = 0: no bonus), or exactly R =
- * rack_size tiles (whole = 1: only the spans where the anagram index allows a
- * word, bonus included; *blanks gets the letters their blanks may stand for).
- * -1: no such move. rv: the rack values, best first; lmx: per square, the best
- * letter multiplier a rack tile can get there.
+/* The bound of the moves generated from the anchor `a` of `ln` that place at most Rn tiles (no bonus
+ * unless the rack is larger than a move), returned, and, when Rw (the rack's size) is not 0, of those
+ * that play the whole rack (only the spans where the anagram index allows a word, bonus included; recw
+ * gets their starts, ends, board letters and the letters their blanks may stand for) in *bw; -1: no such
+ * move. rv: the rack values, best first; lmx: per square, the best letter multiplier a rack tile can get
+ * there. ex: the exact bound instead (not whole-rack).
  *
  * The spans: the anchor and the board tiles that follow it, j empty squares
  * after them (free squares before the next anchor), and leftwards as far as the
  * remaining tiles and the usable squares allow, board tiles included. A shorter
- * span of the same end has a lower bound, so these are enough. */
-static int32_t span_bound_right(const TablesObject *t, const Line *ln, int a, const int32_t *rv, int R,
-                                int nblanks, const uint8_t *lmx, int whole, BingoInfo *binfo, SearchRec *rec,
-                                Exact *ex) {
+ * span of the same end has a lower bound, so these are enough; a span of Rn tiles is the first part of
+ * the one of Rw tiles going the same way, so both are bounded in one pass. */
+static int32_t span_bound_right(const TablesObject *t, const Line *ln, int a, const int32_t *rv, int Rn, int Rw,
+                                int nblanks, const uint8_t *lmx, BingoInfo *binfo, SearchRec *recw, Exact *ex,
+                                int32_t *bw) {
     int32_t best = -1;
+    int Rmax = Rw ? Rw : Rn;
     int pivot = a, mid_nb = 0, mid_x = 0, mid_y = 0;
     int32_t mid_board = 0;
     while (pivot < N - 1 && ln->tile[pivot + 1]) {
@@ -1177,7 +1247,7 @@ static int32_t span_bound_right(const TablesObject *t, const Line *ln, int a, co
         mid_board += ln->tval[pivot];
     }
     int jmax = ln->rlimit[a] - pivot;
-    if (jmax > R - 1) jmax = R - 1;
+    if (jmax > Rmax - 1) jmax = Rmax - 1;
     int32_t WR = 1;
     int right_only = 0; /* squares only a blank fits among the j right of the pivot */
     for (int j = 0; j <= jmax; j++) {
@@ -1191,6 +1261,7 @@ static int32_t span_bound_right(const TablesObject *t, const Line *ln, int a, co
         int32_t lmq[N], cwq[N];
         uint8_t boq[N], qq[N];
         int k = 0, start = a, end = pivot + j, only = right_only;
+        int done_n = j > Rn - 1;
         if (ln->usable[a] == 2 && only == nblanks) continue; /* the anchor needs one more */
         for (int q = pivot + 1; q <= end; q++) { /* empty, no perpendicular word */
             lmq[k] = lmx[ln->sq[q]];
@@ -1209,7 +1280,14 @@ static int32_t span_bound_right(const TablesObject *t, const Line *ln, int a, co
                 start = q;
                 continue;
             }
-            if (k == R || !ln->usable[q] || (ln->usable[q] == 2 && only++ == nblanks)) break;
+            if (!done_n && k == Rn) {
+                int32_t bound = ex ? exact_bound(t, ln, ex, qq, k, j + 1, W, B, nb, binfo->partial_bonus)
+                                   : walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, Rn, 0, nb, x, y,
+                                                  start, end, binfo, NULL);
+                if (bound > best) best = bound;
+                done_n = 1;
+            }
+            if (k == Rmax || !ln->usable[q] || (ln->usable[q] == 2 && only++ == nblanks)) break;
             start = q;
             int sq = ln->sq[q];
             W *= t->wm[sq];
@@ -1220,19 +1298,28 @@ static int32_t span_bound_right(const TablesObject *t, const Line *ln, int a, co
             C += ln->has_cross[q] ? ln->cscore[q] * t->wm[sq] : 0;
             k++;
         }
-        int32_t bound = ex ? exact_bound(t, ln, ex, qq, k, j + 1, W, B, nb, binfo->partial_bonus)
-                           : walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, R, whole, nb, x, y, start,
-                                          end, binfo, rec);
-        if (bound > best) best = bound;
+        if (!done_n) {
+            int32_t bound = ex ? exact_bound(t, ln, ex, qq, k, j + 1, W, B, nb, binfo->partial_bonus)
+                               : walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, Rn, 0, nb, x, y, start,
+                                              end, binfo, NULL);
+            if (bound > best) best = bound;
+        }
+        if (Rw && k == Rw) {
+            int32_t bound = walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, Rw, 1, nb, x, y, start, end,
+                                         binfo, recw);
+            if (bound > *bw) *bw = bound;
+        }
     }
     return best;
 }
 
-static int32_t span_bound(const TablesObject *t, const Line *ln, int a, const int32_t *rv, int R, int nblanks,
-                          const uint8_t *lmx, int whole, BingoInfo *binfo, SearchRec *rec, Exact *ex) {
-    if (!ln->usable[a] || R < 1) return -1;
-    return ln->rightmost ? span_bound_right(t, ln, a, rv, R, nblanks, lmx, whole, binfo, rec, ex)
-                         : span_bound_left(t, ln, a, rv, R, nblanks, lmx, whole, binfo, rec, ex);
+static int32_t span_bound(const TablesObject *t, const Line *ln, int a, const int32_t *rv, int Rn, int Rw,
+                          int nblanks, const uint8_t *lmx, BingoInfo *binfo, SearchRec *recw, Exact *ex,
+                          int32_t *bw) {
+    *bw = -1;
+    if (!ln->usable[a] || Rn < 1) return -1;
+    return ln->rightmost ? span_bound_right(t, ln, a, rv, Rn, Rw, nblanks, lmx, binfo, recw, ex, bw)
+                         : span_bound_left(t, ln, a, rv, Rn, Rw, nblanks, lmx, binfo, recw, ex, bw);
 }
 
 /* The searches' keys (see run_search): a min-heap, sifted down from i. */
@@ -1320,7 +1407,8 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
 
     Line lines[2][N];
     for (int dir = 0; dir < 2; dir++)
-        prepare_lines(t, g->nodes, q->droot, q->groot, q->board, empty, dir, g->blanks, lines[dir]);
+        prepare_lines(t, g->nodes, q->droot, q->groot, q->board, empty, dir, g->blanks,
+                      g->blanks ? t->all_letters : g->rack_mask & t->all_letters, lines[dir]);
     int skip_vertical = empty && !q->vertical_first;
 
     if (!q->top || q->count_all) { /* exhaustive */
@@ -1328,6 +1416,7 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
             g->discard = dir == 1 && skip_vertical;
             for (int l = 0; l < N; l++) {
                 const Line *ln = &lines[dir][l];
+                if (!ln->active) continue;
                 for (int p = 0; p < N; p++)
                     if (ln->anchor[p]) gen_anchor(g, ln, dir, l, p, q->groot);
             }
@@ -1371,26 +1460,33 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
         if (dir == 1 && skip_vertical) continue;
         for (int l = 0; l < N; l++) {
             Line *ln = &lines[dir][l];
+            if (!ln->active) continue;
             /* 1: a rack tile fits the empty square; 2: only a blank does */
             for (int p = 0; p < N; p++)
                 ln->usable[p] = (uint8_t)(ln->tile[p] || !(ln->cross[p] & avail) ? 0
                                           : (ln->cross[p] & g->rack_mask) ? 1 : 2);
             for (int p = 0; p < N; p++) {
                 if (!ln->anchor[p]) continue;
-                for (int whole = 0; whole <= whole_possible; whole++) {
-                    SearchRec *r = &recs[nrec];
+                /* the moves of at most P - 1 tiles and, in a search of its own, those of the whole rack */
+                SearchRec *rn = &recs[nrec], *rw = &recs[nrec + 1];
+                for (int whole = 0; whole < 2; whole++) {
+                    SearchRec *r = whole ? rw : rn;
                     r->blanks = 0;
                     r->starts = 0;
                     r->nkinds = 0;
                     r->exact = 0;
-                    int32_t b = span_bound(t, ln, p, rv, whole ? R : P - whole_possible, g->blanks, lmx, whole, binfo, r,
-                                           NULL);
-                    if (b < 0) continue;
-                    r->bound = b;
                     r->dir = (uint8_t)dir;
                     r->line = (uint8_t)l;
                     r->pos = (uint8_t)p;
                     r->whole = (uint8_t)whole;
+                }
+                int32_t bw;
+                rn->bound = span_bound(t, ln, p, rv, P - whole_possible, whole_possible ? R : 0, g->blanks, lmx,
+                                       binfo, rw, NULL, &bw);
+                rw->bound = bw;
+                if (rn->bound >= 0) nrec++;
+                if (bw >= 0) {
+                    if (rn->bound < 0) memcpy(&recs[nrec], rw, sizeof *rw);
                     nrec++;
                 }
             }
@@ -1426,8 +1522,9 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
             ex->bb[0] = ex->bb[1] = ex->bb[2] = -1;
             ex->use_spell = ex->spell_state == 1;
             ex->nb0 = 0;
-            int32_t b = span_bound(t, &lines[r->dir][r->line], r->pos, rv, P - whole_possible, g->blanks, lmx, 0,
-                                   binfo, r, ex);
+            int32_t unused;
+            int32_t b = span_bound(t, &lines[r->dir][r->line], r->pos, rv, P - whole_possible, 0, g->blanks, lmx,
+                                   binfo, NULL, ex, &unused);
             /* the walk would take two blanks through a span without board tiles: then the words the rack
              * spells (once per call) may cut it, from the SPELL_AFTER-th such walk on (with fewer the walk
              * of the DAWG seldom pays) */
@@ -1436,8 +1533,8 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
                 if (ex->spell_state == 1) {
                     ex->use_spell = 1;
                     ex->bb[0] = ex->bb[1] = ex->bb[2] = -1;
-                    b = span_bound(t, &lines[r->dir][r->line], r->pos, rv, P - whole_possible, g->blanks, lmx, 0,
-                                   binfo, r, ex);
+                    b = span_bound(t, &lines[r->dir][r->line], r->pos, rv, P - whole_possible, 0, g->blanks,
+                                   lmx, binfo, NULL, ex, &unused);
                 }
             }
             memcpy(r->bb, ex->bb, sizeof r->bb);
