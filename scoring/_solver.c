@@ -56,11 +56,22 @@
  *     read (a snapshot of the position the moves were found on). The time of
  *     the search itself is kept in Tables.last_search_ns.
  *
+ *   Tables.solve(nodes, dawg_root, gaddag_root, board, rack, top, count_all,
+ *                vertical_first, bingo_index, core, move_type, snapshot_type,
+ *                result_type, position, keep, ties)   (positional only)
+ *       -> result_type(moves, count or None, elapsed_ms)
+ *     The same search, its answer made here: the moves as move_type objects
+ *     (subclasses of MoveBase, sharing one snapshot_type object, a subclass of
+ *     SnapshotBase), best first (score, then notation as set_text() writes it),
+ *     cut to the first `keep` (and the moves tied with the last kept if ties).
+ *     scoring/solver.py's Solver.solve is this call.
+ *
  * The search runs without the GIL. Compile with -DSOLVER_STATS (node counts)
  * or -DSOLVER_TRACE (per search) for tuning; both print to stderr.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 
 #include <limits.h>
 #include <stddef.h>
@@ -109,6 +120,8 @@ typedef struct {
     uint8_t tc_code[TILE_CACHE];
     int tc_n;
     long long last_search_ns; /* the time the last generate() spent in the search itself */
+    PyObject *fen;    /* set_text: tuple of 256 str, a code's letter as written (| 0x80: a blank's) */
+    PyObject *labels; /* ... tuple of 450 str, the coordinates of (row * 15 + col) * 2 + vertical */
 } TablesObject;
 
 static PyObject *s_letter, *s_blank;
@@ -462,7 +475,8 @@ typedef struct {
     uint64_t partner[MAXC];
     uint8_t word[N];
     /* output */
-    Move *moves;
+    Move *moves;             /* the caller's small buffer (moves_inline) until it is full, then malloc'd */
+    int moves_inline;
     size_t n, cap, compact_at;
     int oom;
     long long count;
@@ -535,12 +549,19 @@ static void record(Gen *g, int start, int end, int32_t score) {
     }
     if (g->n == g->cap) {
         size_t cap = g->cap ? 2 * g->cap : 256;
-        Move *m = (Move *)realloc(g->moves, cap * sizeof(Move));
+        Move *m;
+        if (g->moves_inline) { /* the caller's small buffer is full: to the heap */
+            m = (Move *)malloc(cap * sizeof(Move));
+            if (m) memcpy(m, g->moves, g->n * sizeof(Move));
+        } else {
+            m = (Move *)realloc(g->moves, cap * sizeof(Move));
+        }
         if (!m) {
             g->oom = 1;
             return;
         }
         g->moves = m;
+        g->moves_inline = 0;
         g->cap = cap;
     }
     Move *m = &g->moves[g->n++];
@@ -1692,12 +1713,50 @@ static void tile_cache_clear(TablesObject *self) {
 static void Tables_dealloc(TablesObject *self) {
     tile_cache_clear(self);
     Py_XDECREF(self->codes);
+    Py_XDECREF(self->fen);
+    Py_XDECREF(self->labels);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 /* Reads a Board's cells (15 lists of 15 Tile or None) into codes. Tiles are immutable: their codes are
  * remembered by address (tile cache of TablesObject), so a board read again costs a probe per tile. */
+/* The code of a tile read before (by its address: tiles are immutable), or -1. */
+static inline int cached_code(const TablesObject *self, PyObject *cell) {
+    size_t slot = ((uintptr_t)cell >> 4) & (TILE_CACHE - 1);
+    PyObject *k;
+    while ((k = self->tc_key[slot]) != NULL) {
+        if (k == cell) return self->tc_code[slot];
+        slot = (slot + 1) & (TILE_CACHE - 1);
+    }
+    return -1;
+}
+
+static int read_cells_generic(TablesObject *self, PyObject *cells, uint8_t *board);
+
+/* The board as 225 codes from 15 rows of 15 cells (a Tile or None): lists of lists read in place when
+ * every tile is known already, else the general way. */
 static int read_cells(TablesObject *self, PyObject *cells, uint8_t *board) {
+    if (!PyList_CheckExact(cells) || PyList_GET_SIZE(cells) != N) return read_cells_generic(self, cells, board);
+    for (int r = 0; r < N; r++) {
+        PyObject *row = PyList_GET_ITEM(cells, r);
+        if (!PyList_CheckExact(row) || PyList_GET_SIZE(row) != N) return read_cells_generic(self, cells, board);
+        PyObject **items = ((PyListObject *)row)->ob_item;
+        uint8_t *out = board + r * N;
+        for (int c = 0; c < N; c++) {
+            PyObject *cell = items[c];
+            if (cell == Py_None) {
+                out[c] = 0;
+                continue;
+            }
+            int code = cached_code(self, cell);
+            if (code < 0) return read_cells_generic(self, cells, board);
+            out[c] = (uint8_t)code;
+        }
+    }
+    return 0;
+}
+
+static int read_cells_generic(TablesObject *self, PyObject *cells, uint8_t *board) {
     PyObject *rows = PySequence_Fast(cells, "board must be 225 bytes or 15 rows of 15 cells");
     if (!rows) return -1;
     if (PySequence_Fast_GET_SIZE(rows) != N) {
@@ -1774,77 +1833,94 @@ fail:
     return -1;
 }
 
-static PyObject *Tables_generate(TablesObject *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"nodes", "dawg_root", "gaddag_root", "board", "rack",
-                             "top", "count_all", "vertical_first", "bingo_index", "snapshot", NULL};
-    PyObject *nodes_obj, *board_obj, *rack_obj, *bi_obj = Py_None;
-    unsigned long droot, groot;
-    int top = 0, count_all = 0, vertical_first = 1, snapshot = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OkkOO|ippOp", kwlist, &nodes_obj, &droot, &groot, &board_obj,
-                                     &rack_obj, &top, &count_all, &vertical_first, &bi_obj, &snapshot))
-        return NULL;
+#define INLINE_MOVES 64 /* moves kept in the caller's frame before the heap is needed */
+
+static void free_moves(Gen *g) {
+    if (!g->moves_inline) free(g->moves);
+    g->moves = NULL;
+}
+
+/* What generate and solve share: the inputs read and checked and the search run. The kept moves are left in
+ * g (g->moves, g->n, g->count: the caller calls free_moves), first in `inline_moves` (INLINE_MOVES of
+ * them, the caller's), the board as read in `board`. 0, or -1 with an exception set. */
+static int generate_into(TablesObject *self, PyObject *nodes_obj, unsigned long droot, unsigned long groot,
+                         PyObject *board_obj, PyObject *rack_obj, int top, int count_all, int vertical_first,
+                         PyObject *bi_obj, Gen *g, uint8_t *board, Move *inline_moves) {
     if (bi_obj != Py_None && !PyObject_TypeCheck(bi_obj, &BingoIndexType)) {
         PyErr_SetString(PyExc_TypeError, "bingo_index must be a BingoIndex or None");
-        return NULL;
+        return -1;
     }
     const BingoIndexObject *bi = bi_obj == Py_None ? NULL : (const BingoIndexObject *)bi_obj;
     if (bi && (!bi->ready || bi->rack_size != self->play_max)) {
         PyErr_SetString(PyExc_ValueError, "the BingoIndex was built for another rack size");
-        return NULL;
+        return -1;
     }
     if (top < 0) {
         PyErr_SetString(PyExc_ValueError, "top must be >= 0");
-        return NULL;
+        return -1;
     }
-    uint8_t board[NSQ];
     if (PyBytes_Check(board_obj) || PyByteArray_Check(board_obj) || PyMemoryView_Check(board_obj)) {
-        if (read_fixed(board_obj, board, NSQ, "board") < 0) return NULL;
+        if (read_fixed(board_obj, board, NSQ, "board") < 0) return -1;
         for (int i = 0; i < NSQ; i++) {
             if (board[i] && ((board[i] & CODE_MASK) == 0 || (board[i] & 0x40))) {
                 PyErr_SetString(PyExc_ValueError, "board codes must be 1..63, with 0x80 for a blank");
-                return NULL;
+                return -1;
             }
         }
     } else if (read_cells(self, board_obj, board) < 0) {
-        return NULL;
+        return -1;
     }
     uint8_t rack[N];
-    Py_buffer rb;
-    if (PyObject_GetBuffer(rack_obj, &rb, PyBUF_SIMPLE) < 0) return NULL;
-    if (rb.len > self->rack_size || rb.len > N) {
+    int rack_len;
+    if (PyBytes_Check(rack_obj)) { /* the usual case: no buffer to take and give back */
+        rack_len = (int)PyBytes_GET_SIZE(rack_obj);
+        if (rack_len > self->rack_size || rack_len > N) {
+            PyErr_SetString(PyExc_ValueError, "too many tiles on the rack");
+            return -1;
+        }
+        memcpy(rack, PyBytes_AS_STRING(rack_obj), (size_t)rack_len);
+    } else {
+        Py_buffer rb;
+        if (PyObject_GetBuffer(rack_obj, &rb, PyBUF_SIMPLE) < 0) return -1;
+        if (rb.len > self->rack_size || rb.len > N) {
+            PyBuffer_Release(&rb);
+            PyErr_SetString(PyExc_ValueError, "too many tiles on the rack");
+            return -1;
+        }
+        rack_len = (int)rb.len;
+        memcpy(rack, rb.buf, (size_t)rb.len);
         PyBuffer_Release(&rb);
-        PyErr_SetString(PyExc_ValueError, "too many tiles on the rack");
-        return NULL;
     }
-    int rack_len = (int)rb.len;
-    memcpy(rack, rb.buf, (size_t)rb.len);
-    PyBuffer_Release(&rb);
     for (int i = 0; i < rack_len; i++)
         if (rack[i] > 63) {
             PyErr_SetString(PyExc_ValueError, "rack codes must be 0 (blank) or 1..63");
-            return NULL;
+            return -1;
         }
 
     Py_buffer nb;
-    if (PyObject_GetBuffer(nodes_obj, &nb, PyBUF_SIMPLE) < 0) return NULL;
+    if (PyObject_GetBuffer(nodes_obj, &nb, PyBUF_SIMPLE) < 0) return -1;
     size_t nnodes = (size_t)nb.len / 4;
     if (nnodes < 2 || droot >= nnodes || groot >= nnodes) {
         PyBuffer_Release(&nb);
         PyErr_SetString(PyExc_ValueError, "roots out of the edge array");
-        return NULL;
+        return -1;
     }
 
-    Gen g;
-    memset(&g, 0, sizeof g);
-    g.nodes = (const uint32_t *)nb.buf;
-    g.t = self;
-    g.top = top;
-    g.compact_at = top ? 2 * (size_t)top + 1024 : (size_t)-1;
+    memset(g, 0, sizeof *g);
+    g->moves = inline_moves;
+    g->moves_inline = 1;
+    g->cap = INLINE_MOVES;
+    g->nodes = (const uint32_t *)nb.buf;
+    g->t = self;
+    g->top = top;
+    g->compact_at = top ? 2 * (size_t)top + 1024 : (size_t)-1;
+    int32_t small_heap[64]; /* the heap of a small top needs no allocation */
     if (top) {
-        g.heap = (int32_t *)malloc(sizeof(int32_t) * (size_t)top);
-        if (!g.heap) {
+        g->heap = top <= 64 ? small_heap : (int32_t *)malloc(sizeof(int32_t) * (size_t)top);
+        if (!g->heap) {
             PyBuffer_Release(&nb);
-            return PyErr_NoMemory();
+            PyErr_NoMemory();
+            return -1;
         }
     }
     Query q = {board, rack, rack_len, top, count_all, vertical_first, (uint32_t)droot, (uint32_t)groot, bi};
@@ -1854,7 +1930,7 @@ static PyObject *Tables_generate(TablesObject *self, PyObject *args, PyObject *k
     struct timespec t0, t1;
     Py_BEGIN_ALLOW_THREADS
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    run_search(&g, &q);
+    run_search(g, &q);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     Py_END_ALLOW_THREADS
     self->last_search_ns = (long long)(t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec);
@@ -1862,19 +1938,38 @@ static PyObject *Tables_generate(TablesObject *self, PyObject *args, PyObject *k
     Py_DECREF(self);
     PyBuffer_Release(&nb);
 #ifdef SOLVER_STATS
-    fprintf(stderr, "STATS nodes=%lld count=%lld\n", g.nvisit, g.count);
+    fprintf(stderr, "STATS nodes=%lld count=%lld\n", g->nvisit, g->count);
 #endif
 
-    if (top && !g.oom) compact(&g);
-    free(g.heap);
-    if (g.oom) {
-        free(g.moves);
-        return PyErr_NoMemory();
+    if (top && !g->oom) compact(g);
+    if (g->heap != small_heap) free(g->heap);
+    g->heap = NULL;
+    if (g->oom) {
+        free_moves(g);
+        PyErr_NoMemory();
+        return -1;
     }
+    return 0;
+}
 
+static PyObject *Tables_generate(TablesObject *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"nodes", "dawg_root", "gaddag_root", "board", "rack",
+                             "top", "count_all", "vertical_first", "bingo_index", "snapshot", NULL};
+    PyObject *nodes_obj, *board_obj, *rack_obj, *bi_obj = Py_None;
+    unsigned long droot, groot;
+    int top = 0, count_all = 0, vertical_first = 1, snapshot = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OkkOO|ippOp", kwlist, &nodes_obj, &droot, &groot, &board_obj,
+                                     &rack_obj, &top, &count_all, &vertical_first, &bi_obj, &snapshot))
+        return NULL;
+    Gen g;
+    uint8_t board[NSQ];
+    Move inline_moves[INLINE_MOVES];
+    if (generate_into(self, nodes_obj, droot, groot, board_obj, rack_obj, top, count_all, vertical_first, bi_obj,
+                      &g, board, inline_moves) < 0)
+        return NULL;
     PyObject *list = PyList_New((Py_ssize_t)g.n);
     if (!list) {
-        free(g.moves);
+        free_moves(&g);
         return NULL;
     }
     for (size_t i = 0; i < g.n; i++) {
@@ -1884,12 +1979,12 @@ static PyObject *Tables_generate(TablesObject *self, PyObject *args, PyObject *k
                                        (Py_ssize_t)m->len, (int)m->score);
         if (!item) {
             Py_DECREF(list);
-            free(g.moves);
+            free_moves(&g);
             return NULL;
         }
         PyList_SET_ITEM(list, (Py_ssize_t)i, item);
     }
-    free(g.moves);
+    free_moves(&g);
     PyObject *count;
     if (count_all || !top) {
         count = PyLong_FromLongLong(g.count);
@@ -1904,11 +1999,330 @@ static PyObject *Tables_generate(TablesObject *self, PyObject *args, PyObject *k
     return Py_BuildValue("(NN)", list, count);
 }
 
+/* ---- the objects a solve gives (scoring/solver.py subclasses them) ------------------------------------- */
+
+/* A move found: where, the codes of the whole word, the score; the rest is worked out in Python. */
+typedef struct {
+    PyObject_HEAD
+    int score, row, col;
+    char vertical;
+    PyObject *codes, *core, *snap, *text, *words;
+} MoveObject;
+
+static int MoveBase_init(MoveObject *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"core", "snap", "row", "col", "vertical", "codes", "score", NULL};
+    PyObject *core, *snap, *codes;
+    int row, col, vertical, score;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOiipSi", kwlist, &core, &snap, &row, &col, &vertical, &codes,
+                                     &score))
+        return -1;
+    self->row = row;
+    self->col = col;
+    self->vertical = (char)vertical;
+    self->score = score;
+    Py_XSETREF(self->core, Py_NewRef(core));
+    Py_XSETREF(self->snap, Py_NewRef(snap));
+    Py_XSETREF(self->codes, Py_NewRef(codes));
+    Py_CLEAR(self->text);
+    Py_CLEAR(self->words);
+    return 0;
+}
+
+static void MoveBase_dealloc(MoveObject *self) {
+    Py_XDECREF(self->codes);
+    Py_XDECREF(self->core);
+    Py_XDECREF(self->snap);
+    Py_XDECREF(self->text);
+    Py_XDECREF(self->words);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMemberDef MoveBase_members[] = {
+    {"score", T_INT, offsetof(MoveObject, score), 0, "the move's score"},
+    {"_row", T_INT, offsetof(MoveObject, row), READONLY, NULL},
+    {"_col", T_INT, offsetof(MoveObject, col), READONLY, NULL},
+    {"_vertical", T_BOOL, offsetof(MoveObject, vertical), READONLY, NULL},
+    {"_codes", T_OBJECT, offsetof(MoveObject, codes), READONLY, NULL},
+    {"_core", T_OBJECT, offsetof(MoveObject, core), READONLY, NULL},
+    {"_snap", T_OBJECT, offsetof(MoveObject, snap), READONLY, NULL},
+    {"_text", T_OBJECT, offsetof(MoveObject, text), 0, NULL},
+    {"_words", T_OBJECT, offsetof(MoveObject, words), 0, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyTypeObject MoveBaseType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "scoring._solver.MoveBase",
+    .tp_basicsize = sizeof(MoveObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "MoveBase(core, snap, row, col, vertical, codes, score): the fields of a solved move.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)MoveBase_init,
+    .tp_dealloc = (destructor)MoveBase_dealloc,
+    .tp_members = MoveBase_members,
+};
+
+/* The position the moves of one solve were found on: the board's codes as read. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *codes, *core, *board;
+} SnapshotObject;
+
+static int SnapshotBase_init(SnapshotObject *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"core", "codes", "board", NULL};
+    PyObject *core, *codes, *board = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OS|O", kwlist, &core, &codes, &board)) return -1;
+    Py_XSETREF(self->core, Py_NewRef(core));
+    Py_XSETREF(self->codes, Py_NewRef(codes));
+    Py_XSETREF(self->board, board == Py_None ? NULL : Py_NewRef(board));
+    return 0;
+}
+
+static void SnapshotBase_dealloc(SnapshotObject *self) {
+    Py_XDECREF(self->codes);
+    Py_XDECREF(self->core);
+    Py_XDECREF(self->board);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMemberDef SnapshotBase_members[] = {
+    {"codes", T_OBJECT, offsetof(SnapshotObject, codes), READONLY, "the board's 225 codes as the search read them"},
+    {"_core", T_OBJECT, offsetof(SnapshotObject, core), READONLY, NULL},
+    {"_board", T_OBJECT, offsetof(SnapshotObject, board), 0, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyTypeObject SnapshotBaseType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "scoring._solver.SnapshotBase",
+    .tp_basicsize = sizeof(SnapshotObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "SnapshotBase(core, codes, board=None): the position a solve's moves were found on.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)SnapshotBase_init,
+    .tp_dealloc = (destructor)SnapshotBase_dealloc,
+    .tp_members = SnapshotBase_members,
+};
+
+/* A solve's answer: the moves, the count of every legal move (or None), the time it took. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *moves, *count_all;
+    double elapsed_ms;
+} ResultObject;
+
+static int ResultBase_init(ResultObject *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"moves", "count_all", "elapsed_ms", NULL};
+    PyObject *moves, *count_all;
+    double elapsed;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOd", kwlist, &moves, &count_all, &elapsed)) return -1;
+    Py_XSETREF(self->moves, Py_NewRef(moves));
+    Py_XSETREF(self->count_all, Py_NewRef(count_all));
+    self->elapsed_ms = elapsed;
+    return 0;
+}
+
+static void ResultBase_dealloc(ResultObject *self) {
+    Py_XDECREF(self->moves);
+    Py_XDECREF(self->count_all);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMemberDef ResultBase_members[] = {
+    {"moves", T_OBJECT, offsetof(ResultObject, moves), 0, "the moves, best first"},
+    {"count_all", T_OBJECT, offsetof(ResultObject, count_all), 0, "every legal move counted, or None"},
+    {"elapsed_ms", T_DOUBLE, offsetof(ResultObject, elapsed_ms), 0, "the call's time"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyTypeObject ResultBaseType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "scoring._solver.ResultBase",
+    .tp_basicsize = sizeof(ResultObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "ResultBase(moves, count_all, elapsed_ms): what a solve gives.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)ResultBase_init,
+    .tp_dealloc = (destructor)ResultBase_dealloc,
+    .tp_members = ResultBase_members,
+};
+
+static int subtype_arg(PyObject *o, PyTypeObject *base, const char *what) {
+    if (PyType_Check(o) && PyType_IsSubtype((PyTypeObject *)o, base)) return 0;
+    PyErr_Format(PyExc_TypeError, "%s must be a subclass of %s", what, base->tp_name);
+    return -1;
+}
+
+/* A move's notation ("H8 WORD", as scoring.solver writes it): its coordinates, a space, its letters. */
+static PyObject *move_text(const TablesObject *self, const MoveObject *mo) {
+    Py_ssize_t len = PyBytes_GET_SIZE(mo->codes);
+    const uint8_t *codes = (const uint8_t *)PyBytes_AS_STRING(mo->codes);
+    PyObject *parts = PyTuple_New(len + 2), *text = NULL;
+    if (!parts) return NULL;
+    PyTuple_SET_ITEM(parts, 0, Py_NewRef(PyTuple_GET_ITEM(self->labels, (mo->row * N + mo->col) * 2 + mo->vertical)));
+    PyObject *space = PyUnicode_FromOrdinal(' ');
+    if (!space) goto done;
+    PyTuple_SET_ITEM(parts, 1, space);
+    for (Py_ssize_t i = 0; i < len; i++) PyTuple_SET_ITEM(parts, i + 2, Py_NewRef(PyTuple_GET_ITEM(self->fen, codes[i])));
+    PyObject *empty = PyUnicode_New(0, 0);
+    if (!empty) goto done;
+    text = PyUnicode_Join(empty, parts);
+    Py_DECREF(empty);
+done:
+    Py_DECREF(parts);
+    return text;
+}
+
+/* Best first: score descending, then notation (code-point order). */
+static int move_order(const void *a, const void *b) {
+    const MoveObject *x = *(MoveObject *const *)a, *y = *(MoveObject *const *)b;
+    if (x->score != y->score) return x->score > y->score ? -1 : 1;
+    return PyUnicode_Compare(x->text, y->text);
+}
+
+/* solve(nodes, dawg_root, gaddag_root, board, rack, top, count_all, vertical_first, bingo_index, core,
+ * move_type, snapshot_type, result_type, position, keep, ties): generate's search (best `top`, 0: every
+ * move), its answer made here as the objects the Python side reads: the moves best first (score, then
+ * notation: set_text must have been called), the first `keep` of them (0: all; ties: also those tied with
+ * the last kept), count_all the count of every legal move or None, position the Board read (its copy goes
+ * into the snapshot when it holds a tile the graph does not know, whose letter the codes cannot give
+ * back). One call, positional arguments only. */
+static PyObject *Tables_solve(TablesObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    struct timespec c0, c1;
+    clock_gettime(CLOCK_MONOTONIC, &c0);
+    if (nargs != 16) {
+        PyErr_SetString(PyExc_TypeError, "solve takes 16 arguments");
+        return NULL;
+    }
+    if (!self->fen || !self->labels) {
+        PyErr_SetString(PyExc_RuntimeError, "set_text() was not called");
+        return NULL;
+    }
+    unsigned long droot = PyLong_AsUnsignedLong(args[1]), groot = PyLong_AsUnsignedLong(args[2]);
+    long top = PyLong_AsLong(args[5]), keep = PyLong_AsLong(args[14]);
+    if (PyErr_Occurred()) return NULL;
+    int count_all = PyObject_IsTrue(args[6]), vertical_first = PyObject_IsTrue(args[7]), ties = PyObject_IsTrue(args[15]);
+    if (count_all < 0 || vertical_first < 0 || ties < 0) return NULL;
+    if (top > INT_MAX) top = INT_MAX;
+    PyObject *core = args[9];
+    PyTypeObject *move_type = (PyTypeObject *)args[10], *snap_type = (PyTypeObject *)args[11],
+                 *result_type = (PyTypeObject *)args[12];
+    if (subtype_arg(args[10], &MoveBaseType, "move_type") < 0 ||
+        subtype_arg(args[11], &SnapshotBaseType, "snapshot_type") < 0 ||
+        subtype_arg(args[12], &ResultBaseType, "result_type") < 0)
+        return NULL;
+    Gen g;
+    uint8_t board[NSQ];
+    Move inline_moves[INLINE_MOVES];
+    if (generate_into(self, args[0], droot, groot, args[3], args[4], (int)top, count_all, vertical_first, args[8],
+                      &g, board, inline_moves) < 0)
+        return NULL;
+    ResultObject *res = (ResultObject *)result_type->tp_alloc(result_type, 0);
+    SnapshotObject *snap = NULL;
+    MoveObject *one[1], **made = g.n <= 1 ? one : (MoveObject **)PyMem_Malloc(g.n * sizeof(MoveObject *));
+    size_t nmade = 0, n = g.n;
+    PyObject *list = NULL;
+    if (!res || !made) goto fail;
+    if (n) {
+        snap = (SnapshotObject *)snap_type->tp_alloc(snap_type, 0);
+        if (!snap) goto fail;
+        snap->codes = PyBytes_FromStringAndSize((const char *)board, NSQ);
+        if (!snap->codes) goto fail;
+        snap->core = Py_NewRef(core);
+        if (memchr(board, UNKNOWN_CODE, NSQ) || memchr(board, UNKNOWN_CODE | BLANK_BIT, NSQ)) {
+            snap->board = PyObject_CallMethod(args[13], "copy", NULL);
+            if (!snap->board) goto fail;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        const Move *m = &g.moves[i];
+        MoveObject *mo = (MoveObject *)move_type->tp_alloc(move_type, 0);
+        if (!mo) goto fail;
+        made[nmade++] = mo;
+        mo->row = m->dir ? m->start : m->line;
+        mo->col = m->dir ? m->line : m->start;
+        mo->vertical = (char)(m->dir != 0);
+        mo->score = m->score;
+        mo->codes = PyBytes_FromStringAndSize((const char *)m->tiles, (Py_ssize_t)m->len);
+        if (!mo->codes) goto fail;
+        mo->core = Py_NewRef(core);
+        mo->snap = Py_NewRef((PyObject *)snap);
+        if (n > 1 && !(mo->text = move_text(self, mo))) goto fail; /* the order needs it */
+    }
+    free_moves(&g);
+    if (n > 1) qsort(made, n, sizeof *made, move_order);
+    size_t cut = n;
+    if (keep > 0 && n > (size_t)keep) {
+        cut = (size_t)keep;
+        if (ties)
+            while (cut < n && made[cut]->score == made[keep - 1]->score) cut++;
+    }
+    list = PyList_New((Py_ssize_t)cut);
+    if (!list) goto fail;
+    for (size_t i = 0; i < n; i++) {
+        if (i < cut)
+            PyList_SET_ITEM(list, (Py_ssize_t)i, (PyObject *)made[i]);
+        else
+            Py_DECREF(made[i]);
+    }
+    if (made != one) PyMem_Free(made);
+    Py_XDECREF(snap);
+    res->moves = list;
+    if (count_all) {
+        res->count_all = PyLong_FromLongLong(g.count);
+        if (!res->count_all) {
+            Py_DECREF(res);
+            return NULL;
+        }
+    } else {
+        res->count_all = Py_NewRef(Py_None);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &c1);
+    res->elapsed_ms = (double)(c1.tv_sec - c0.tv_sec) * 1000.0 + (double)(c1.tv_nsec - c0.tv_nsec) / 1e6;
+    return (PyObject *)res;
+fail:
+    free_moves(&g);
+    for (size_t i = 0; i < nmade; i++) Py_DECREF(made[i]);
+    if (made && made != one) PyMem_Free(made);
+    Py_XDECREF(snap);
+    Py_XDECREF(res);
+    if (!PyErr_Occurred()) PyErr_NoMemory();
+    return NULL;
+}
+
+static PyObject *Tables_set_text(TablesObject *self, PyObject *args) {
+    PyObject *fen, *labels;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyTuple_Type, &fen, &PyTuple_Type, &labels)) return NULL;
+    if (PyTuple_GET_SIZE(fen) != 256 || PyTuple_GET_SIZE(labels) != 2 * NSQ) {
+        PyErr_SetString(PyExc_ValueError, "set_text takes 256 letters and 450 coordinates");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < 256; i++)
+        if (!PyUnicode_Check(PyTuple_GET_ITEM(fen, i))) {
+            PyErr_SetString(PyExc_TypeError, "the letters must be str");
+            return NULL;
+        }
+    for (Py_ssize_t i = 0; i < 2 * NSQ; i++)
+        if (!PyUnicode_Check(PyTuple_GET_ITEM(labels, i))) {
+            PyErr_SetString(PyExc_TypeError, "the coordinates must be str");
+            return NULL;
+        }
+    Py_XSETREF(self->fen, Py_NewRef(fen));
+    Py_XSETREF(self->labels, Py_NewRef(labels));
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef Tables_methods[] = {
     {"generate", (PyCFunction)(void (*)(void))Tables_generate, METH_VARARGS | METH_KEYWORDS,
      "generate(nodes, dawg_root, gaddag_root, board, rack, top=0, count_all=False, vertical_first=True,\n"
      "bingo_index=None, snapshot=False) -> (moves, count[, board]): moves as (row, col, vertical, tiles, score);\n"
      "with snapshot, also the board as read (225 bytes of codes)."},
+    {"solve", (PyCFunction)(void (*)(void))Tables_solve, METH_FASTCALL,
+     "solve(nodes, dawg_root, gaddag_root, board, rack, top, count_all, vertical_first, bingo_index, core,\n"
+     "move_type, snapshot_type, result_type, position, keep, ties) -> result_type(moves, count or None,\n"
+     "elapsed_ms): generate's search, its moves best first (score, then notation) made as move_type(core,\n"
+     "snapshot, row, col, vertical, codes, score) sharing one snapshot_type(core, board codes), the first\n"
+     "keep of them (0: all; ties: and those tied with the last); every argument positional."},
+    {"set_text", (PyCFunction)Tables_set_text, METH_VARARGS,
+     "set_text(letters, coordinates): how solve writes a move (256 str by code, 450 str by\n"
+     "(row * 15 + col) * 2 + vertical)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1939,7 +2353,9 @@ static struct PyModuleDef moduledef = {
 };
 
 PyMODINIT_FUNC PyInit__solver(void) {
-    if (PyType_Ready(&TablesType) < 0 || PyType_Ready(&BingoIndexType) < 0) return NULL;
+    if (PyType_Ready(&TablesType) < 0 || PyType_Ready(&BingoIndexType) < 0 || PyType_Ready(&MoveBaseType) < 0 ||
+        PyType_Ready(&SnapshotBaseType) < 0 || PyType_Ready(&ResultBaseType) < 0)
+        return NULL;
     s_letter = PyUnicode_InternFromString("letter");
     s_blank = PyUnicode_InternFromString("blank");
     if (!s_letter || !s_blank) return NULL;
@@ -1954,6 +2370,12 @@ PyMODINIT_FUNC PyInit__solver(void) {
     Py_INCREF(&BingoIndexType);
     if (PyModule_AddObject(m, "BingoIndex", (PyObject *)&BingoIndexType) < 0) {
         Py_DECREF(&BingoIndexType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (PyModule_AddObjectRef(m, "MoveBase", (PyObject *)&MoveBaseType) < 0 ||
+        PyModule_AddObjectRef(m, "SnapshotBase", (PyObject *)&SnapshotBaseType) < 0 ||
+        PyModule_AddObjectRef(m, "ResultBase", (PyObject *)&ResultBaseType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

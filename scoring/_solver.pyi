@@ -1,7 +1,7 @@
 """Types of the compiled move generator (scoring/_solver.c)."""
 
 from collections.abc import Sequence
-from typing import Literal, overload
+from typing import Any, Literal, TypeVar, overload
 
 from typing_extensions import Buffer
 
@@ -22,6 +22,48 @@ class BingoIndex:
     def in_place(self) -> bool: ...
     @property
     def rack_size(self) -> int: ...
+
+_R = TypeVar("_R", bound=ResultBase)
+
+class MoveBase:
+    """The fields of a solved move (scoring.solver.SolvedMove adds the rest)."""
+
+    score: int
+    _text: str | None
+    _words: list[str] | None
+    def __init__(
+        self, core: Any, snap: SnapshotBase, row: int, col: int, vertical: bool, codes: bytes, score: int
+    ) -> None: ...
+    @property
+    def _row(self) -> int: ...
+    @property
+    def _col(self) -> int: ...
+    @property
+    def _vertical(self) -> bool: ...
+    @property
+    def _codes(self) -> bytes: ...
+    @property
+    def _core(self) -> Any: ...
+    @property
+    def _snap(self) -> SnapshotBase: ...
+
+class SnapshotBase:
+    """The position a solve's moves were found on (scoring.solver._Snapshot)."""
+
+    _board: Any
+    def __init__(self, core: Any, codes: bytes, board: Any = None) -> None: ...
+    @property
+    def codes(self) -> bytes: ...
+    @property
+    def _core(self) -> Any: ...
+
+class ResultBase:
+    """What a solve gives (scoring.solver.SolveResult)."""
+
+    moves: list[Any]
+    count_all: int | None
+    elapsed_ms: float
+    def __init__(self, moves: list[Any], count_all: int | None, elapsed_ms: float) -> None: ...
 
 class Tables:
     """Per rule set tables of the move generator."""
@@ -68,5 +110,26 @@ class Tables:
         bingo_index: BingoIndex | None,
         snapshot: Literal[True],
     ) -> tuple[list[RawMove], int | None, bytes]: ...
+    def solve(
+        self,
+        nodes: Buffer,
+        dawg_root: int,
+        gaddag_root: int,
+        board: Buffer | Sequence[Sequence[Tile | None]],
+        rack: Buffer,
+        top: int,
+        count_all: bool,
+        vertical_first: bool,
+        bingo_index: BingoIndex | None,
+        core: Any,
+        move_type: type[MoveBase],
+        snapshot_type: type[SnapshotBase],
+        result_type: type[_R],
+        position: Any,
+        keep: int,
+        ties: bool,
+        /,
+    ) -> _R: ...
+    def set_text(self, letters: tuple[str, ...], coordinates: tuple[str, ...]) -> None: ...
     @property
     def last_search_ns(self) -> int: ...  # the last generate()'s time in the search itself (ns)

@@ -2,8 +2,9 @@
 
 The hot part is compiled (``scoring/_solver.c``: GADDAG move generation with
 per-call cross-checks, and best-first search over anchors with score upper
-bounds for the best-N mode); this module turns positions and racks into its
-inputs and its output into :class:`SolvedMove` objects.
+bounds for the best-N mode, and the answer's objects: their fields live in its
+base types); this module gives it its tables and inputs and adds the methods of
+:class:`SolvedMove` and :class:`SolveResult`.
 
 Typical use::
 
@@ -36,10 +37,8 @@ from __future__ import annotations
 
 import logging
 import struct
-import time
 import weakref
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict
 
 from . import _solver
@@ -118,6 +117,8 @@ class _Core:
             fen[code | BLANK_BIT] = blank.fen()
             tile[code | BLANK_BIT] = blank
         self.fen = fen
+        # the same as a str.translate table: a word's codes read as Latin-1 become its letters in one C call
+        self.fen_table = {code: letter for code, letter in enumerate(fen)}
         self.tile = tile
         labels: dict[tuple[int, int, bool], str] = {}
         for r in range(SIZE):
@@ -125,9 +126,10 @@ class _Core:
                 for vertical in (False, True):
                     labels[r, c, vertical] = format_coord(Coord(r, c, vertical))
         self.labels = labels
+        # how the compiled solve writes a move when it orders several (the same text as ``_notation``)
+        self.tables.set_text(tuple(fen), tuple(labels[r, c, vertical] for r in range(SIZE) for c in range(SIZE)
+                                               for vertical in (False, True)))
         self._rack_cache: dict[str | tuple[str, ...], bytes] = {}
-        # board codes of a tile the graph does not know (its letter cannot be read back from a snapshot)
-        self.unknown = (UNKNOWN_CODE, UNKNOWN_CODE | BLANK_BIT)
 
     def rack_codes(self, rack: str | Iterable[str]) -> bytes:
         """The rack as letter codes (0 for a blank); SolverError on a tile of another set."""
@@ -235,16 +237,14 @@ class SolveResultDict(TypedDict):
     elapsed_ms: float
 
 
-class _Snapshot:
+class _Snapshot(_solver.SnapshotBase):
     """The position a solve found its moves on: the board's codes as the search read them, the
-    :class:`Board` itself made from them only when a move needs it (``words``)."""
+    :class:`Board` itself made from them only when a move needs it (``words``). Its fields live in the
+    compiled base (``_solver.SnapshotBase``: the solve makes it there)."""
 
-    __slots__ = ("codes", "_core", "_board")
-
-    def __init__(self, core: _Core, codes: bytes, board: Board | None = None):
-        self.codes = codes
-        self._core = core
-        self._board = board
+    __slots__ = ()
+    _core: _Core
+    _board: Board | None
 
     @property
     def board(self) -> Board:
@@ -253,33 +253,23 @@ class _Snapshot:
         return self._board
 
 
-class SolvedMove:
-    """One legal move: where, the whole word, its score; the rest is worked out on demand."""
+class SolvedMove(_solver.MoveBase):
+    """One legal move: where, the whole word, its score; the rest is worked out on demand. Its fields
+    (``score``; ``_row``, ``_col``, ``_vertical``, ``_codes``: the whole word's codes; ``_text``: the
+    notation once written; ``_words``) live in the compiled base (``_solver.MoveBase``): the solve makes the
+    moves there, without a Python ``__init__`` per move."""
 
-    __slots__ = ("score", "_row", "_col", "_vertical", "_codes", "_core", "_snap", "_text", "_words")
-
-    def __init__(
-        self, core: _Core, snap: _Snapshot, row: int, col: int, vertical: bool, codes: bytes, score: int
-    ):
-        self.score = score
-        self._row = row
-        self._col = col
-        self._vertical = vertical
-        self._codes = codes
-        self._core = core
-        self._snap = snap
-        self._text: str | None = None  # the notation, written when first asked
-        self._words: list[str] | None = None
+    __slots__ = ()
+    _core: _Core
+    _snap: _Snapshot
 
     @property
     def _notation(self) -> str:
         text = self._text
         if text is None:
             core = self._core
-            fen = core.fen
-            text = self._text = core.labels[self._row, self._col, self._vertical] + " " + "".join(
-                [fen[c] for c in self._codes]
-            )
+            text = self._text = (core.labels[self._row, self._col, self._vertical] + " "
+                                 + self._codes.decode("latin-1").translate(core.fen_table))
         return text
 
     @property
@@ -356,11 +346,22 @@ class SolvedMove:
         return f"<SolvedMove {self._notation} {self.score}>"
 
 
-@dataclass
-class SolveResult:
+class SolveResult(_solver.ResultBase):
+    """What a solve gives: the moves (best first), every legal move counted (``count_all``, else None),
+    the call's time in ms (the compiled call's: reading the position, the search, making the moves)."""
+
+    __slots__ = ()
     moves: list[SolvedMove]
-    count_all: int | None
-    elapsed_ms: float
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SolveResult):
+            return NotImplemented
+        return (self.moves, self.count_all, self.elapsed_ms) == (other.moves, other.count_all, other.elapsed_ms)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it replaces
+
+    def __repr__(self) -> str:
+        return f"SolveResult(moves={self.moves!r}, count_all={self.count_all!r}, elapsed_ms={self.elapsed_ms!r})"
 
     @property
     def best(self) -> SolvedMove | None:
@@ -376,10 +377,6 @@ class SolveResult:
 
 #: Larger ``top`` values run the exhaustive search (the best-N heap is sized by ``top``).
 _MAX_TOP = 1 << 16
-
-
-def _sort_key(m: SolvedMove) -> tuple[int, str]:
-    return (-m.score, m._notation)
 
 
 class Solver:
@@ -415,17 +412,20 @@ class Solver:
         in the all-moves mode). ``ties``: with ``top``, also keep the moves tied
         with the last one kept (``top=1, ties=True``: every move of top score).
         """
-        started = time.perf_counter()
         core = self._core
-        brs, crs = board.ruleset, core.ruleset
-        if brs is not crs and (brs.id, brs.rack_size, brs.move_tiles) != (crs.id, crs.rack_size, crs.move_tiles):
-            raise SolverError(f"the board is a {brs.id} board of racks of {brs.rack_size}, "
-                              f"the solver plays {crs.id} with racks of {crs.rack_size}")
+        if board.ruleset is not core.ruleset:
+            brs, crs = board.ruleset, core.ruleset
+            if (brs.id, brs.rack_size, brs.move_tiles) != (crs.id, crs.rack_size, crs.move_tiles):
+                raise SolverError(f"the board is a {brs.id} board of racks of {brs.rack_size}, "
+                                  f"the solver plays {crs.id} with racks of {crs.rack_size}")
         if top is not None and (not isinstance(top, int) or top < 1):
             raise SolverError("top must be a positive number of moves (or None for all moves)")
-        rack_codes = core.rack_codes(rack)
-        vertical_first = (top is None) if first_vertical is None else bool(first_vertical)
-        raw, count, codes = core.tables.generate(
+        rack_codes = core._rack_cache.get(rack) if isinstance(rack, str) else None
+        if rack_codes is None:
+            rack_codes = core.rack_codes(rack)
+        # one compiled call reads the position, searches, orders and cuts the moves and makes the result (the
+        # moves' snapshot keeps a copy of the board when it holds a tile the graph does not know)
+        result: SolveResult = core.tables.solve(
             core.nodes,
             core.dawg_root,
             core.gaddag_root,
@@ -433,28 +433,17 @@ class Solver:
             rack_codes,
             top if top is not None and top <= _MAX_TOP else 0,
             count_all,
-            vertical_first,
+            (top is None) if first_vertical is None else first_vertical,
             core.bingo_index,
-            True,
+            core,
+            SolvedMove,
+            _Snapshot,
+            SolveResult,
+            board,
+            top or 0,
+            ties,
         )
-        if raw:
-            # a tile the graph does not know cannot be read back from the codes: keep a copy of the board
-            unknown, unknown_blank = core.unknown
-            snap = _Snapshot(core, codes, board.copy() if unknown in codes or unknown_blank in codes else None)
-            moves = [SolvedMove(core, snap, *m) for m in raw]
-        else:
-            moves = []
-        if len(moves) > 1:
-            moves.sort(key=_sort_key)
-        if top is not None and len(moves) > top:
-            cut = top
-            if ties:
-                while cut < len(moves) and moves[cut].score == moves[top - 1].score:
-                    cut += 1
-            del moves[cut:]
-        if not count_all:
-            count = None
-        return SolveResult(moves, count, (time.perf_counter() - started) * 1000.0)
+        return result
 
     @property
     def last_search_ns(self) -> int:
