@@ -41,6 +41,18 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(autouse=True)
+def _fresh_live_memos():
+    """Each test starts with this process's live memos empty (versions, slugs, tablet states, judged halls):
+    a test's tournament may get the id, slug and version string of an earlier test's, which the memos
+    would still answer for (the live server runs in this process)."""
+    from tournament import live
+
+    live.reset()
+    yield
+    live.reset()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_code_keys():
     """Each test reads the code keys of its own database (a key cached by a test rolled back is gone)."""
     from tournament.models import forget_code_keys
