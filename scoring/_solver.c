@@ -1152,6 +1152,15 @@ static int32_t exact_bound(const TablesObject *t, const Line *ln, Exact *ex, con
     return top;
 }
 
+/* In span_bound_left/right: the larger of `best` and the bound of the span walked so far for the moves of
+ * at most Rn tiles (exact_bound's when ex is given). */
+#define PART_BOUND(best)                                                                                   \
+    max_i32((best), ex ? exact_bound(t, ln, ex, qq, k, j + 1, W, B, nb, binfo->partial_bonus)               \
+                       : walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, Rn, 0, nb, x, y, start, end,  \
+                                      binfo, NULL))
+
+static inline int32_t max_i32(int32_t a, int32_t b) { return a > b ? a : b; }
+
 /* The leftmost assignment (see span_bound): spans from j empty squares left of the anchor
  * (up to the previous anchor) rightwards. */
 static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, const int32_t *rv, int Rn, int Rw,
@@ -1206,10 +1215,7 @@ static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, con
                 continue;
             }
             if (!done_n && k == Rn) { /* the moves of at most Rn tiles end here: their bound */
-                int32_t bound = ex ? exact_bound(t, ln, ex, qq, k, j + 1, W, B, nb, binfo->partial_bonus)
-                                   : walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, Rn, 0, nb, x, y,
-                                                  start, end, binfo, NULL);
-                if (bound > best) best = bound;
+                best = PART_BOUND(best);
                 done_n = 1;
             }
             /* a move is contiguous: it cannot reach past a square only a blank fits once the blanks are
@@ -1226,10 +1232,7 @@ static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, con
             k++;
         }
         if (!done_n) {
-            int32_t bound = ex ? exact_bound(t, ln, ex, qq, k, j + 1, W, B, nb, binfo->partial_bonus)
-                               : walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, Rn, 0, nb, x, y, start,
-                                              end, binfo, NULL);
-            if (bound > best) best = bound;
+            best = PART_BOUND(best);
         }
         if (Rw && k == Rw) {
             int32_t bound = walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, Rw, 1, nb, x, y, start, end,
@@ -1302,10 +1305,7 @@ static int32_t span_bound_right(const TablesObject *t, const Line *ln, int a, co
                 continue;
             }
             if (!done_n && k == Rn) {
-                int32_t bound = ex ? exact_bound(t, ln, ex, qq, k, j + 1, W, B, nb, binfo->partial_bonus)
-                                   : walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, Rn, 0, nb, x, y,
-                                                  start, end, binfo, NULL);
-                if (bound > best) best = bound;
+                best = PART_BOUND(best);
                 done_n = 1;
             }
             if (k == Rmax || !ln->usable[q] || (ln->usable[q] == 2 && only++ == nblanks)) break;
@@ -1320,10 +1320,7 @@ static int32_t span_bound_right(const TablesObject *t, const Line *ln, int a, co
             k++;
         }
         if (!done_n) {
-            int32_t bound = ex ? exact_bound(t, ln, ex, qq, k, j + 1, W, B, nb, binfo->partial_bonus)
-                               : walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, Rn, 0, nb, x, y, start,
-                                              end, binfo, NULL);
-            if (bound > best) best = bound;
+            best = PART_BOUND(best);
         }
         if (Rw && k == Rw) {
             int32_t bound = walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, Rw, 1, nb, x, y, start, end,
@@ -2001,6 +1998,19 @@ static PyObject *Tables_generate(TablesObject *self, PyObject *args, PyObject *k
 
 /* ---- the objects a solve gives (scoring/solver.py subclasses them) ------------------------------------- */
 
+/* A base type the Python side extends: its fields (NAME_members), NAME_init and NAME_dealloc. */
+#define BASE_TYPE(NAME, OBJECT, DOC)                                                                      \
+    static PyTypeObject NAME##Type = {                                                                    \
+        PyVarObject_HEAD_INIT(NULL, 0).tp_name = "scoring._solver." #NAME,                                \
+        .tp_basicsize = sizeof(OBJECT),                                                                   \
+        .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,                                             \
+        .tp_doc = DOC,                                                                                    \
+        .tp_new = PyType_GenericNew,                                                                      \
+        .tp_init = (initproc)NAME##_init,                                                                 \
+        .tp_dealloc = (destructor)NAME##_dealloc,                                                         \
+        .tp_members = NAME##_members,                                                                     \
+    }
+
 /* A move found: where, the codes of the whole word, the score; the rest is worked out in Python. */
 typedef struct {
     PyObject_HEAD
@@ -2050,16 +2060,8 @@ static PyMemberDef MoveBase_members[] = {
     {NULL, 0, 0, 0, NULL},
 };
 
-static PyTypeObject MoveBaseType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "scoring._solver.MoveBase",
-    .tp_basicsize = sizeof(MoveObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_doc = "MoveBase(core, snap, row, col, vertical, codes, score): the fields of a solved move.",
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)MoveBase_init,
-    .tp_dealloc = (destructor)MoveBase_dealloc,
-    .tp_members = MoveBase_members,
-};
+BASE_TYPE(MoveBase, MoveObject,
+          "MoveBase(core, snap, row, col, vertical, codes, score): the fields of a solved move.");
 
 /* The position the moves of one solve were found on: the board's codes as read. */
 typedef struct {
@@ -2091,16 +2093,8 @@ static PyMemberDef SnapshotBase_members[] = {
     {NULL, 0, 0, 0, NULL},
 };
 
-static PyTypeObject SnapshotBaseType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "scoring._solver.SnapshotBase",
-    .tp_basicsize = sizeof(SnapshotObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_doc = "SnapshotBase(core, codes, board=None): the position a solve's moves were found on.",
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)SnapshotBase_init,
-    .tp_dealloc = (destructor)SnapshotBase_dealloc,
-    .tp_members = SnapshotBase_members,
-};
+BASE_TYPE(SnapshotBase, SnapshotObject,
+          "SnapshotBase(core, codes, board=None): the position a solve's moves were found on.");
 
 /* A solve's answer: the moves, the count of every legal move (or None), the time it took. */
 typedef struct {
@@ -2133,16 +2127,8 @@ static PyMemberDef ResultBase_members[] = {
     {NULL, 0, 0, 0, NULL},
 };
 
-static PyTypeObject ResultBaseType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "scoring._solver.ResultBase",
-    .tp_basicsize = sizeof(ResultObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_doc = "ResultBase(moves, count_all, elapsed_ms): what a solve gives.",
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)ResultBase_init,
-    .tp_dealloc = (destructor)ResultBase_dealloc,
-    .tp_members = ResultBase_members,
-};
+BASE_TYPE(ResultBase, ResultObject,
+          "ResultBase(moves, count_all, elapsed_ms): what a solve gives.");
 
 static int subtype_arg(PyObject *o, PyTypeObject *base, const char *what) {
     if (PyType_Check(o) && PyType_IsSubtype((PyTypeObject *)o, base)) return 0;
