@@ -246,6 +246,9 @@ class _Snapshot(_solver.SnapshotBase):
     _core: _Core
     _board: Board | None
 
+    def __reduce__(self) -> tuple[type[_Snapshot], tuple[_Core, bytes, Board | None]]:
+        return (type(self), (self._core, self.codes, self._board))  # copy.copy makes it anew
+
     @property
     def board(self) -> Board:
         if self._board is None:
@@ -262,6 +265,9 @@ class SolvedMove(_solver.MoveBase):
     __slots__ = ()
     _core: _Core
     _snap: _Snapshot
+
+    def __reduce__(self) -> tuple[type[SolvedMove], tuple[_Core, _Snapshot, int, int, bool, bytes, int]]:
+        return (type(self), (self._core, self._snap, self._row, self._col, self._vertical, self._codes, self.score))
 
     @property
     def _notation(self) -> str:
@@ -359,6 +365,9 @@ class SolveResult(_solver.ResultBase):
         return (self.moves, self.count_all, self.elapsed_ms) == (other.moves, other.count_all, other.elapsed_ms)
 
     __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it replaces
+
+    def __reduce__(self) -> tuple[type[SolveResult], tuple[list[SolvedMove], int | None, float]]:
+        return (type(self), (self.moves, self.count_all, self.elapsed_ms))
 
     def __repr__(self) -> str:
         return f"SolveResult(moves={self.moves!r}, count_all={self.count_all!r}, elapsed_ms={self.elapsed_ms!r})"

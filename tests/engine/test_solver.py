@@ -236,6 +236,27 @@ def test_moves_keep_the_position_they_were_found_on():
         solver.solve(board, ["?", "Ж"], top=1)
 
 
+def test_the_answer_objects_copy_and_compare():
+    """The result, its moves and their snapshot are objects of the compiled base types (made by the compiled
+    solve): they compare, copy and print as the Python classes did; their fields are set, the score too."""
+    import copy
+
+    rs = get_ruleset("en")
+    graph = graph_of(EN_SMALL, "en")
+    board = play(Board(rs), "H7 CAT")
+    result = solver_for(rs, graph).solve(board, "?S", top=2, ties=True)
+    assert isinstance(result, SolveResult) and result.count_all is None and result.elapsed_ms > 0
+    assert copy.copy(result) == result and result != SolveResult(result.moves[:1], None, result.elapsed_ms)
+    move = result.moves[0]
+    twin = copy.copy(move)
+    assert twin == move and hash(twin) == hash(move) and twin.words == move.words and repr(twin) == repr(move)
+    assert copy.copy(move._snap).codes == move._snap.codes and len(move._snap.codes) == 225
+    move.score += 1  # a plain attribute, as scoring/records relies on
+    assert move.score == twin.score + 1
+    with pytest.raises(TypeError):
+        hash(result)
+
+
 def test_no_move_and_empty_rack():
     rs = get_ruleset("en")
     graph = graph_of(EN_SMALL, "en")
