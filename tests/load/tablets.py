@@ -139,6 +139,7 @@ class Drive:
         self.rec = Recorder()
         self.rng = random.Random(opts.seed)
         self.done = asyncio.Event()
+        self.wakes: list[asyncio.Event] = []  # the pushed tablets' waits: all set when the drive is done
         self.version_url: str | None = None
         self.round_id: int | None = None
         self.deadline: float | None = None  # epoch seconds
@@ -324,6 +325,7 @@ class Drive:
         """The stream and the polls beside it, as tablet.js: a poll at once, then every ``check_poll`` s while
         the stream is up, every ``poll`` s while it is down (at once when it breaks)."""
         screen.wake = asyncio.Event()
+        self.wakes.append(screen.wake)
         listener = asyncio.get_running_loop().create_task(self.listen(screen))
         try:
             while not self.done.is_set():
@@ -577,6 +579,8 @@ class Drive:
                 await asyncio.wait_for(self.arbiter(), timeout=self.o.max_seconds)
             finally:
                 self.done.set()
+                for wake in self.wakes:  # a pushed tablet waits up to its check poll (minutes): end it now
+                    wake.set()
                 self.end = time.monotonic()
                 if self.o.cpu:
                     cpu1 = await loop.run_in_executor(None, self.o.cpu)
