@@ -40,31 +40,22 @@
  *     The index stored in a compiled file (lexicon/graph_format.h), checked
  *     (sizes, an empty slot per table) and probed in place: no work at load.
  *
- *   Tables.generate(nodes, dawg_root, gaddag_root, board, rack, top=0,
- *                   count_all=False, vertical_first=True, bingo_index=None)
- *                   snapshot=False)
- *       -> (moves, count) or, with snapshot, (moves, count, board)
- *     nodes: the uint32 edges (a validated WordGraph's nodes_buffer()); board:
- *     225 bytes (code | 0x80 for a blank, 0 empty) or the Board's 15 lists of
- *     15 Tile/None; rack: bytes of letter codes, 0 = blank. top = 0: every
- *     legal move; top = N: the N best by score plus every move tied with the
- *     N-th score (the caller breaks ties). count_all: also count every legal
- *     move (the search is then exhaustive). vertical_first: on the empty board,
- *     keep vertical moves (they are always counted). moves: list of (row, col,
- *     vertical, tiles: bytes, score), the tiles of the whole word (code | 0x80
- *     for a blank); count: int, or None when not asked; board: the 225 codes
- *     read (a snapshot of the position the moves were found on). The time of
- *     the search itself is kept in Tables.last_search_ns.
- *
  *   Tables.solve(nodes, dawg_root, gaddag_root, board, rack, top, count_all,
  *                vertical_first, bingo_index, core, move_type, snapshot_type,
  *                result_type, position, keep, ties)   (positional only)
  *       -> result_type(moves, count or None, elapsed_ms)
- *     The same search, its answer made here: the moves as move_type objects
- *     (subclasses of MoveBase, sharing one snapshot_type object, a subclass of
- *     SnapshotBase), best first (score, then notation as set_text() writes it),
+ *     nodes: the uint32 edges (a validated WordGraph's nodes_buffer()); board:
+ *     the Board's 15 lists of 15 Tile/None; rack: bytes of letter codes, 0 =
+ *     blank. top = 0: every legal move; top = N: the N best by score plus every
+ *     move tied with the N-th score. count_all: also count every legal move
+ *     (the search is then exhaustive). vertical_first: on the empty board, keep
+ *     vertical moves (they are always counted). The answer is made here: the
+ *     moves as move_type objects (subclasses of MoveBase, sharing one
+ *     snapshot_type object, a subclass of SnapshotBase, which holds the 225
+ *     codes read), best first (score, then notation as set_text() writes it),
  *     cut to the first `keep` (and the moves tied with the last kept if ties).
- *     scoring/solver.py's Solver.solve is this call.
+ *     scoring/solver.py's Solver.solve is this call. The time of the search
+ *     itself is kept in Tables.last_search_ns.
  *
  * The search runs without the GIL. Compile with -DSOLVER_STATS (node counts)
  * or -DSOLVER_TRACE (per search) for tuning; both print to stderr.
@@ -119,7 +110,7 @@ typedef struct {
     PyObject *tc_key[TILE_CACHE];
     uint8_t tc_code[TILE_CACHE];
     int tc_n;
-    long long last_search_ns; /* the time the last generate() spent in the search itself */
+    long long last_search_ns; /* the time the last solve() spent in the search itself */
     PyObject *fen;    /* set_text: tuple of 256 str, a code's letter as written (| 0x80: a blank's) */
     PyObject *labels; /* ... tuple of 450 str, the coordinates of (row * 15 + col) * 2 + vertical */
 } TablesObject;
@@ -548,7 +539,7 @@ static void record(Gen *g, int start, int end, int32_t score) {
         }
     }
     if (g->n == g->cap) {
-        size_t cap = g->cap ? 2 * g->cap : 256;
+        size_t cap = 2 * g->cap; /* the first cap: the caller's INLINE_MOVES */
         Move *m;
         if (g->moves_inline) { /* the caller's small buffer is full: to the heap */
             m = (Move *)malloc(cap * sizeof(Move));
@@ -1715,9 +1706,8 @@ static void Tables_dealloc(TablesObject *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* Reads a Board's cells (15 lists of 15 Tile or None) into codes. Tiles are immutable: their codes are
- * remembered by address (tile cache of TablesObject), so a board read again costs a probe per tile. */
-/* The code of a tile read before (by its address: tiles are immutable), or -1. */
+/* The code of a tile read before, or -1. Tiles are immutable: their codes are remembered by address (the
+ * tile cache of TablesObject), so a board read again costs a probe per tile. */
 static inline int cached_code(const TablesObject *self, PyObject *cell) {
     size_t slot = ((uintptr_t)cell >> 4) & (TILE_CACHE - 1);
     PyObject *k;
@@ -1754,7 +1744,7 @@ static int read_cells(TablesObject *self, PyObject *cells, uint8_t *board) {
 }
 
 static int read_cells_generic(TablesObject *self, PyObject *cells, uint8_t *board) {
-    PyObject *rows = PySequence_Fast(cells, "board must be 225 bytes or 15 rows of 15 cells");
+    PyObject *rows = PySequence_Fast(cells, "board must be 15 rows of 15 cells");
     if (!rows) return -1;
     if (PySequence_Fast_GET_SIZE(rows) != N) {
         Py_DECREF(rows);
@@ -1837,10 +1827,10 @@ static void free_moves(Gen *g) {
     g->moves = NULL;
 }
 
-/* What generate and solve share: the inputs read and checked and the search run. The kept moves are left in
- * g (g->moves, g->n, g->count: the caller calls free_moves), first in `inline_moves` (INLINE_MOVES of
- * them, the caller's), the board as read in `board`. 0, or -1 with an exception set. */
-static int generate_into(TablesObject *self, PyObject *nodes_obj, unsigned long droot, unsigned long groot,
+/* Solve's first half: the inputs read and checked and the search run. The kept moves are left in g
+ * (g->moves, g->n, g->count: the caller calls free_moves), first in `inline_moves` (INLINE_MOVES of them,
+ * the caller's), the board as read in `board`. 0, or -1 with an exception set. */
+static int search_into(TablesObject *self, PyObject *nodes_obj, unsigned long droot, unsigned long groot,
                          PyObject *board_obj, PyObject *rack_obj, int top, int count_all, int vertical_first,
                          PyObject *bi_obj, Gen *g, uint8_t *board, Move *inline_moves) {
     if (bi_obj != Py_None && !PyObject_TypeCheck(bi_obj, &BingoIndexType)) {
@@ -1856,17 +1846,7 @@ static int generate_into(TablesObject *self, PyObject *nodes_obj, unsigned long 
         PyErr_SetString(PyExc_ValueError, "top must be >= 0");
         return -1;
     }
-    if (PyBytes_Check(board_obj) || PyByteArray_Check(board_obj) || PyMemoryView_Check(board_obj)) {
-        if (read_fixed(board_obj, board, NSQ, "board") < 0) return -1;
-        for (int i = 0; i < NSQ; i++) {
-            if (board[i] && ((board[i] & CODE_MASK) == 0 || (board[i] & 0x40))) {
-                PyErr_SetString(PyExc_ValueError, "board codes must be 1..63, with 0x80 for a blank");
-                return -1;
-            }
-        }
-    } else if (read_cells(self, board_obj, board) < 0) {
-        return -1;
-    }
+    if (read_cells(self, board_obj, board) < 0) return -1;
     uint8_t rack[N];
     int rack_len;
     if (PyBytes_Check(rack_obj)) { /* the usual case: no buffer to take and give back */
@@ -1947,53 +1927,6 @@ static int generate_into(TablesObject *self, PyObject *nodes_obj, unsigned long 
         return -1;
     }
     return 0;
-}
-
-static PyObject *Tables_generate(TablesObject *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"nodes", "dawg_root", "gaddag_root", "board", "rack",
-                             "top", "count_all", "vertical_first", "bingo_index", "snapshot", NULL};
-    PyObject *nodes_obj, *board_obj, *rack_obj, *bi_obj = Py_None;
-    unsigned long droot, groot;
-    int top = 0, count_all = 0, vertical_first = 1, snapshot = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OkkOO|ippOp", kwlist, &nodes_obj, &droot, &groot, &board_obj,
-                                     &rack_obj, &top, &count_all, &vertical_first, &bi_obj, &snapshot))
-        return NULL;
-    Gen g;
-    uint8_t board[NSQ];
-    Move inline_moves[INLINE_MOVES];
-    if (generate_into(self, nodes_obj, droot, groot, board_obj, rack_obj, top, count_all, vertical_first, bi_obj,
-                      &g, board, inline_moves) < 0)
-        return NULL;
-    PyObject *list = PyList_New((Py_ssize_t)g.n);
-    if (!list) {
-        free_moves(&g);
-        return NULL;
-    }
-    for (size_t i = 0; i < g.n; i++) {
-        const Move *m = &g.moves[i];
-        int row = m->dir ? m->start : m->line, col = m->dir ? m->line : m->start;
-        PyObject *item = Py_BuildValue("(iiOy#i)", row, col, m->dir ? Py_True : Py_False, (const char *)m->tiles,
-                                       (Py_ssize_t)m->len, (int)m->score);
-        if (!item) {
-            Py_DECREF(list);
-            free_moves(&g);
-            return NULL;
-        }
-        PyList_SET_ITEM(list, (Py_ssize_t)i, item);
-    }
-    free_moves(&g);
-    PyObject *count;
-    if (count_all || !top) {
-        count = PyLong_FromLongLong(g.count);
-        if (!count) {
-            Py_DECREF(list);
-            return NULL;
-        }
-    } else {
-        count = Py_NewRef(Py_None);
-    }
-    if (snapshot) return Py_BuildValue("(NNy#)", list, count, (const char *)board, (Py_ssize_t)NSQ);
-    return Py_BuildValue("(NN)", list, count);
 }
 
 /* ---- the objects a solve gives (scoring/solver.py subclasses them) ------------------------------------- */
@@ -2164,7 +2097,7 @@ static int move_order(const void *a, const void *b) {
 }
 
 /* solve(nodes, dawg_root, gaddag_root, board, rack, top, count_all, vertical_first, bingo_index, core,
- * move_type, snapshot_type, result_type, position, keep, ties): generate's search (best `top`, 0: every
+ * move_type, snapshot_type, result_type, position, keep, ties): the search (best `top`, 0: every
  * move), its answer made here as the objects the Python side reads: the moves best first (score, then
  * notation: set_text must have been called), the first `keep` of them (0: all; ties: also those tied with
  * the last kept), count_all the count of every legal move or None, position the Board read (its copy goes
@@ -2197,7 +2130,7 @@ static PyObject *Tables_solve(TablesObject *self, PyObject *const *args, Py_ssiz
     Gen g;
     uint8_t board[NSQ];
     Move inline_moves[INLINE_MOVES];
-    if (generate_into(self, args[0], droot, groot, args[3], args[4], (int)top, count_all, vertical_first, args[8],
+    if (search_into(self, args[0], droot, groot, args[3], args[4], (int)top, count_all, vertical_first, args[8],
                       &g, board, inline_moves) < 0)
         return NULL;
     ResultObject *res = (ResultObject *)result_type->tp_alloc(result_type, 0);
@@ -2296,14 +2229,10 @@ static PyObject *Tables_set_text(TablesObject *self, PyObject *args) {
 }
 
 static PyMethodDef Tables_methods[] = {
-    {"generate", (PyCFunction)(void (*)(void))Tables_generate, METH_VARARGS | METH_KEYWORDS,
-     "generate(nodes, dawg_root, gaddag_root, board, rack, top=0, count_all=False, vertical_first=True,\n"
-     "bingo_index=None, snapshot=False) -> (moves, count[, board]): moves as (row, col, vertical, tiles, score);\n"
-     "with snapshot, also the board as read (225 bytes of codes)."},
     {"solve", (PyCFunction)(void (*)(void))Tables_solve, METH_FASTCALL,
      "solve(nodes, dawg_root, gaddag_root, board, rack, top, count_all, vertical_first, bingo_index, core,\n"
      "move_type, snapshot_type, result_type, position, keep, ties) -> result_type(moves, count or None,\n"
-     "elapsed_ms): generate's search, its moves best first (score, then notation) made as move_type(core,\n"
+     "elapsed_ms): the search, its moves best first (score, then notation) made as move_type(core,\n"
      "snapshot, row, col, vertical, codes, score) sharing one snapshot_type(core, board codes), the first\n"
      "keep of them (0: all; ties: and those tied with the last); every argument positional."},
     {"set_text", (PyCFunction)Tables_set_text, METH_VARARGS,
@@ -2318,7 +2247,7 @@ static PyObject *Tables_last_search_ns(TablesObject *self, void *closure) {
 
 static PyGetSetDef Tables_getset[] = {
     {"last_search_ns", (getter)Tables_last_search_ns, NULL,
-     "nanoseconds the last generate() spent in the search itself (the rest is the call's overhead)", NULL},
+     "nanoseconds the last solve() spent in the search itself (the rest is the call's overhead)", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

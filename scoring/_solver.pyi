@@ -1,14 +1,11 @@
 """Types of the compiled move generator (scoring/_solver.c)."""
 
 from collections.abc import Sequence
-from typing import Any, Literal, TypeVar, overload
+from typing import Any, TypeVar
 
 from typing_extensions import Buffer
 
 from .board import Tile
-
-#: (row, col, vertical, letter codes of the whole word (| 0x80 for a blank), score)
-RawMove = tuple[int, int, bool, bytes, int]
 
 class BingoIndex:
     """Anagram index of the words of rack_size .. rack_size + 2 letters."""
@@ -82,40 +79,12 @@ class Tables:
         codes: dict[str, int],
         play_max: int = 0,
     ) -> None: ...
-    @overload
-    def generate(
-        self,
-        nodes: Buffer,
-        dawg_root: int,
-        gaddag_root: int,
-        board: Buffer | Sequence[Sequence[Tile | None]],
-        rack: Buffer,
-        top: int = 0,
-        count_all: bool = False,
-        vertical_first: bool = True,
-        bingo_index: BingoIndex | None = None,
-        snapshot: Literal[False] = False,
-    ) -> tuple[list[RawMove], int | None]: ...
-    @overload
-    def generate(
-        self,
-        nodes: Buffer,
-        dawg_root: int,
-        gaddag_root: int,
-        board: Buffer | Sequence[Sequence[Tile | None]],
-        rack: Buffer,
-        top: int,
-        count_all: bool,
-        vertical_first: bool,
-        bingo_index: BingoIndex | None,
-        snapshot: Literal[True],
-    ) -> tuple[list[RawMove], int | None, bytes]: ...
     def solve(
         self,
         nodes: Buffer,
         dawg_root: int,
         gaddag_root: int,
-        board: Buffer | Sequence[Sequence[Tile | None]],
+        board: Sequence[Sequence[Tile | None]],
         rack: Buffer,
         top: int,
         count_all: bool,
@@ -132,4 +101,4 @@ class Tables:
     ) -> _R: ...
     def set_text(self, letters: tuple[str, ...], coordinates: tuple[str, ...]) -> None: ...
     @property
-    def last_search_ns(self) -> int: ...  # the last generate()'s time in the search itself (ns)
+    def last_search_ns(self) -> int: ...  # the last solve()'s time in the search itself (ns)

@@ -146,7 +146,7 @@ class _Core:
         return codes
 
     def board_of(self, codes: bytes) -> Board:
-        """The board of 225 codes (a snapshot ``generate`` returned)."""
+        """The board of 225 codes (a snapshot's, as the search read them)."""
         board = Board(self.ruleset)
         cells = board._cells
         tile = self.tile

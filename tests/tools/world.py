@@ -111,15 +111,13 @@ def judged_first_round(alice, tournament, eager, slips: tuple[str, ...], names=(
 
 @pytest.fixture
 def local_cache(settings):
-    """A private in-memory cache (rate limits, idempotency, state versions) emptied around each test."""
+    """A private in-memory cache (rate limits, idempotency, state versions) emptied around each test (the
+    process's live memos are emptied for every test: tests/conftest.py)."""
     from django.core.cache import cache
-
-    from tournament import live
 
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
                                    "LOCATION": "tests"}}
     cache.clear()
-    live.reset()
     yield
     cache.clear()
 
