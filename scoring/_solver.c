@@ -1536,8 +1536,11 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
                                    binfo, NULL, ex, &unused);
             /* the walk would take two blanks through a span without board tiles: then the words the rack
              * spells (once per call) may cut it, from the SPELL_AFTER-th such walk on (with fewer the walk
-             * of the DAWG seldom pays) */
-            if (ex->nb0 && ex->spell_state == 0 && ex->bb[2] >= g->heap[0] && ++ex->spell_asked >= SPELL_AFTER) {
+             * of the DAWG seldom pays) whose two-blank bound is near the N-th best score (well above it,
+             * the words spelled seldom bring the bound down far enough: uk dev #34's walk of the DAWG cost
+             * a third of its instructions and cut nothing) */
+            if (ex->nb0 && ex->spell_state == 0 && ex->bb[2] >= g->heap[0] &&
+                2 * (int64_t)ex->bb[2] <= 3 * (int64_t)g->heap[0] && ++ex->spell_asked >= SPELL_AFTER) {
                 spell_fill(ex);
                 if (ex->spell_state == 1) {
                     ex->use_spell = 1;
