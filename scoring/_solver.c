@@ -111,6 +111,7 @@ typedef struct {
     uint8_t tc_code[TILE_CACHE];
     int tc_n;
     long long last_search_ns; /* the time the last solve() spent in the search itself */
+    long long total_search_ns; /* ... and every solve() so far */
     PyObject *fen;    /* set_text: tuple of 256 str, a code's letter as written (| 0x80: a blank's) */
     PyObject *labels; /* ... tuple of 450 str, the coordinates of (row * 15 + col) * 2 + vertical */
 } TablesObject;
@@ -1732,13 +1733,13 @@ static int read_cells(TablesObject *self, PyObject *cells, uint8_t *board) {
         if (!PyList_CheckExact(row) || PyList_GET_SIZE(row) != N) return read_cells_generic(self, cells, board);
         PyObject **items = ((PyListObject *)row)->ob_item;
         uint8_t *out = board + r * N;
-        for (int c = 0; c < N; c++) {
-            PyObject *cell = items[c];
-            if (cell == Py_None) {
-                out[c] = 0;
-                continue;
-            }
-            int code = cached_code(self, cell);
+        /* which cells hold a tile, without a branch per cell; then only those are looked up */
+        uint32_t held = 0;
+        for (int c = 0; c < N; c++) held |= (uint32_t)(items[c] != Py_None) << c;
+        memset(out, 0, N);
+        for (; held; held &= held - 1) {
+            int c = __builtin_ctz(held);
+            int code = cached_code(self, items[c]);
             if (code < 0) return read_cells_generic(self, cells, board);
             out[c] = (uint8_t)code;
         }
@@ -1911,9 +1912,11 @@ static int search_into(TablesObject *self, PyObject *nodes_obj, unsigned long dr
     Py_BEGIN_ALLOW_THREADS
     clock_gettime(CLOCK_MONOTONIC, &t0);
     run_search(g, &q);
+    if (top && !g->oom) compact(g); /* the search's last step: only the moves that reach the N-th best */
     clock_gettime(CLOCK_MONOTONIC, &t1);
     Py_END_ALLOW_THREADS
     self->last_search_ns = (long long)(t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec);
+    self->total_search_ns += self->last_search_ns;
     Py_DECREF(bi_obj);
     Py_DECREF(self);
     PyBuffer_Release(&nb);
@@ -1921,7 +1924,6 @@ static int search_into(TablesObject *self, PyObject *nodes_obj, unsigned long dr
     fprintf(stderr, "STATS nodes=%lld count=%lld\n", g->nvisit, g->count);
 #endif
 
-    if (top && !g->oom) compact(g);
     if (g->heap != small_heap) free(g->heap);
     g->heap = NULL;
     if (g->oom) {
@@ -2248,7 +2250,13 @@ static PyObject *Tables_last_search_ns(TablesObject *self, void *closure) {
     return PyLong_FromLongLong(self->last_search_ns);
 }
 
+static PyObject *Tables_total_search_ns(TablesObject *self, void *closure) {
+    return PyLong_FromLongLong(self->total_search_ns);
+}
+
 static PyGetSetDef Tables_getset[] = {
+    {"total_search_ns", (getter)Tables_total_search_ns, NULL,
+     "nanoseconds every solve() so far spent in the search itself", NULL},
     {"last_search_ns", (getter)Tables_last_search_ns, NULL,
      "nanoseconds the last solve() spent in the search itself (the rest is the call's overhead)", NULL},
     {NULL, NULL, NULL, NULL, NULL},
@@ -2266,14 +2274,179 @@ static PyTypeObject TablesType = {
     .tp_getset = Tables_getset,
 };
 
+/* ---- SolverBase: Solver.solve without a Python frame ---------------------------------------------------- */
+
+/* What scoring.solver.Solver binds once (_bind): the arguments of Tables.solve that do not change between
+ * calls, where Board keeps its two fields, and the Python method that does everything else. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *tables, *nodes, *droot, *groot, *bingo_index, *core, *ruleset, *rack_cache;
+    PyObject *move_type, *snap_type, *result_type, *general;
+    PyTypeObject *board_type;
+    Py_ssize_t off_ruleset, off_cells;
+    long max_top;
+} SolverBaseObject;
+
+static PyObject *s_top, *s_count_all, *s_first_vertical, *s_ties;
+
+#define SOLVER_FIELDS(X)                                                                                   \
+    X(tables) X(nodes) X(droot) X(groot) X(bingo_index) X(core) X(ruleset) X(rack_cache) X(move_type)          \
+    X(snap_type) X(result_type) X(general)
+
+static int SolverBase_traverse(SolverBaseObject *self, visitproc visit, void *arg) {
+#define VISIT(f) Py_VISIT(self->f);
+    SOLVER_FIELDS(VISIT)
+#undef VISIT
+    Py_VISIT(self->board_type);
+    return 0;
+}
+
+static int SolverBase_clear(SolverBaseObject *self) {
+#define CLEAR(f) Py_CLEAR(self->f);
+    SOLVER_FIELDS(CLEAR)
+#undef CLEAR
+    Py_CLEAR(self->board_type);
+    return 0;
+}
+
+static void SolverBase_dealloc(SolverBaseObject *self) {
+    PyObject_GC_UnTrack(self);
+    SolverBase_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* The offset of a __slots__ field of `type` (a member descriptor of an object field), -1 if it has none. */
+static Py_ssize_t slot_offset(PyTypeObject *type, const char *name) {
+    PyObject *descr = PyDict_GetItemString(type->tp_dict, name);
+    if (!descr || !Py_IS_TYPE(descr, &PyMemberDescr_Type)) return -1;
+    PyMemberDef *m = ((PyMemberDescrObject *)descr)->d_member;
+    return m->type == T_OBJECT_EX || m->type == T_OBJECT ? m->offset : -1;
+}
+
+static PyObject *SolverBase_bind(SolverBaseObject *self, PyObject *args) {
+    PyObject *f[12];
+    PyTypeObject *board_type;
+    if (!PyArg_ParseTuple(args, "O!OO!O!OOOO!O!O!O!OO!l:_bind", &TablesType, &f[0], &f[1], &PyLong_Type, &f[2],
+                          &PyLong_Type, &f[3], &f[4], &f[5], &f[6], &PyDict_Type, &f[7], &PyType_Type, &f[8],
+                          &PyType_Type, &f[9], &PyType_Type, &f[10], &f[11], &PyType_Type, &board_type,
+                          &self->max_top))
+        return NULL;
+    if (subtype_arg(f[8], &MoveBaseType, "move_type") < 0 || subtype_arg(f[9], &SnapshotBaseType, "snapshot_type") < 0 ||
+        subtype_arg(f[10], &ResultBaseType, "result_type") < 0)
+        return NULL;
+    if (!PyCallable_Check(f[11])) {
+        PyErr_SetString(PyExc_TypeError, "general must be callable");
+        return NULL;
+    }
+    int i = 0;
+#define SET(field) Py_XSETREF(self->field, Py_NewRef(f[i])); i++;
+    SOLVER_FIELDS(SET)
+#undef SET
+    Py_XSETREF(self->board_type, (PyTypeObject *)Py_NewRef((PyObject *)board_type));
+    self->off_ruleset = slot_offset(board_type, "ruleset");
+    self->off_cells = slot_offset(board_type, "_cells");
+    Py_RETURN_NONE;
+}
+
+/* solve(board, rack, *, top=None, count_all=False, first_vertical=None, ties=False): the usual call (a
+ * Board of the solver's rule set, a rack read before, top None or a positive int) goes straight to
+ * Tables.solve; any other call to the bound Python method (which checks, converts and explains). */
+static PyObject *SolverBase_solve(SolverBaseObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                  PyObject *kwnames) {
+    if (!self->tables) {
+        PyErr_SetString(PyExc_RuntimeError, "the solver is not bound");
+        return NULL;
+    }
+    PyObject *top = Py_None, *count_all = Py_False, *first_vertical = Py_None, *ties = Py_False;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    int fast = nargs == 2;
+    for (Py_ssize_t k = 0; fast && k < nkw; k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k), *value = args[nargs + k];
+        if (key == s_top) top = value;
+        else if (key == s_count_all) count_all = value;
+        else if (key == s_first_vertical) first_vertical = value;
+        else if (key == s_ties) ties = value;
+        else fast = 0; /* another spelling of a name, or a wrong one: the Python method sorts it out */
+    }
+    PyObject *board = fast ? args[0] : NULL, *cells = NULL, *codes = NULL;
+    long ntop = 0;
+    if (fast && (Py_TYPE(board) != self->board_type || self->off_ruleset < 0 || self->off_cells < 0 ||
+                 *(PyObject **)((char *)board + self->off_ruleset) != self->ruleset ||
+                 !(cells = *(PyObject **)((char *)board + self->off_cells))))
+        fast = 0;
+    if (fast && top != Py_None) {
+        int overflow;
+        ntop = PyLong_CheckExact(top) ? PyLong_AsLongAndOverflow(top, &overflow) : 0;
+        if (ntop < 1 || overflow) fast = 0;
+    }
+    if (fast && PyUnicode_CheckExact(args[1])) {
+        codes = PyDict_GetItemWithError(self->rack_cache, args[1]);
+        if (!codes && PyErr_Occurred()) return NULL;
+    }
+    if (!fast || !codes) {
+        PyObject *small[8], **all = nargs + nkw + 1 <= 8 ? small : PyMem_Malloc((size_t)(nargs + nkw + 1) * sizeof *all);
+        if (!all) return PyErr_NoMemory();
+        all[0] = (PyObject *)self;
+        memcpy(all + 1, args, (size_t)(nargs + nkw) * sizeof *all);
+        PyObject *r = PyObject_Vectorcall(self->general, all, (size_t)(nargs + 1), kwnames);
+        if (all != small) PyMem_Free(all);
+        return r;
+    }
+    PyObject *zero = PyLong_FromLong(0); /* small ints are shared: no allocation */
+    PyObject *a[16] = {self->nodes, self->droot, self->groot, cells, codes,
+                       top == Py_None || ntop > self->max_top ? zero : top, count_all,
+                       first_vertical != Py_None ? first_vertical : top == Py_None ? Py_True : Py_False,
+                       self->bingo_index, self->core, self->move_type, self->snap_type, self->result_type, board,
+                       top == Py_None ? zero : top, ties};
+    /* held for the call: the search gives the lock back, and another thread may bind this solver anew */
+    PyObject *tables = Py_NewRef(self->tables);
+    for (int i = 0; i < 16; i++) Py_INCREF(a[i]);
+    PyObject *r = Tables_solve((TablesObject *)tables, a, 16);
+    for (int i = 0; i < 16; i++) Py_DECREF(a[i]);
+    Py_DECREF(tables);
+    Py_DECREF(zero);
+    return r;
+}
+
+static PyMethodDef SolverBase_methods[] = {
+    {"solve", (PyCFunction)(void (*)(void))SolverBase_solve, METH_FASTCALL | METH_KEYWORDS,
+     "solve(board, rack, *, top=None, count_all=False, first_vertical=None, ties=False) -> SolveResult\n"
+     "Every legal move (top=None) or the top best, best first. count_all: also count every legal move\n"
+     "(SolveResult.count_all). first_vertical: list vertical moves on the empty board (default: only in\n"
+     "the all-moves mode). ties: with top, also keep the moves tied with the last one kept (top=1,\n"
+     "ties=True: every move of top score)."},
+    {"_bind", (PyCFunction)SolverBase_bind, METH_VARARGS,
+     "_bind(tables, nodes, dawg_root, gaddag_root, bingo_index, core, ruleset, rack_cache, move_type,\n"
+     "snapshot_type, result_type, general, board_type, max_top): what solve passes to Tables.solve, and\n"
+     "general(self, board, rack, **options), which takes every call solve does not."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject SolverBaseType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "scoring._solver.SolverBase",
+    .tp_basicsize = sizeof(SolverBaseObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "The compiled part of scoring.solver.Solver: its solve.",
+    .tp_new = PyType_GenericNew,
+    .tp_dealloc = (destructor)SolverBase_dealloc,
+    .tp_traverse = (traverseproc)SolverBase_traverse,
+    .tp_clear = (inquiry)SolverBase_clear,
+    .tp_methods = SolverBase_methods,
+};
+
 static struct PyModuleDef moduledef = {
     PyModuleDef_HEAD_INIT, "scoring._solver", "The compiled move generator (see scoring/solver.py).", -1, NULL,
 };
 
 PyMODINIT_FUNC PyInit__solver(void) {
     if (PyType_Ready(&TablesType) < 0 || PyType_Ready(&BingoIndexType) < 0 || PyType_Ready(&MoveBaseType) < 0 ||
-        PyType_Ready(&SnapshotBaseType) < 0 || PyType_Ready(&ResultBaseType) < 0)
+        PyType_Ready(&SnapshotBaseType) < 0 || PyType_Ready(&ResultBaseType) < 0 || PyType_Ready(&SolverBaseType) < 0)
         return NULL;
+    s_top = PyUnicode_InternFromString("top");
+    s_count_all = PyUnicode_InternFromString("count_all");
+    s_first_vertical = PyUnicode_InternFromString("first_vertical");
+    s_ties = PyUnicode_InternFromString("ties");
+    if (!s_top || !s_count_all || !s_first_vertical || !s_ties) return NULL;
     s_letter = PyUnicode_InternFromString("letter");
     s_blank = PyUnicode_InternFromString("blank");
     if (!s_letter || !s_blank) return NULL;
@@ -2293,7 +2466,8 @@ PyMODINIT_FUNC PyInit__solver(void) {
     }
     if (PyModule_AddObjectRef(m, "MoveBase", (PyObject *)&MoveBaseType) < 0 ||
         PyModule_AddObjectRef(m, "SnapshotBase", (PyObject *)&SnapshotBaseType) < 0 ||
-        PyModule_AddObjectRef(m, "ResultBase", (PyObject *)&ResultBaseType) < 0) {
+        PyModule_AddObjectRef(m, "ResultBase", (PyObject *)&ResultBaseType) < 0 ||
+        PyModule_AddObjectRef(m, "SolverBase", (PyObject *)&SolverBaseType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

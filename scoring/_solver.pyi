@@ -102,3 +102,26 @@ class Tables:
     def set_text(self, letters: tuple[str, ...], coordinates: tuple[str, ...]) -> None: ...
     @property
     def last_search_ns(self) -> int: ...  # the last solve()'s time in the search itself (ns)
+    @property
+    def total_search_ns(self) -> int: ...  # every solve()'s so far
+
+class SolverBase:
+    """The compiled part of scoring.solver.Solver: its solve (the Python subclass types it)."""
+
+    def _bind(
+        self,
+        tables: Tables,
+        nodes: Buffer,
+        dawg_root: int,
+        gaddag_root: int,
+        bingo_index: BingoIndex | None,
+        core: Any,
+        ruleset: Any,
+        rack_cache: dict[Any, bytes],
+        move_type: type[MoveBase],
+        snapshot_type: type[SnapshotBase],
+        result_type: type[ResultBase],
+        general: Any,
+        board_type: type,
+        max_top: int,
+    ) -> None: ...

@@ -388,13 +388,18 @@ class SolveResult(_solver.ResultBase):
 _MAX_TOP = 1 << 16
 
 
-class Solver:
-    """The move generator for one rule set and one word graph (its tables built once)."""
+class Solver(_solver.SolverBase):
+    """The move generator for one rule set and one word graph (its tables built once).
+
+    ``solve`` is compiled (``SolverBase.solve``: no Python frame on the usual call, a Board of the solver's
+    rule set and a rack seen before); any other call goes to ``_solve_general``, which checks, converts and
+    explains, and takes the same arguments."""
 
     def __init__(self, ruleset: RuleSet, graph: WordGraph):
         self.ruleset = ruleset
         self.graph = graph
         self._core = _Core(ruleset, graph)
+        self._bind_core()
 
     @classmethod
     def _from_core(cls, core: _Core, graph: WordGraph) -> Solver:
@@ -402,9 +407,29 @@ class Solver:
         self.ruleset = core.ruleset
         self.graph = graph
         self._core = core
+        self._bind_core()
         return self
 
-    def solve(
+    def _bind_core(self) -> None:
+        """What the compiled solve passes on each call: bound once (again if the core's parts change)."""
+        core = self._core
+        self._bind(core.tables, core.nodes, core.dawg_root, core.gaddag_root, core.bingo_index, core,
+                   core.ruleset, core._rack_cache, SolvedMove, _Snapshot, SolveResult, Solver._solve_general,
+                   Board, _MAX_TOP)
+
+    if TYPE_CHECKING:
+        def solve(
+            self,
+            board: Board,
+            rack: str | Iterable[str],
+            *,
+            top: int | None = None,
+            count_all: bool = False,
+            first_vertical: bool | None = None,
+            ties: bool = False,
+        ) -> SolveResult: ...
+
+    def _solve_general(
         self,
         board: Board,
         rack: str | Iterable[str],
@@ -459,6 +484,11 @@ class Solver:
         """Nanoseconds the last ``solve`` (of any solver over the same tables) spent in the compiled search
         itself: the rest of the call's time is its overhead (reading the inputs, making the moves)."""
         return self._core.tables.last_search_ns
+
+    @property
+    def total_search_ns(self) -> int:
+        """Nanoseconds every ``solve`` so far (of any solver over the same tables) spent in the compiled search."""
+        return self._core.tables.total_search_ns
 
     def best(self, board: Board, rack: str | Iterable[str]) -> SolvedMove | None:
         """The top move (None when no move exists)."""

@@ -287,6 +287,46 @@ def test_bad_inputs():
         Solver(rs, WordGraph.load(path))
 
 
+def test_the_compiled_solve_agrees_with_the_general_one():
+    """``Solver.solve`` is compiled: the usual call (a Board of the solver's rule set, a rack seen before) goes
+    straight to the search, any other to ``Solver._solve_general``; both give the same answers and errors."""
+    rs = get_ruleset("en")
+    graph = graph_of(EN_SMALL + ["TACKS", "STACK", "TACT"], "en")
+    solver = Solver(rs, graph)
+    board = play(Board(rs), "H7 CAT")
+
+    class OtherBoard(Board):
+        __slots__ = ()
+
+    other = OtherBoard(rs, board._cells)
+    for options in ({}, {"top": 1}, {"top": 3, "ties": True}, {"top": 2, "count_all": True},
+                    {"top": 100_000}, {"first_vertical": True}, {"top": 5, "first_vertical": False}):
+        general = Solver._solve_general(solver, board, "AKST?", **options)
+        for rack in ("AKST?", ["A", "K", "S", "T", "?"]):  # a str (fast once seen) and a list (general)
+            for position in (board, other):  # a Board subclass goes the general way
+                for _ in range(2):
+                    got = solver.solve(position, rack, **options)
+                    assert [(m.notation(), m.score) for m in got.moves] == [
+                        (m.notation(), m.score) for m in general.moves], options
+                    assert got.count_all == general.count_all
+    empty = Board(rs)
+    assert {m.coord.vertical for m in solver.solve(empty, "CAT").moves} == {False, True}
+    assert {m.coord.vertical for m in solver.solve(empty, "CAT", top=50).moves} == {False}
+    assert {m.coord.vertical for m in solver.solve(empty, "CAT", top=50, first_vertical=True).moves} == {False, True}
+    for bad in ({"top": 0}, {"top": -1}, {"top": 1.5}):
+        with pytest.raises(SolverError):
+            solver.solve(board, "AKST", **bad)
+    with pytest.raises(TypeError):
+        solver.solve(board, "AKST", 1)  # top is keyword-only
+    with pytest.raises(TypeError):
+        solver.solve(board, "AKST", tops=1)
+    with pytest.raises(TypeError):
+        solver.solve(board)
+    with pytest.raises(SolverError):
+        solver.solve(Board(get_ruleset("ru")), "АБ", top=1)
+    assert solver.solve(board, "AKST", top=True).moves == solver.solve(board, "AKST", top=1).moves  # an int
+
+
 def test_solver_cache_and_threads():
     rs = get_ruleset("en")
     graph = graph_of(EN_SMALL, "en")

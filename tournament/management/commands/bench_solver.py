@@ -5,7 +5,9 @@ and builds the solver's tables first, then times ``solve(board, rack, top=1)``
 ``--reps`` times per position in this one thread. Prints a TSV line per
 position (``idx  top_score  top_move  best_us  median_us``) and summary lines
 per number of blanks on the rack, and a ``call_overhead`` line: the time of a call outside the compiled
-search itself (``Solver.last_search_ns``), per position the median. ``--check TOPS.tsv`` (``idx  score  move``)
+search itself, per position the median of ``--reps`` runs of ``OVERHEAD_LOOP`` calls in a row (timed
+together, less the time they spent in the search: ``Solver.total_search_ns``; so the timer's own cost,
+some 0.1–0.2 µs a reading from Python, is not counted as the call's). ``--check TOPS.tsv`` (``idx  score  move``)
 compares every top score and exits 1 on any mismatch.
 
 ``--instructions`` counts instead the instructions of the generation (the C search
@@ -32,12 +34,14 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from scoring.board import Board, BoardError
 from scoring.notation import NotationError, parse_rack
 from scoring.rules import RulesError, RuleSet, get_ruleset, ruleset_ids
+from scoring.solver import Solver
 
 from .. import callgrind
 from ..cli import one_line_errors, open_solver, positive_int
 
 #: the C function whose calls --instructions counts (scoring/_solver.c)
 COUNTED_FUNCTION = "run_search"
+OVERHEAD_LOOP = 10  # calls timed together for the call_overhead line
 
 
 def read_positions(path: Path, ruleset: RuleSet) -> list[tuple[Board, list[str], str]]:
@@ -142,14 +146,11 @@ class Command(BaseCommand):
         for idx, (board, rack, rack_text) in enumerate(positions):
             result = solver.solve(board, rack_text, top=1)  # warm the caches of this position
             times: list[float] = []
-            outside: list[float] = []
             for _ in range(reps):
                 t0 = time.perf_counter_ns()
                 result = solver.solve(board, rack_text, top=1)
-                elapsed = time.perf_counter_ns() - t0
-                times.append(elapsed / 1000.0)
-                outside.append((elapsed - solver.last_search_ns) / 1000.0)
-            overhead.append(statistics.median(outside))
+                times.append((time.perf_counter_ns() - t0) / 1000.0)
+            overhead.append(statistics.median(self.outside_us(solver, board, rack_text) for _ in range(reps)))
             best = result.moves[0] if result.moves else None
             score, move = (best.score, best.notation()) if best else (0, "-")
             results.append((score, move))
@@ -166,6 +167,16 @@ class Command(BaseCommand):
             )
             self.stdout.write(summary_line("call_overhead", overhead, "us", 2))
         return results
+
+    @staticmethod
+    def outside_us(solver: Solver, board: Board, rack: str) -> float:
+        """Microseconds a call took outside the search, over OVERHEAD_LOOP calls in a row."""
+        searched = solver.total_search_ns
+        t0 = time.perf_counter_ns()
+        for _ in range(OVERHEAD_LOOP):
+            solver.solve(board, rack, top=1)
+        elapsed = time.perf_counter_ns() - t0
+        return (elapsed - (solver.total_search_ns - searched)) / OVERHEAD_LOOP / 1000.0
 
     def count_instructions(self, positions: list[tuple[Board, list[str], str]],
                            opts: dict[str, Any]) -> list[tuple[int, str]]:
