@@ -2349,8 +2349,9 @@ static PyObject *SolverBase_bind(SolverBaseObject *self, PyObject *args) {
 }
 
 /* solve(board, rack, *, top=None, count_all=False, first_vertical=None, ties=False): the usual call (a
- * Board of the solver's rule set, a rack read before, top None or a positive int) goes straight to
- * Tables.solve; any other call to the bound Python method (which checks, converts and explains). */
+ * Board of the solver's rule set, a rack read before — a str, or a list or tuple of tiles —, top None or
+ * a positive int) goes straight to Tables.solve; any other call to the bound Python method (which checks,
+ * converts and explains). */
 static PyObject *SolverBase_solve(SolverBaseObject *self, PyObject *const *args, Py_ssize_t nargs,
                                   PyObject *kwnames) {
     if (!self->tables) {
@@ -2379,9 +2380,19 @@ static PyObject *SolverBase_solve(SolverBaseObject *self, PyObject *const *args,
         ntop = PyLong_CheckExact(top) ? PyLong_AsLongAndOverflow(top, &overflow) : 0;
         if (ntop < 1 || overflow) fast = 0;
     }
-    if (fast && PyUnicode_CheckExact(args[1])) {
-        codes = PyDict_GetItemWithError(self->rack_cache, args[1]);
-        if (!codes && PyErr_Occurred()) return NULL;
+    if (fast) { /* a rack read before: a str, or a list or tuple of tiles (the cache's key is then a tuple) */
+        PyObject *rack = args[1], *key = NULL;
+        if (PyUnicode_CheckExact(rack) || PyTuple_CheckExact(rack))
+            key = Py_NewRef(rack);
+        else if (PyList_CheckExact(rack))
+            key = PyList_AsTuple(rack);
+        if (key) {
+            codes = PyDict_GetItemWithError(self->rack_cache, key);
+            if (!codes) PyErr_Clear(); /* an unhashable tile, say: the general way explains */
+            Py_DECREF(key);
+        } else {
+            PyErr_Clear();
+        }
     }
     if (!fast || !codes) {
         PyObject *small[8], **all = nargs + nkw + 1 <= 8 ? small : PyMem_Malloc((size_t)(nargs + nkw + 1) * sizeof *all);

@@ -302,7 +302,7 @@ def test_the_compiled_solve_agrees_with_the_general_one():
     for options in ({}, {"top": 1}, {"top": 3, "ties": True}, {"top": 2, "count_all": True},
                     {"top": 100_000}, {"first_vertical": True}, {"top": 5, "first_vertical": False}):
         general = Solver._solve_general(solver, board, "AKST?", **options)
-        for rack in ("AKST?", ["A", "K", "S", "T", "?"]):  # a str (fast once seen) and a list (general)
+        for rack in ("AKST?", ["A", "K", "S", "T", "?"], ("A", "K", "S", "T", "?")):  # compiled once seen
             for position in (board, other):  # a Board subclass goes the general way
                 for _ in range(2):
                     got = solver.solve(position, rack, **options)
@@ -325,6 +325,9 @@ def test_the_compiled_solve_agrees_with_the_general_one():
     with pytest.raises(SolverError):
         solver.solve(Board(get_ruleset("ru")), "АБ", top=1)
     assert solver.solve(board, "AKST", top=True).moves == solver.solve(board, "AKST", top=1).moves  # an int
+    for _ in range(2):  # not a tile, and unhashable: refused the same way before and after a first call
+        with pytest.raises(SolverError):
+            solver.solve(board, ["A", ["K"]], top=1)
 
 
 def test_solver_cache_and_threads():
