@@ -417,18 +417,6 @@ class Solver(_solver.SolverBase):
                    core.ruleset, core._rack_cache, SolvedMove, _Snapshot, SolveResult, Solver._solve_general,
                    Board, _MAX_TOP)
 
-    if TYPE_CHECKING:
-        def solve(
-            self,
-            board: Board,
-            rack: str | Iterable[str],
-            *,
-            top: int | None = None,
-            count_all: bool = False,
-            first_vertical: bool | None = None,
-            ties: bool = False,
-        ) -> SolveResult: ...
-
     def _solve_general(
         self,
         board: Board,
@@ -478,6 +466,9 @@ class Solver(_solver.SolverBase):
             ties,
         )
         return result
+
+    if TYPE_CHECKING:  # at run time, solve is SolverBase.solve: the compiled way in, with the same arguments
+        solve = _solve_general
 
     @property
     def last_search_ns(self) -> int:
