@@ -54,8 +54,14 @@
  *     snapshot_type object, a subclass of SnapshotBase, which holds the 225
  *     codes read), best first (score, then notation as set_text() writes it),
  *     cut to the first `keep` (and the moves tied with the last kept if ties).
- *     scoring/solver.py's Solver.solve is this call. The time of the search
- *     itself is kept in Tables.last_search_ns.
+ *     The time of the search itself is kept in Tables.last_search_ns (and
+ *     summed in Tables.total_search_ns).
+ *
+ *   SolverBase: scoring.solver.Solver's base. _bind(...) keeps what Tables.solve
+ *     takes besides the board and the rack; solve(board, rack, *, top, count_all,
+ *     first_vertical, ties) sends the usual call (a Board of the bound rule set,
+ *     a rack in the bound cache) straight to Tables.solve and every other call
+ *     to the bound Python method (Solver._solve_general).
  *
  * The search runs without the GIL. Compile with -DSOLVER_STATS (node counts)
  * or -DSOLVER_TRACE (per search) for tuning; both print to stderr.
