@@ -58,7 +58,8 @@
  *     summed in Tables.total_search_ns).
  *
  *   SolverBase: scoring.solver.Solver's base. _bind(...) keeps what Tables.solve
- *     takes besides the board and the rack; solve(board, rack, *, top, count_all,
+ *     takes besides the board and the rack (_bind_like(other): as other was
+ *     bound, a copy of its references); solve(board, rack, *, top, count_all,
  *     first_vertical, ties) sends the usual call (a Board of the bound rule set,
  *     a rack in the bound cache) straight to Tables.solve and every other call
  *     to the bound Python method (Solver._solve_general).
@@ -2294,6 +2295,7 @@ typedef struct {
 } SolverBaseObject;
 
 static PyObject *s_top, *s_count_all, *s_first_vertical, *s_ties;
+static PyTypeObject SolverBaseType;
 
 #define SOLVER_FIELDS(X)                                                                                   \
     X(tables) X(nodes) X(droot) X(groot) X(bingo_index) X(core) X(ruleset) X(rack_cache) X(move_type)          \
@@ -2351,6 +2353,23 @@ static PyObject *SolverBase_bind(SolverBaseObject *self, PyObject *args) {
     Py_XSETREF(self->board_type, (PyTypeObject *)Py_NewRef((PyObject *)board_type));
     self->off_ruleset = slot_offset(board_type, "ruleset");
     self->off_cells = slot_offset(board_type, "_cells");
+    Py_RETURN_NONE;
+}
+
+/* _bind_like(other): what another SolverBase was bound with (one copy per solver of a core's binding). */
+static PyObject *SolverBase_bind_like(SolverBaseObject *self, PyObject *arg) {
+    if (!PyObject_TypeCheck(arg, &SolverBaseType) || !((SolverBaseObject *)arg)->tables) {
+        PyErr_SetString(PyExc_TypeError, "_bind_like takes a bound SolverBase");
+        return NULL;
+    }
+    SolverBaseObject *other = (SolverBaseObject *)arg;
+#define COPY(field) Py_XSETREF(self->field, Py_NewRef(other->field));
+    SOLVER_FIELDS(COPY)
+#undef COPY
+    Py_XSETREF(self->board_type, (PyTypeObject *)Py_NewRef((PyObject *)other->board_type));
+    self->off_ruleset = other->off_ruleset;
+    self->off_cells = other->off_cells;
+    self->max_top = other->max_top;
     Py_RETURN_NONE;
 }
 
@@ -2436,6 +2455,8 @@ static PyMethodDef SolverBase_methods[] = {
      "_bind(tables, nodes, dawg_root, gaddag_root, bingo_index, core, ruleset, rack_cache, move_type,\n"
      "snapshot_type, result_type, general, board_type, max_top): what solve passes to Tables.solve, and\n"
      "general(self, board, rack, **options), which takes every call solve does not."},
+    {"_bind_like", (PyCFunction)SolverBase_bind_like, METH_O,
+     "_bind_like(other): bound as the bound SolverBase other is (a copy of its references)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -130,6 +130,22 @@ class _Core:
         self.tables.set_text(tuple(fen), tuple(labels[r, c, vertical] for r in range(SIZE) for c in range(SIZE)
                                                for vertical in (False, True)))
         self._rack_cache: dict[str | tuple[str, ...], bytes] = {}
+        self._binding: _solver.SolverBase | None = None
+
+    def binding(self) -> _solver.SolverBase:
+        """What the compiled solve passes besides the board and the rack, bound once per core: each
+        :class:`Solver` copies it (``solver_for`` makes a Solver per call). ``rebind`` after changing a part."""
+        if self._binding is None:
+            binding = _solver.SolverBase()
+            binding._bind(self.tables, self.nodes, self.dawg_root, self.gaddag_root, self.bingo_index, self,
+                          self.ruleset, self._rack_cache, SolvedMove, _Snapshot, SolveResult,
+                          Solver._solve_general, Board, _MAX_TOP)
+            self._binding = binding
+        return self._binding
+
+    def rebind(self) -> None:
+        """Forget the binding (made anew when next asked): after a part of the core was replaced."""
+        self._binding = None
 
     def rack_codes(self, rack: str | Iterable[str]) -> bytes:
         """The rack as letter codes (0 for a blank); SolverError on a tile of another set."""
@@ -411,11 +427,8 @@ class Solver(_solver.SolverBase):
         return self
 
     def _bind_core(self) -> None:
-        """What the compiled solve passes on each call: bound once (again if the core's parts change)."""
-        core = self._core
-        self._bind(core.tables, core.nodes, core.dawg_root, core.gaddag_root, core.bingo_index, core,
-                   core.ruleset, core._rack_cache, SolvedMove, _Snapshot, SolveResult, Solver._solve_general,
-                   Board, _MAX_TOP)
+        """What the compiled solve passes on each call: the core's binding (``_Core.binding``)."""
+        self._bind_like(self._core.binding())
 
     def _solve_general(
         self,

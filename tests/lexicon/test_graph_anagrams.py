@@ -148,7 +148,8 @@ def test_mapped_index_on_the_en_list(tmp_path: Path):
     built._core.bingo_index = _solver.BingoIndex(
         graph.nodes_buffer(), graph.dawg_root, len(graph.alphabet), 7
     )
-    built._bind_core()  # the compiled solve holds the index it was bound with
+    built._core.rebind()  # the compiled solve holds the index it was bound with
+    built._bind_core()
     for line in solver_baseline.BENCH_POSITIONS.read_text(encoding="utf-8").splitlines():
         fen, rack = line.split()
         board = Board.from_fen(RULES, fen)
