@@ -90,6 +90,9 @@
 #define UNKNOWN_CODE 63u
 #define MAX_PAIRS 64
 #define TILE_CACHE 1024
+#define FEN_CP 4     /* code points of a letter as written, at most, for the order of moves in C ... */
+#define LABEL_CP 6   /* ... and of a coordinate */
+#define KEY_CP (LABEL_CP + 1 + N * FEN_CP)
 
 /* ------------------------------------------------------------------ */
 /* Tables                                                               */
@@ -121,6 +124,11 @@ typedef struct {
     long long total_search_ns; /* ... and every solve() so far */
     PyObject *fen;    /* set_text: tuple of 256 str, a code's letter as written (| 0x80: a blank's) */
     PyObject *labels; /* ... tuple of 450 str, the coordinates of (row * 15 + col) * 2 + vertical */
+    /* the same as code points, for ordering moves without making their text (text_cp: every one fitted) */
+    int text_cp;
+    uint8_t fen_len[256], label_len[2 * NSQ];
+    uint32_t fen_cp[256][FEN_CP];
+    uint32_t label_cp[2 * NSQ][LABEL_CP];
 } TablesObject;
 
 static PyObject *s_letter, *s_blank;
@@ -2108,6 +2116,63 @@ static int move_order(const void *a, const void *b) {
     return PyUnicode_Compare(x->text, y->text);
 }
 
+/* A move's place in the order of the answer without making its text: score, then the text's code points. */
+typedef struct {
+    int32_t score;
+    uint32_t idx; /* in g.moves */
+    int len;
+    uint32_t cp[KEY_CP];
+} MoveKey;
+
+static void move_key(const TablesObject *self, const Move *m, uint32_t idx, MoveKey *k) {
+    int row = m->dir ? m->start : m->line, col = m->dir ? m->line : m->start;
+    int lab = (row * N + col) * 2 + (m->dir != 0), n = self->label_len[lab];
+    k->score = m->score;
+    k->idx = idx;
+    memcpy(k->cp, self->label_cp[lab], (size_t)n * sizeof(uint32_t));
+    k->cp[n++] = ' ';
+    for (int i = 0; i < m->len; i++) {
+        int c = m->tiles[i];
+        memcpy(k->cp + n, self->fen_cp[c], (size_t)self->fen_len[c] * sizeof(uint32_t));
+        n += self->fen_len[c];
+    }
+    k->len = n;
+}
+
+static int key_order(const void *a, const void *b) {
+    const MoveKey *x = (const MoveKey *)a, *y = (const MoveKey *)b;
+    if (x->score != y->score) return x->score > y->score ? -1 : 1;
+    int n = x->len < y->len ? x->len : y->len;
+    for (int i = 0; i < n; i++)
+        if (x->cp[i] != y->cp[i]) return x->cp[i] < y->cp[i] ? -1 : 1;
+    return (x->len > y->len) - (x->len < y->len);
+}
+
+/* When the answer keeps fewer moves than were found (top=1 with tied moves, say): the kept ones, in order,
+ * moved to the front of g->moves, their number returned (ties: with those tied with the last kept); 0 when
+ * the order is left to the Python objects (a letter or a coordinate longer than the tables hold). */
+static size_t select_kept(const TablesObject *self, Gen *g, size_t keep, int ties) {
+    size_t n = g->n;
+    if (!self->text_cp || keep == 0 || keep >= n || n > 4096) return 0;
+    MoveKey one[8], *keys = n <= 8 ? one : (MoveKey *)PyMem_Malloc(n * sizeof(MoveKey));
+    if (!keys) return 0;
+    for (size_t i = 0; i < n; i++) move_key(self, &g->moves[i], (uint32_t)i, &keys[i]);
+    qsort(keys, n, sizeof *keys, key_order);
+    size_t cut = keep;
+    if (ties)
+        while (cut < n && keys[cut].score == keys[keep - 1].score) cut++;
+    Move kept[64], *tmp = cut <= 64 ? kept : (Move *)PyMem_Malloc(cut * sizeof(Move));
+    if (tmp) {
+        for (size_t i = 0; i < cut; i++) tmp[i] = g->moves[keys[i].idx];
+        memcpy(g->moves, tmp, cut * sizeof(Move));
+        if (tmp != kept) PyMem_Free(tmp);
+    } else {
+        cut = 0;
+    }
+    if (keys != one) PyMem_Free(keys);
+    return cut;
+}
+
 /* solve(nodes, dawg_root, gaddag_root, board, rack, top, count_all, vertical_first, bingo_index, core,
  * move_type, snapshot_type, result_type, position, keep, ties): the search (best `top`, 0: every
  * move), its answer made here as the objects the Python side reads: the moves best first (score, then
@@ -2145,6 +2210,9 @@ static PyObject *Tables_solve(TablesObject *self, PyObject *const *args, Py_ssiz
     if (search_into(self, args[0], droot, groot, args[3], args[4], (int)top, count_all, vertical_first, args[8],
                       &g, board, inline_moves) < 0)
         return NULL;
+    /* fewer kept than found: ordered here, and only the kept ones made (already in order) */
+    size_t kept = select_kept(self, &g, keep > 0 ? (size_t)keep : 0, ties);
+    if (kept) g.n = kept;
     ResultObject *res = (ResultObject *)result_type->tp_alloc(result_type, 0);
     SnapshotObject *snap = NULL;
     MoveObject *one[1], **made = g.n <= 1 ? one : (MoveObject **)PyMem_Malloc(g.n * sizeof(MoveObject *));
@@ -2175,12 +2243,12 @@ static PyObject *Tables_solve(TablesObject *self, PyObject *const *args, Py_ssiz
         if (!mo->codes) goto fail;
         mo->core = Py_NewRef(core);
         mo->snap = Py_NewRef((PyObject *)snap);
-        if (n > 1 && !(mo->text = move_text(self, mo))) goto fail; /* the order needs it */
+        if (n > 1 && !(mo->text = move_text(self, mo))) goto fail; /* the order needs it; a list has it */
     }
     free_moves(&g);
-    if (n > 1) qsort(made, n, sizeof *made, move_order);
+    if (n > 1 && !kept) qsort(made, n, sizeof *made, move_order);
     size_t cut = n;
-    if (keep > 0 && n > (size_t)keep) {
+    if (!kept && keep > 0 && n > (size_t)keep) {
         cut = (size_t)keep;
         if (ties)
             while (cut < n && made[cut]->score == made[keep - 1]->score) cut++;
@@ -2237,6 +2305,21 @@ static PyObject *Tables_set_text(TablesObject *self, PyObject *args) {
         }
     Py_XSETREF(self->fen, Py_NewRef(fen));
     Py_XSETREF(self->labels, Py_NewRef(labels));
+    self->text_cp = 1;
+    for (Py_ssize_t i = 0; i < 256 + 2 * NSQ; i++) {
+        PyObject *u = i < 256 ? PyTuple_GET_ITEM(fen, i) : PyTuple_GET_ITEM(labels, i - 256);
+        Py_ssize_t len = PyUnicode_GET_LENGTH(u);
+        uint32_t *cp = i < 256 ? self->fen_cp[i] : self->label_cp[i - 256];
+        if (len > (i < 256 ? FEN_CP : LABEL_CP)) {
+            self->text_cp = 0;
+            continue;
+        }
+        for (Py_ssize_t j = 0; j < len; j++) cp[j] = PyUnicode_READ_CHAR(u, j);
+        if (i < 256)
+            self->fen_len[i] = (uint8_t)len;
+        else
+            self->label_len[i - 256] = (uint8_t)len;
+    }
     Py_RETURN_NONE;
 }
 

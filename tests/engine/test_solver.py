@@ -197,6 +197,33 @@ def test_order_ties_and_top():
     assert len(tied.moves) == sum(1 for m in every.moves if m.score == every.moves[0].score)
 
 
+def test_tied_moves_cut_in_c_or_by_their_texts_come_in_the_same_order():
+    """A solve that keeps fewer moves than it found (top=1 among tied moves) orders them in C by their
+    texts' code points; with a coordinate too long for its tables it orders the moves' texts instead: both
+    give the order of every move found."""
+    rs = get_ruleset("en")
+    solver = Solver(rs, graph_of(EN_SMALL, "en"))
+    board = Board(rs)  # the first move: the same word at several places through the centre
+    every = solver.solve(board, "CATS", top=None, first_vertical=True).moves
+    tied = [m for m in every if m.score == every[0].score]
+    assert len(tied) > 1
+    for n in (1, 2, 3):
+        assert [m.notation() for m in solver.solve(board, "CATS", top=n, first_vertical=True).moves] == [m.notation() for m in every[:n]]
+    core = solver._core
+    labels = [core.labels[r, c, v] for r in range(15) for c in range(15) for v in (False, True)]
+    labels[0] = "A1-long-label"  # 13 characters: more than the tables hold, the texts are compared
+    core.tables.set_text(tuple(core.fen_table[i] for i in range(256)), tuple(labels))
+    try:
+        for n in (1, 2):
+            assert [m.notation() for m in solver.solve(board, "CATS", top=n, first_vertical=True).moves] == [
+                m.notation() for m in every[:n]]
+        assert [m.notation() for m in solver.solve(board, "CATS", top=1, ties=True, first_vertical=True).moves] == [
+            m.notation() for m in tied]
+    finally:
+        core.tables.set_text(tuple(core.fen_table[i] for i in range(256)), tuple(
+            core.labels[r, c, v] for r in range(15) for c in range(15) for v in (False, True)))
+
+
 def test_solved_move_fields():
     rs = get_ruleset("en")
     graph = graph_of(EN_SMALL, "en")
