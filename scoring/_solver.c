@@ -90,9 +90,9 @@
 #define UNKNOWN_CODE 63u
 #define MAX_PAIRS 64
 #define TILE_CACHE 1024
-#define FEN_CP 4     /* code points of a letter as written, at most, for the order of moves in C ... */
+#define FEN_CP 4     /* code points of a letter as written, at most (set_text) ... */
 #define LABEL_CP 6   /* ... and of a coordinate */
-#define KEY_CP (LABEL_CP + 1 + N * FEN_CP)
+#define TEXT_CP (LABEL_CP + 1 + N * FEN_CP) /* ... and so of a move's text */
 
 /* ------------------------------------------------------------------ */
 /* Tables                                                               */
@@ -122,10 +122,9 @@ typedef struct {
     int tc_n;
     long long last_search_ns; /* the time the last solve() spent in the search itself */
     long long total_search_ns; /* ... and every solve() so far */
-    PyObject *fen;    /* set_text: tuple of 256 str, a code's letter as written (| 0x80: a blank's) */
-    PyObject *labels; /* ... tuple of 450 str, the coordinates of (row * 15 + col) * 2 + vertical */
-    /* the same as code points, for ordering moves without making their text (text_cp: every one fitted) */
-    int text_cp;
+    /* set_text (has_text): a code's letter as written (| 0x80: a blank's), and the coordinates of
+     * (row * 15 + col) * 2 + vertical, as code points: a move's text, and the order of moves, from them */
+    int has_text;
     uint8_t fen_len[256], label_len[2 * NSQ];
     uint32_t fen_cp[256][FEN_CP];
     uint32_t label_cp[2 * NSQ][LABEL_CP];
@@ -1725,8 +1724,6 @@ static void tile_cache_clear(TablesObject *self) {
 static void Tables_dealloc(TablesObject *self) {
     tile_cache_clear(self);
     Py_XDECREF(self->codes);
-    Py_XDECREF(self->fen);
-    Py_XDECREF(self->labels);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -2095,87 +2092,46 @@ static int subtype_arg(PyObject *o, PyTypeObject *base, const char *what) {
 }
 
 /* A move's notation ("H8 WORD", as scoring.solver writes it): its coordinates, a space, its letters. */
-static PyObject *move_text(const TablesObject *self, const MoveObject *mo) {
-    Py_ssize_t len = PyBytes_GET_SIZE(mo->codes);
-    const uint8_t *codes = (const uint8_t *)PyBytes_AS_STRING(mo->codes);
-    PyObject *parts = PyTuple_New(len + 2), *text = NULL;
-    if (!parts) return NULL;
-    PyTuple_SET_ITEM(parts, 0, Py_NewRef(PyTuple_GET_ITEM(self->labels, (mo->row * N + mo->col) * 2 + mo->vertical)));
-    PyObject *space = PyUnicode_FromOrdinal(' ');
-    if (!space) goto done;
-    PyTuple_SET_ITEM(parts, 1, space);
-    for (Py_ssize_t i = 0; i < len; i++) PyTuple_SET_ITEM(parts, i + 2, Py_NewRef(PyTuple_GET_ITEM(self->fen, codes[i])));
-    PyObject *empty = PyUnicode_New(0, 0);
-    if (!empty) goto done;
-    text = PyUnicode_Join(empty, parts);
-    Py_DECREF(empty);
-done:
-    Py_DECREF(parts);
-    return text;
+/* A move's text as code points (the coordinate, a space, the letters), its length returned. */
+static int move_cps(const TablesObject *self, const Move *m, uint32_t *cp) {
+    int row = m->dir ? m->start : m->line, col = m->dir ? m->line : m->start;
+    int lab = (row * N + col) * 2 + (m->dir != 0), n = self->label_len[lab];
+    memcpy(cp, self->label_cp[lab], (size_t)n * sizeof(uint32_t));
+    cp[n++] = ' ';
+    for (int i = 0; i < m->len; i++) {
+        int c = m->tiles[i];
+        memcpy(cp + n, self->fen_cp[c], (size_t)self->fen_len[c] * sizeof(uint32_t));
+        n += self->fen_len[c];
+    }
+    return n;
 }
 
-/* Best first: score descending, then notation (code-point order). */
-static int move_order(const void *a, const void *b) {
+static PyObject *move_text(const TablesObject *self, const Move *m) {
+    uint32_t cp[TEXT_CP];
+    return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, cp, move_cps(self, m, cp));
+}
+
+/* Best first: score descending, then text (code-point order). Of moves that all get their text (the
+ * answer keeps every move found): */
+static int text_order(const void *a, const void *b) {
     const MoveObject *x = *(MoveObject *const *)a, *y = *(MoveObject *const *)b;
     if (x->score != y->score) return x->score > y->score ? -1 : 1;
     return PyUnicode_Compare(x->text, y->text);
 }
 
-/* A move's place in the order of the answer without making its text: score, then the text's code points. */
-typedef struct {
-    int32_t score;
-    uint32_t idx; /* in g.moves */
-    int len;
-    uint32_t cp[KEY_CP];
-} MoveKey;
+/* ... and of the moves found, when the answer keeps fewer (top=1 among tied moves, say): only the kept ones
+ * are made. The tables move_order reads: set just before the sort, which runs with the interpreter lock
+ * held. */
+static const TablesObject *ordering;
 
-static void move_key(const TablesObject *self, const Move *m, uint32_t idx, MoveKey *k) {
-    int row = m->dir ? m->start : m->line, col = m->dir ? m->line : m->start;
-    int lab = (row * N + col) * 2 + (m->dir != 0), n = self->label_len[lab];
-    k->score = m->score;
-    k->idx = idx;
-    memcpy(k->cp, self->label_cp[lab], (size_t)n * sizeof(uint32_t));
-    k->cp[n++] = ' ';
-    for (int i = 0; i < m->len; i++) {
-        int c = m->tiles[i];
-        memcpy(k->cp + n, self->fen_cp[c], (size_t)self->fen_len[c] * sizeof(uint32_t));
-        n += self->fen_len[c];
-    }
-    k->len = n;
-}
-
-static int key_order(const void *a, const void *b) {
-    const MoveKey *x = (const MoveKey *)a, *y = (const MoveKey *)b;
+static int move_order(const void *a, const void *b) {
+    const Move *x = (const Move *)a, *y = (const Move *)b;
     if (x->score != y->score) return x->score > y->score ? -1 : 1;
-    int n = x->len < y->len ? x->len : y->len;
+    uint32_t cx[TEXT_CP], cy[TEXT_CP];
+    int nx = move_cps(ordering, x, cx), ny = move_cps(ordering, y, cy), n = nx < ny ? nx : ny;
     for (int i = 0; i < n; i++)
-        if (x->cp[i] != y->cp[i]) return x->cp[i] < y->cp[i] ? -1 : 1;
-    return (x->len > y->len) - (x->len < y->len);
-}
-
-/* When the answer keeps fewer moves than were found (top=1 with tied moves, say): the kept ones, in order,
- * moved to the front of g->moves, their number returned (ties: with those tied with the last kept); 0 when
- * the order is left to the Python objects (a letter or a coordinate longer than the tables hold). */
-static size_t select_kept(const TablesObject *self, Gen *g, size_t keep, int ties) {
-    size_t n = g->n;
-    if (!self->text_cp || keep == 0 || keep >= n || n > 4096) return 0;
-    MoveKey one[8], *keys = n <= 8 ? one : (MoveKey *)PyMem_Malloc(n * sizeof(MoveKey));
-    if (!keys) return 0;
-    for (size_t i = 0; i < n; i++) move_key(self, &g->moves[i], (uint32_t)i, &keys[i]);
-    qsort(keys, n, sizeof *keys, key_order);
-    size_t cut = keep;
-    if (ties)
-        while (cut < n && keys[cut].score == keys[keep - 1].score) cut++;
-    Move kept[64], *tmp = cut <= 64 ? kept : (Move *)PyMem_Malloc(cut * sizeof(Move));
-    if (tmp) {
-        for (size_t i = 0; i < cut; i++) tmp[i] = g->moves[keys[i].idx];
-        memcpy(g->moves, tmp, cut * sizeof(Move));
-        if (tmp != kept) PyMem_Free(tmp);
-    } else {
-        cut = 0;
-    }
-    if (keys != one) PyMem_Free(keys);
-    return cut;
+        if (cx[i] != cy[i]) return cx[i] < cy[i] ? -1 : 1;
+    return (nx > ny) - (nx < ny);
 }
 
 /* solve(nodes, dawg_root, gaddag_root, board, rack, top, count_all, vertical_first, bingo_index, core,
@@ -2192,7 +2148,7 @@ static PyObject *Tables_solve(TablesObject *self, PyObject *const *args, Py_ssiz
         PyErr_SetString(PyExc_TypeError, "solve takes 16 arguments");
         return NULL;
     }
-    if (!self->fen || !self->labels) {
+    if (!self->has_text) {
         PyErr_SetString(PyExc_RuntimeError, "set_text() was not called");
         return NULL;
     }
@@ -2215,9 +2171,16 @@ static PyObject *Tables_solve(TablesObject *self, PyObject *const *args, Py_ssiz
     if (search_into(self, args[0], droot, groot, args[3], args[4], (int)top, count_all, vertical_first, args[8],
                       &g, board, inline_moves) < 0)
         return NULL;
-    /* fewer kept than found: ordered here, and only the kept ones made (already in order) */
-    size_t kept = select_kept(self, &g, keep > 0 ? (size_t)keep : 0, ties);
-    if (kept) g.n = kept;
+    /* fewer kept than found: the moves found in order, cut to those kept, the only ones made */
+    int cut_here = keep > 0 && g.n > (size_t)keep;
+    if (cut_here) {
+        ordering = self;
+        qsort(g.moves, g.n, sizeof(Move), move_order);
+        size_t cut = (size_t)keep;
+        if (ties)
+            while (cut < g.n && g.moves[cut].score == g.moves[keep - 1].score) cut++;
+        g.n = cut;
+    }
     ResultObject *res = (ResultObject *)result_type->tp_alloc(result_type, 0);
     SnapshotObject *snap = NULL;
     MoveObject *one[1], **made = g.n <= 1 ? one : (MoveObject **)PyMem_Malloc(g.n * sizeof(MoveObject *));
@@ -2248,24 +2211,13 @@ static PyObject *Tables_solve(TablesObject *self, PyObject *const *args, Py_ssiz
         if (!mo->codes) goto fail;
         mo->core = Py_NewRef(core);
         mo->snap = Py_NewRef((PyObject *)snap);
-        if (n > 1 && !(mo->text = move_text(self, mo))) goto fail; /* the order needs it; a list has it */
+        if (n > 1 && !(mo->text = move_text(self, m))) goto fail; /* a list's moves have their text */
     }
     free_moves(&g);
-    if (n > 1 && !kept) qsort(made, n, sizeof *made, move_order);
-    size_t cut = n;
-    if (!kept && keep > 0 && n > (size_t)keep) {
-        cut = (size_t)keep;
-        if (ties)
-            while (cut < n && made[cut]->score == made[keep - 1]->score) cut++;
-    }
-    list = PyList_New((Py_ssize_t)cut);
+    if (n > 1 && !cut_here) qsort(made, n, sizeof *made, text_order);
+    list = PyList_New((Py_ssize_t)n);
     if (!list) goto fail;
-    for (size_t i = 0; i < n; i++) {
-        if (i < cut)
-            PyList_SET_ITEM(list, (Py_ssize_t)i, (PyObject *)made[i]);
-        else
-            Py_DECREF(made[i]);
-    }
+    for (size_t i = 0; i < n; i++) PyList_SET_ITEM(list, (Py_ssize_t)i, (PyObject *)made[i]);
     if (made != one) PyMem_Free(made);
     Py_XDECREF(snap);
     res->moves = list;
@@ -2298,33 +2250,28 @@ static PyObject *Tables_set_text(TablesObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "set_text takes 256 letters and 450 coordinates");
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < 256; i++)
-        if (!PyUnicode_Check(PyTuple_GET_ITEM(fen, i))) {
-            PyErr_SetString(PyExc_TypeError, "the letters must be str");
-            return NULL;
-        }
-    for (Py_ssize_t i = 0; i < 2 * NSQ; i++)
-        if (!PyUnicode_Check(PyTuple_GET_ITEM(labels, i))) {
-            PyErr_SetString(PyExc_TypeError, "the coordinates must be str");
-            return NULL;
-        }
-    Py_XSETREF(self->fen, Py_NewRef(fen));
-    Py_XSETREF(self->labels, Py_NewRef(labels));
-    self->text_cp = 1;
+    /* checked in full first: a refused call changes nothing */
     for (Py_ssize_t i = 0; i < 256 + 2 * NSQ; i++) {
-        PyObject *u = i < 256 ? PyTuple_GET_ITEM(fen, i) : PyTuple_GET_ITEM(labels, i - 256);
-        Py_ssize_t len = PyUnicode_GET_LENGTH(u);
-        uint32_t *cp = i < 256 ? self->fen_cp[i] : self->label_cp[i - 256];
-        if (len > (i < 256 ? FEN_CP : LABEL_CP)) {
-            self->text_cp = 0;
-            continue;
+        int letter = i < 256;
+        PyObject *u = letter ? PyTuple_GET_ITEM(fen, i) : PyTuple_GET_ITEM(labels, i - 256);
+        if (!PyUnicode_Check(u) || PyUnicode_GET_LENGTH(u) > (letter ? FEN_CP : LABEL_CP)) {
+            PyErr_Format(PyExc_ValueError, "set_text: %s must be str of at most %d characters",
+                         letter ? "the letters" : "the coordinates", letter ? FEN_CP : LABEL_CP);
+            return NULL;
         }
+    }
+    for (Py_ssize_t i = 0; i < 256 + 2 * NSQ; i++) {
+        int letter = i < 256;
+        PyObject *u = letter ? PyTuple_GET_ITEM(fen, i) : PyTuple_GET_ITEM(labels, i - 256);
+        Py_ssize_t len = PyUnicode_GET_LENGTH(u);
+        uint32_t *cp = letter ? self->fen_cp[i] : self->label_cp[i - 256];
         for (Py_ssize_t j = 0; j < len; j++) cp[j] = PyUnicode_READ_CHAR(u, j);
-        if (i < 256)
+        if (letter)
             self->fen_len[i] = (uint8_t)len;
         else
             self->label_len[i - 256] = (uint8_t)len;
     }
+    self->has_text = 1;
     Py_RETURN_NONE;
 }
 
@@ -2336,8 +2283,8 @@ static PyMethodDef Tables_methods[] = {
      "snapshot, row, col, vertical, codes, score) sharing one snapshot_type(core, board codes), the first\n"
      "keep of them (0: all; ties: and those tied with the last); every argument positional."},
     {"set_text", (PyCFunction)Tables_set_text, METH_VARARGS,
-     "set_text(letters, coordinates): how solve writes a move (256 str by code, 450 str by\n"
-     "(row * 15 + col) * 2 + vertical)."},
+     "set_text(letters, coordinates): how solve writes and orders moves (256 str of at most 4 characters\n"
+     "by code, 450 str of at most 6 by (row * 15 + col) * 2 + vertical)."},
     {NULL, NULL, 0, NULL},
 };
 

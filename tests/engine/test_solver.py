@@ -197,10 +197,11 @@ def test_order_ties_and_top():
     assert len(tied.moves) == sum(1 for m in every.moves if m.score == every.moves[0].score)
 
 
-def test_tied_moves_cut_in_c_or_by_their_texts_come_in_the_same_order():
-    """A solve that keeps fewer moves than it found (top=1 among tied moves) orders them in C by their
-    texts' code points; with a coordinate too long for its tables it orders the moves' texts instead: both
-    give the order of every move found."""
+def test_tied_moves_come_in_the_order_of_every_move_found():
+    """The compiled solve orders the moves it found (score, then their texts' code points, from the tables
+    ``set_text`` made) and makes only the kept ones: top=n is the start of every move's order, ties=True
+    all those of the best score. ``set_text`` refuses a coordinate too long for its tables and keeps the
+    ones it had."""
     rs = get_ruleset("en")
     solver = Solver(rs, graph_of(EN_SMALL, "en"))
     board = Board(rs)  # the first move: the same word at several places through the centre
@@ -208,20 +209,17 @@ def test_tied_moves_cut_in_c_or_by_their_texts_come_in_the_same_order():
     tied = [m for m in every if m.score == every[0].score]
     assert len(tied) > 1
     for n in (1, 2, 3):
-        assert [m.notation() for m in solver.solve(board, "CATS", top=n, first_vertical=True).moves] == [m.notation() for m in every[:n]]
+        assert [m.notation() for m in solver.solve(board, "CATS", top=n, first_vertical=True).moves] == [
+            m.notation() for m in every[:n]]
+    assert [m.notation() for m in solver.solve(board, "CATS", top=1, ties=True, first_vertical=True).moves] == [
+        m.notation() for m in tied]
     core = solver._core
     labels = [core.labels[r, c, v] for r in range(15) for c in range(15) for v in (False, True)]
-    labels[0] = "A1-long-label"  # 13 characters: more than the tables hold, the texts are compared
-    core.tables.set_text(tuple(core.fen_table[i] for i in range(256)), tuple(labels))
-    try:
-        for n in (1, 2):
-            assert [m.notation() for m in solver.solve(board, "CATS", top=n, first_vertical=True).moves] == [
-                m.notation() for m in every[:n]]
-        assert [m.notation() for m in solver.solve(board, "CATS", top=1, ties=True, first_vertical=True).moves] == [
-            m.notation() for m in tied]
-    finally:
-        core.tables.set_text(tuple(core.fen_table[i] for i in range(256)), tuple(
-            core.labels[r, c, v] for r in range(15) for c in range(15) for v in (False, True)))
+    labels[0] = "A1-long-label"
+    with pytest.raises(ValueError, match="at most 6"):
+        core.tables.set_text(tuple(core.fen_table[i] for i in range(256)), tuple(labels))
+    again = solver.solve(board, "CATS", top=None, first_vertical=True).moves
+    assert [(m.notation(), m._text) for m in again] == [(m.notation(), m.notation()) for m in every]
 
 
 def test_solved_move_fields():
