@@ -54,8 +54,7 @@
  *     snapshot_type object, a subclass of SnapshotBase, which holds the 225
  *     codes read), best first (score, then notation as set_text() writes it),
  *     cut to the first `keep` (and the moves tied with the last kept if ties).
- *     The time of the search itself is kept in Tables.last_search_ns (and
- *     summed in Tables.total_search_ns).
+ *     The time spent in the search itself is summed in Tables.total_search_ns.
  *
  *   SolverBase: scoring.solver.Solver's base. _bind(...) keeps what Tables.solve
  *     takes besides the board and the rack (_bind_like(other): as other was
@@ -120,8 +119,7 @@ typedef struct {
     PyObject *tc_key[TILE_CACHE];
     uint8_t tc_code[TILE_CACHE];
     int tc_n;
-    long long last_search_ns; /* the time the last solve() spent in the search itself */
-    long long total_search_ns; /* ... and every solve() so far */
+    long long total_search_ns; /* the time every solve() so far spent in the search itself */
     /* set_text (has_text): a code's letter as written (| 0x80: a blank's), and the coordinates of
      * (row * 15 + col) * 2 + vertical, as code points: a move's text, and the order of moves, from them */
     int has_text;
@@ -1932,8 +1930,7 @@ static int search_into(TablesObject *self, PyObject *nodes_obj, unsigned long dr
     if (top && !g->oom) compact(g); /* the search's last step: only the moves that reach the N-th best */
     clock_gettime(CLOCK_MONOTONIC, &t1);
     Py_END_ALLOW_THREADS
-    self->last_search_ns = (long long)(t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec);
-    self->total_search_ns += self->last_search_ns;
+    self->total_search_ns += (long long)(t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec);
     Py_DECREF(bi_obj);
     Py_DECREF(self);
     PyBuffer_Release(&nb);
@@ -2288,10 +2285,6 @@ static PyMethodDef Tables_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static PyObject *Tables_last_search_ns(TablesObject *self, void *closure) {
-    return PyLong_FromLongLong(self->last_search_ns);
-}
-
 static PyObject *Tables_total_search_ns(TablesObject *self, void *closure) {
     return PyLong_FromLongLong(self->total_search_ns);
 }
@@ -2299,8 +2292,6 @@ static PyObject *Tables_total_search_ns(TablesObject *self, void *closure) {
 static PyGetSetDef Tables_getset[] = {
     {"total_search_ns", (getter)Tables_total_search_ns, NULL,
      "nanoseconds every solve() so far spent in the search itself", NULL},
-    {"last_search_ns", (getter)Tables_last_search_ns, NULL,
-     "nanoseconds the last solve() spent in the search itself (the rest is the call's overhead)", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -101,8 +101,6 @@ class Tables:
     ) -> _R: ...
     def set_text(self, letters: tuple[str, ...], coordinates: tuple[str, ...]) -> None: ...
     @property
-    def last_search_ns(self) -> int: ...  # the last solve()'s time in the search itself (ns)
-    @property
     def total_search_ns(self) -> int: ...  # every solve()'s so far
 
 class SolverBase:

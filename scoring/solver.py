@@ -484,12 +484,6 @@ class Solver(_solver.SolverBase):
         solve = _solve_general
 
     @property
-    def last_search_ns(self) -> int:
-        """Nanoseconds the last ``solve`` (of any solver over the same tables) spent in the compiled search
-        itself: the rest of the call's time is its overhead (reading the inputs, making the moves)."""
-        return self._core.tables.last_search_ns
-
-    @property
     def total_search_ns(self) -> int:
         """Nanoseconds every ``solve`` so far (of any solver over the same tables) spent in the compiled search."""
         return self._core.tables.total_search_ns
