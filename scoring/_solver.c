@@ -126,6 +126,7 @@ typedef struct {
     uint8_t fen_len[256], label_len[2 * NSQ];
     uint32_t fen_cp[256][FEN_CP];
     uint32_t label_cp[2 * NSQ][LABEL_CP];
+    uint16_t label_rank[2 * NSQ]; /* the coordinates' order (as a move's text begins: the coordinate, a space) */
 } TablesObject;
 
 static PyObject *s_letter, *s_blank;
@@ -488,6 +489,8 @@ typedef struct {
     int32_t *heap;
     int heap_n;
     int discard;
+    int tie_rank;            /* top=1 without ties: the best move's text is wanted, not its ties (see run_search) */
+    int best_rank;           /* ... the least coordinate rank among the moves of the best score so far */
 #ifdef SOLVER_STATS
     long long nvisit;
 #endif
@@ -538,6 +541,12 @@ static void compact(Gen *g) {
     g->compact_at = 2 * k + 1024;
 }
 
+/* The rank of the coordinate of a move of the walk starting at `start` (TablesObject.label_rank). */
+static inline int move_rank(const Gen *g, int start) {
+    int row = g->dir ? start : g->line, col = g->dir ? g->line : start;
+    return g->t->label_rank[(row * N + col) * 2 + g->dir];
+}
+
 static void record(Gen *g, int start, int end, int32_t score) {
     if (g->placed == g->t->play_max) score += g->t->bingo;
     g->count++;
@@ -545,10 +554,14 @@ static void record(Gen *g, int start, int end, int32_t score) {
     if (g->top) {
         if (g->heap_n < g->top) {
             heap_push(g, score);
+            if (g->tie_rank) g->best_rank = move_rank(g, start);
         } else if (score < g->heap[0]) {
             return;
         } else if (score > g->heap[0]) {
             heap_replace_min(g, score);
+            if (g->tie_rank) g->best_rank = move_rank(g, start);
+        } else if (g->tie_rank && move_rank(g, start) < g->best_rank) {
+            g->best_rank = move_rank(g, start);
         }
     }
     if (g->n == g->cap) {
@@ -1376,6 +1389,19 @@ static inline uint64_t search_key(const SearchRec *r, int i) {
     return ((uint64_t)(uint32_t)(INT32_MAX - r->bound) << 11) | ((uint64_t)!r->whole << 10) | (uint64_t)i;
 }
 
+/* The least coordinate rank of the squares where the search's moves may start: those of its spans
+ * (whole rack), else from the previous anchor (leftmost assignment; rightmost: the line's start) to it. */
+static int search_rank(const TablesObject *t, const Line *ln, const SearchRec *r) {
+    int lo = r->whole || ln->rightmost ? 0 : ln->leftlimit[r->pos] + 1, least = INT_MAX;
+    for (int s = lo; s <= r->pos; s++) {
+        if (r->whole && !((r->starts >> s) & 1u)) continue;
+        int row = r->dir ? s : r->line, col = r->dir ? r->line : s;
+        int rank = t->label_rank[(row * N + col) * 2 + r->dir];
+        if (rank < least) least = rank;
+    }
+    return least;
+}
+
 /* ---- the whole search (no Python calls: runs without the GIL) --------------- */
 
 typedef struct {
@@ -1527,6 +1553,12 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
         keys[0] = keys[--left];
         key_sift_down(keys, left, 0);
         if (g->heap_n == g->top && r->bound < g->heap[0]) break;
+        /* top=1 without ties keeps, of the moves of the best score, the first by text, which begins with the
+         * coordinate: a search that can at best tie the best move so far, and whose moves all start where
+         * the coordinate comes after that move's, cannot change the answer */
+        if (g->tie_rank && g->heap_n == g->top && r->bound == g->heap[0] &&
+            search_rank(t, &lines[r->dir][r->line], r) > g->best_rank)
+            continue;
         /* with a blank, a walk that is not whole-rack tries every letter on every free square: before one,
          * its bound is worked out exactly (exact_bound) and, if lower, the search waits its turn again. With
          * one blank, only near the N-th best score: far above it the search runs anyway, and the walk is
@@ -1851,7 +1883,7 @@ static void free_moves(Gen *g) {
  * the caller's), the board as read in `board`. 0, or -1 with an exception set. */
 static int search_into(TablesObject *self, PyObject *nodes_obj, unsigned long droot, unsigned long groot,
                          PyObject *board_obj, PyObject *rack_obj, int top, int count_all, int vertical_first,
-                         PyObject *bi_obj, Gen *g, uint8_t *board, Move *inline_moves) {
+                         int tie_rank, PyObject *bi_obj, Gen *g, uint8_t *board, Move *inline_moves) {
     if (bi_obj != Py_None && !PyObject_TypeCheck(bi_obj, &BingoIndexType)) {
         PyErr_SetString(PyExc_TypeError, "bingo_index must be a BingoIndex or None");
         return -1;
@@ -1909,6 +1941,7 @@ static int search_into(TablesObject *self, PyObject *nodes_obj, unsigned long dr
     g->nodes = (const uint32_t *)nb.buf;
     g->t = self;
     g->top = top;
+    g->tie_rank = tie_rank && top == 1 && !count_all && self->has_text;
     g->compact_at = top ? 2 * (size_t)top + 1024 : (size_t)-1;
     int32_t small_heap[64]; /* the heap of a small top needs no allocation */
     if (top) {
@@ -2165,8 +2198,9 @@ static PyObject *Tables_solve(TablesObject *self, PyObject *const *args, Py_ssiz
     Gen g;
     uint8_t board[NSQ];
     Move inline_moves[INLINE_MOVES];
-    if (search_into(self, args[0], droot, groot, args[3], args[4], (int)top, count_all, vertical_first, args[8],
-                      &g, board, inline_moves) < 0)
+    /* top=1 kept without its ties: the search may leave out moves that only tie the best (search_rank) */
+    if (search_into(self, args[0], droot, groot, args[3], args[4], (int)top, count_all, vertical_first,
+                    top == 1 && keep == 1 && !ties, args[8], &g, board, inline_moves) < 0)
         return NULL;
     /* fewer kept than found: the moves found in order, cut to those kept, the only ones made */
     int cut_here = keep > 0 && g.n > (size_t)keep;
@@ -2240,6 +2274,17 @@ fail:
     return NULL;
 }
 
+/* Coordinates (indices into ordering's label tables) in the order of the texts they begin: each with a
+ * space after it, so a coordinate comes before those it begins. */
+static int label_order(const void *pa, const void *pb) {
+    int a = *(const int *)pa, b = *(const int *)pb, na = ordering->label_len[a], nb = ordering->label_len[b];
+    for (int i = 0; i <= na && i <= nb; i++) {
+        uint32_t x = i < na ? ordering->label_cp[a][i] : ' ', y = i < nb ? ordering->label_cp[b][i] : ' ';
+        if (x != y) return x < y ? -1 : 1;
+    }
+    return 0;
+}
+
 static PyObject *Tables_set_text(TablesObject *self, PyObject *args) {
     PyObject *fen, *labels;
     if (!PyArg_ParseTuple(args, "O!O!", &PyTuple_Type, &fen, &PyTuple_Type, &labels)) return NULL;
@@ -2267,6 +2312,16 @@ static PyObject *Tables_set_text(TablesObject *self, PyObject *args) {
             self->fen_len[i] = (uint8_t)len;
         else
             self->label_len[i - 256] = (uint8_t)len;
+    }
+    /* the coordinates' ranks: a move's text is its coordinate and a space, so two moves of different
+     * coordinates compare as their coordinates do, a coordinate before any it begins */
+    int by_text[2 * NSQ];
+    for (int a = 0; a < 2 * NSQ; a++) by_text[a] = a;
+    ordering = self;
+    qsort(by_text, 2 * NSQ, sizeof(int), label_order);
+    for (int i = 0, rank = 0; i < 2 * NSQ; i++) { /* the same coordinate twice: the same rank */
+        if (i && label_order(&by_text[i - 1], &by_text[i])) rank = i;
+        self->label_rank[by_text[i]] = (uint16_t)rank;
     }
     self->has_text = 1;
     Py_RETURN_NONE;
