@@ -9,7 +9,7 @@ import time
 import uuid
 from pathlib import Path
 
-from .graph import MAGIC, VERSION, GraphError, WordGraph, upgrade
+from .graph import MAGIC, VERSION, GraphError, WordGraph, is_current, upgrade
 from .models import Lexicon, LexiconError, lexicon_dir
 
 
@@ -75,8 +75,9 @@ def format_version(path: Path) -> int | None:
 
 def upgrade_files() -> list[tuple[Path, str]]:
     """Rewrites every compiled file of the lexicons (and of the word-list cache) still in an older
-    format in the current one: the same words and content hash, so the records stay as they are; the
-    file grows by its anagram section and the solver no longer builds anything when it opens it.
+    format in the current one (format 1, or an anagram section without table three): the same words and
+    content hash, so the records stay as they are; the file grows by its anagram section (or that
+    section by its third table) and the solver no longer builds anything when it opens it.
     Returns (path, what happened) per file: "upgraded", "current", or the reason it was left alone."""
     base = lexicon_dir()
     paths = {
@@ -86,7 +87,7 @@ def upgrade_files() -> list[tuple[Path, str]]:
     out: list[tuple[Path, str]] = []
     for path in sorted(paths):
         try:
-            if format_version(path) == VERSION:
+            if format_version(path) == VERSION and is_current(path):
                 out.append((path, "current"))
                 continue
             upgrade(path)

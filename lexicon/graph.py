@@ -52,6 +52,7 @@ except ImportError as exc:  # pragma: no cover
 from .graph_file import (  # noqa: E402 (after the extension's check)
     _HEADER,
     ANA_HEADER_SIZE,
+    ANA_MAGIC,
     ANAGRAM_RACK,
     FLAG_ANAGRAMS,
     FLAG_GADDAG,
@@ -70,7 +71,8 @@ from .graph_file import (  # noqa: E402 (after the extension's check)
 )
 
 __all__ = ["ANA_HEADER_SIZE", "ANAGRAM_RACK", "HEADER_SIZE", "MAGIC", "MAX_LETTERS", "MAX_NODES", "VERSION",
-           "BuildInfo", "GraphError", "PackedLines", "PackedWords", "WordGraph", "build", "build_threads", "pack_lines", "upgrade",
+           "BuildInfo", "GraphError", "PackedLines", "PackedWords", "WordGraph", "build", "build_threads", "is_current",
+           "pack_lines", "upgrade",
            "MAX_WORD_LENGTH", "MIN_WORD_LENGTH"]
 
 
@@ -244,14 +246,29 @@ def build_threads() -> int:
     return 2 if cpus >= 2 else 1
 
 
+def is_current(path: str | os.PathLike[str]) -> bool:
+    """Whether the compiled file at ``path`` is in the current format: format 2 and, with a GADDAG, its
+    anagram section of the current version (with table three)."""
+    graph = WordGraph.load(Path(path), verify=False)
+    try:
+        section = graph.anagram_section()
+        current = section is not None and bytes(section[:8]) == ANA_MAGIC
+        if section is not None:
+            section.release()
+        return graph.format_version == VERSION and (current or not graph.has_gaddag)
+    finally:
+        graph.close()
+
+
 def upgrade(path: str | os.PathLike[str], *, anagram_rack: int = ANAGRAM_RACK) -> bool:
-    """Rewrites a format-1 file at ``path`` in the current format (with its anagram section), in place
-    and atomically: the same words, the same content hash. False if it was current already."""
+    """Rewrites a format-1 file at ``path`` (or a format-2 one whose anagram section is of version 1,
+    without table three) in the current format, in place and atomically: the same words, the same content
+    hash. False if it was current already."""
     target = Path(path)
+    if is_current(target):
+        return False
     graph = WordGraph.load(target, verify=True)
     try:
-        if graph.format_version == VERSION and (graph.anagram_section() is not None or not graph.has_gaddag):
-            return False
         edges = graph.nodes_buffer().cast("B")
         try:
             section = anagram_section(edges, len(graph.alphabet), anagram_rack) if graph.has_gaddag else None

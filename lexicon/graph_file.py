@@ -22,9 +22,12 @@ FLAG_GADDAG = 1
 FLAG_ANAGRAMS = 2
 #: the rack size of the stored anagram index (every rule set's rack; another one builds its own)
 ANAGRAM_RACK = 7
-ANA_MAGIC = b"DUPANA01"
-ANA_HEADER = struct.Struct("<8sIIQQQQ")  # magic, rack size, alphabet size, slots/entries of both tables
-ANA_HEADER_SIZE = 560  # ANA_HEADER + 64 uint64 letter keys
+ANA_MAGIC = b"DUPANA02"  # the section written (tables one, two, three)
+ANA_MAGIC_V1 = b"DUPANA01"  # read too: without table three (`lexicon upgrade` rewrites it)
+ANA_HEADER = struct.Struct("<8sIIQQQQ")  # magic, rack size, alphabet size, slots/entries of tables one, two
+ANA_HEADER_V1_SIZE = 560  # ANA_HEADER + 64 uint64 letter keys
+ANA_THREE = struct.Struct("<QQ")  # then slots/entries of table three (version 2)
+ANA_HEADER_SIZE = ANA_HEADER_V1_SIZE + ANA_THREE.size
 MAX_LETTERS = 63
 MAX_NODES = 1 << 24
 MIN_WORD_LENGTH = 2
@@ -93,16 +96,22 @@ def map_anagrams(
     """The anagram section after the edges (8-aligned): its header and exact size checked, its
     SHA-256 too when ``digest`` is given."""
     start = edges_end + (-edges_end % 8)
-    if size < start + ANA_HEADER_SIZE:
+    if size < start + ANA_HEADER_V1_SIZE:
         raise GraphError(
             f"{name} is truncated or corrupt: its anagram section is missing or cut short ({size} bytes)"
         )
     if any(mapping[edges_end:start]):
         raise GraphError(f"{name} is corrupt: non-zero padding before its anagram section")
     magic, _rack, _nletters, one_cap, _one_n, two_cap, _two_n = ANA_HEADER.unpack_from(mapping, start)
-    if magic != ANA_MAGIC:
+    if magic not in (ANA_MAGIC, ANA_MAGIC_V1):
         raise GraphError(f"{name} is corrupt: its anagram section starts with {magic!r}, not {ANA_MAGIC!r}")
-    announced = start + ANA_HEADER_SIZE + 8 * (2 * one_cap + two_cap)
+    if magic == ANA_MAGIC_V1:
+        announced = start + ANA_HEADER_V1_SIZE + 8 * (2 * one_cap + two_cap)
+    elif size < start + ANA_HEADER_SIZE:
+        raise GraphError(f"{name} is truncated or corrupt: its anagram section's header is cut short")
+    else:
+        three_cap, _three_n = ANA_THREE.unpack_from(mapping, start + ANA_HEADER_V1_SIZE)
+        announced = start + ANA_HEADER_SIZE + 8 * (2 * one_cap + two_cap + three_cap)
     if size < announced:
         raise GraphError(
             f"{name} is truncated or corrupt: {size} bytes, its anagram section announces {announced}"

@@ -1,9 +1,11 @@
 """The anagram section of a compiled file (format 2): stored at build, mapped by the solver, the same
-moves as the index built in memory; format-1 files still load (and are upgraded in place); a truncated
-or corrupt section is refused with a message that says so."""
+moves as the index built in memory and as no index at all (table three: words through three board
+tiles); format-1 files and sections without table three still load (and are upgraded in place); a
+truncated or corrupt section is refused with a message that says so."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import random
@@ -13,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from lexicon.files import format_version, publish_graph
-from lexicon.graph import ANA_HEADER_SIZE, HEADER_SIZE, GraphError, WordGraph, build, upgrade
+from lexicon.graph import ANA_HEADER_SIZE, HEADER_SIZE, GraphError, WordGraph, build, is_current, upgrade
 from scoring import _solver
 from scoring.board import Board
 from scoring.rules import get_ruleset, ruleset_ids
@@ -100,7 +102,16 @@ def racks(seed: int, count: int) -> list[str]:
     return ["".join(rng.sample(pool, 7)) for _ in range(count)]
 
 
+def same_tops(a: Solver, b: Solver, board: Board, rack: str) -> None:
+    """The best-N search (where the index prunes; count_all searches everything) gives the same moves."""
+    for top in (1, 5):
+        ra, rb = a.solve(board, rack, top=top), b.solve(board, rack, top=top)
+        assert [(m.notation(), m.score) for m in ra.moves] == [(m.notation(), m.score) for m in rb.moves], rack
+
+
 def same_moves(a: Solver, b: Solver, board: Board, rack: str) -> None:
+    """The same moves and counts (count_all searches everything) and the same best-N answers (where the
+    index prunes)."""
     for top in (1, 5):
         ra = a.solve(board, rack, top=top, count_all=True)
         rb = b.solve(board, rack, top=top, count_all=True)
@@ -108,6 +119,7 @@ def same_moves(a: Solver, b: Solver, board: Board, rack: str) -> None:
             rack
         )
         assert ra.count_all == rb.count_all
+    same_tops(a, b, board, rack)
 
 
 def test_build_stores_the_section_and_keeps_the_content_hash(graph_file: Path, tmp_path: Path):
@@ -268,3 +280,67 @@ def test_section_probed_in_place(graph_file: Path):
     index = solver._core.bingo_index
     assert index.in_place and index.nbytes == section.nbytes - ANA_HEADER_SIZE
     assert os.path.getsize(graph_file) >= section.nbytes
+
+
+# -- table three: whole-rack words through three board tiles ------------------------------------------
+
+THREE_WORDS = [*WORDS, "ENTERTAINS", "ENTERTAIN"]
+#: N, R and N on row H: ENTERTAINS from H1 takes E T E T A I S from the rack (seven tiles, the bonus)
+THREE_TILES = "15/15/15/15/15/15/15/1N2R3N6/15/15/15/15/15/15/15"
+
+
+def without_index(graph: WordGraph) -> Solver:
+    solver = Solver(RULES, graph)
+    solver._core.bingo_index = None  # every span allowed: what the index must never change
+    solver._core.rebind()
+    solver._bind_core()
+    return solver
+
+
+def test_table_three_keeps_the_words_through_three_board_tiles(tmp_path: Path):
+    path = tmp_path / "three.kwg"
+    build(THREE_WORDS, EN, path)
+    graph = WordGraph.load(path)
+    indexed, plain = Solver(RULES, graph), without_index(graph)
+    board = Board.from_fen(RULES, THREE_TILES)
+    for rack in ("EETTAIS", "EETTA?S", "?ETTA?S", "EETTAIN", "EETT?IN"):
+        same_moves(indexed, plain, board, rack)
+    for rack in ("EETTAIS", "EETTA?S", "?ETTA?S"):  # the bonus: seven tiles around N, R, N
+        best = indexed.solve(board, rack, top=1).moves[0]
+        assert best.notation().upper() == "H1 ENTERTAINS" and best.score > 100, rack
+    for rack in racks(5, 30):
+        same_moves(indexed, plain, board, rack)
+
+
+def as_section_v1(path: Path, target: Path) -> Path:
+    """The same file with its anagram section as version 1 wrote it: no table three, a 560-byte header
+    (magic DUPANA01), the header's section hash made again."""
+    data = bytearray(path.read_bytes())
+    start = section_start(path)
+    magic, rack, n, one_cap, one_n, two_cap, two_n = struct.unpack_from("<8sIIQQQQ", data, start)
+    assert magic == b"DUPANA02"
+    three_cap, _three_n = struct.unpack_from("<QQ", data, start + 560)
+    tables = data[start + ANA_HEADER_SIZE : start + ANA_HEADER_SIZE + 8 * (2 * one_cap + two_cap)]
+    section = struct.pack("<8sIIQQQQ", b"DUPANA01", rack, n, one_cap, one_n, two_cap, two_n)
+    section += bytes(data[start + struct.calcsize("<8sIIQQQQ") : start + 560]) + bytes(tables)
+    assert len(data) == start + ANA_HEADER_SIZE + 8 * (2 * one_cap + two_cap + three_cap)
+    head = bytearray(data[:start])
+    head[64:96] = hashlib.sha256(section).digest()
+    target.write_bytes(bytes(head) + section)
+    return target
+
+
+def test_a_section_without_table_three_still_serves_and_is_upgraded(tmp_path: Path):
+    path = tmp_path / "three.kwg"
+    build(THREE_WORDS, EN, path)
+    old = as_section_v1(path, tmp_path / "v1-section.kwg")
+    graph, current = WordGraph.load(old), WordGraph.load(path)
+    assert graph.format_version == 2 and not is_current(old) and is_current(path)
+    v1, v2 = Solver(RULES, graph), Solver(RULES, current)
+    assert v1._core.bingo_index.in_place
+    assert v1._core.bingo_index.nbytes < v2._core.bingo_index.nbytes  # no table three
+    for board in (Board(RULES), Board.from_fen(RULES, THREE_TILES), Board.from_fen(RULES, MID)):
+        for rack in ("EETTA?S", *racks(7, 15)):
+            same_moves(v1, v2, board, rack)
+    assert upgrade(old) is True and upgrade(old) is False
+    assert old.read_bytes() == path.read_bytes()  # exactly what a build writes
