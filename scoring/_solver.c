@@ -120,6 +120,11 @@ typedef struct {
     uint8_t tc_code[TILE_CACHE];
     int tc_n;
     long long total_search_ns; /* the time every solve() so far spent in the search itself */
+    /* the rare letters of the graph (rare_of: its edge array): at most RARE_PER_MILLE of a sample of its
+     * edges (evenly spaced) carry them; a search may then be narrowed to the moves that hold one
+     * (gen_required) */
+    const void *rare_of;
+    uint64_t rare;
     /* set_text (has_text): a code's letter as written (| 0x80: a blank's), and the coordinates of
      * (row * 15 + col) * 2 + vertical, as code points: a move's text, and the order of moves, from them */
     int has_text;
@@ -461,6 +466,8 @@ typedef struct {
     uint8_t whole;     /* 1: the moves that play the whole rack; 0: the others */
     uint8_t exact;     /* the bound is exact_bound's, and so are: */
     int32_t bb[3];     /* the bounds of its moves with 0, 1, 2 or more blanks */
+    uint8_t req;       /* ... and a letter (the rack has one such tile) that every move reaching the N-th best
+                        * score holds (0: none): only the moves with it are searched (gen_required) */
     uint16_t starts;   /* whole: the squares where such a word may start ... */
     uint8_t end_of[N]; /* ... and where it then ends */
     uint64_t blanks;   /* whole: the letters its blanks may stand for */
@@ -474,7 +481,8 @@ typedef struct {
     const Line *ln;
     int dir, line;
     int anchor;              /* the walk's pivot: the anchor, or the end of the tile run right of it */
-    int must;                /* the anchor: the word must reach left to it */
+    int must;                /* the anchor: the word must reach left to it ... */
+    int must_right;          /* ... and right to this square (gen_required; else 0) */
     int leftlimit, rlimit, start;
     int counts[MAXC];
     int blanks;
@@ -620,7 +628,8 @@ ALWAYS_INLINE void left_step(Gen *g, int pos, uint32_t e, int32_t ms, int32_t wm
                              const int whole) {
     int anchor = g->anchor;
     int start_ok = pos <= g->must && (!whole || ((g->starts >> pos) & 1u));
-    if (KWG_ACCEPTS(e) && left_free && anchor > pos && start_ok && (!whole || g->end_of[pos] == anchor))
+    if (KWG_ACCEPTS(e) && left_free && anchor > pos && start_ok && (!whole || g->end_of[pos] == anchor) &&
+        anchor >= g->must_right && (anchor == N - 1 || !g->ln->tile[anchor + 1]))
         record(g, pos, anchor, ms * wmul + cs);
     uint32_t child = KWG_CHILD(e);
     if (!child) return;
@@ -649,7 +658,7 @@ ALWAYS_INLINE void left_step(Gen *g, int pos, uint32_t e, int32_t ms, int32_t wm
 /* After the edge `e` for the square `pos` (right of the anchor); right_free: no board tile right of pos. */
 ALWAYS_INLINE void right_step(Gen *g, int pos, uint32_t e, int32_t ms, int32_t wmul, int32_t cs, int right_free,
                               const int whole) {
-    if (KWG_ACCEPTS(e) && right_free && (!whole || pos == g->end))
+    if (KWG_ACCEPTS(e) && right_free && (!whole || pos == g->end) && pos >= g->must_right)
         record(g, g->start, pos, ms * wmul + cs);
     uint32_t child = KWG_CHILD(e);
     if (child && pos < g->end && (!right_free || g->placed < g->limit)) {
@@ -778,8 +787,6 @@ static void gen_anchor(Gen *g, const Line *ln, int dir, int line, int pos, uint3
         gen_left_n(g, pivot, gaddag_root, 0, 1, 0);
 }
 
-/* ---- cross-checks ------------------------------------------------------------ */
-
 static inline uint32_t find_edge(const uint32_t *nodes, uint32_t list, uint32_t L) {
     if (!list) return 0;
     for (uint32_t i = list;; i++) {
@@ -789,6 +796,38 @@ static inline uint32_t find_edge(const uint32_t *nodes, uint32_t list, uint32_t 
         if (T > L || KWG_IS_END(e)) return 0;
     }
 }
+
+/* The moves of gen_anchor's anchor `a` that place the rack's one tile of the letter L: from each square where
+ * it may go, the GADDAG walk that starts with it there (a move holds it once, so is found once). */
+static void gen_required(Gen *g, const Line *ln, int dir, int line, int a, uint32_t gaddag_root, int L) {
+    uint32_t e = find_edge(g->nodes, gaddag_root, (uint32_t)L);
+    if (!e) return;
+    const TablesObject *t = g->t;
+    g->ln = ln;
+    g->dir = dir;
+    g->line = line;
+    g->must = a;
+    g->must_right = a;
+    g->rlimit = ln->rlimit[a];
+    g->leftlimit = ln->leftlimit[a];
+    for (int q = g->leftlimit + 1; q <= g->rlimit; q++) {
+        if (ln->tile[q] || !((ln->cross[q] >> L) & 1u)) continue;
+        int empties = 0; /* from q to a: the move places a tile on each */
+        for (int i = q < a ? q : a; i <= (q < a ? a : q); i++) empties += !ln->tile[i];
+        if (empties > g->limit) continue;
+        int sq = ln->sq[q];
+        int32_t wm = t->wm[sq], tv = t->value[L] * t->lm[sq][L];
+        g->anchor = q;
+        g->placed = 1;
+        g->word[q] = (uint8_t)L;
+        if (--g->counts[L] == 0) g->rack_mask &= ~(1ull << L);
+        left_step(g, q, e, tv, wm, ln->has_cross[q] ? (ln->cscore[q] + tv) * wm : 0, q == 0 || !ln->tile[q - 1], 0);
+        if (g->counts[L]++ == 0) g->rack_mask |= 1ull << L;
+    }
+    g->must_right = 0;
+}
+
+/* ---- cross-checks ------------------------------------------------------------ */
 
 /* Letters L among `want` such that pre + L + suf is a word (pre, suf: codes in reading order). */
 static uint64_t cross_mask(const uint32_t *nodes, uint32_t droot, uint32_t groot, const uint8_t *pre, int k,
@@ -1019,6 +1058,9 @@ typedef struct {
     uint8_t bycount[1 << MAXRACK];
     int bstride;    /* the blanks' stride (their class is the last): a state's blanks are state / bstride */
     int32_t bb[3];  /* the bounds found so far of the moves with 0, 1, 2 or more blanks (-1: none) */
+    uint8_t has[1 << MAXRACK];   /* the classes a state holds a tile of */
+    uint32_t single;             /* the classes of a rare letter (Query.rare) the rack has one tile of */
+    int32_t wo[MAXRACK];         /* the bounds found so far of the moves without a tile of that class */
     int8_t cls[MAXC];            /* the class of a letter of the rack, -1: none */
     uint8_t spell[1 << MAXRACK]; /* the state's tiles spell a word (blanks: any letter) */
     int spell_state;             /* 0: spell to be filled when first needed, 1: filled, -1: not used */
@@ -1031,6 +1073,10 @@ typedef struct {
     int spell_asked;             /* the walks spell could have cut so far */
 } Exact;
 
+#define RARE_SAMPLE 65536  /* the rare letters: from a sample of about this many edges ... */
+#ifndef RARE_PER_MILLE
+#define RARE_PER_MILLE 1   /* ... those on at most 1 in 1000 */
+#endif
 #define SPELL_BUDGET 20000 /* spell_walk's calls: a rack that spells more words than that keeps no spell */
 #define SPELL_AFTER 3      /* see run_search: with two blanks or more ... */
 #define SPELL_AFTER1 4      /* ... with one blank */
@@ -1068,7 +1114,7 @@ static void spell_fill(Exact *ex) {
     ex->spell_state = spell_walk(ex, ex->nodes, ex->droot, 0, 0, ex->maxd) ? 1 : -1;
 }
 
-static void exact_init(Exact *ex, const Gen *g, uint32_t droot, int maxd) {
+static void exact_init(Exact *ex, const Gen *g, uint32_t droot, int maxd, uint64_t rare) {
     int n = 0, st = 1, tiles = 0;
     memset(ex->cls, -1, sizeof ex->cls);
     for (int L = 1; L < MAXC; L++)
@@ -1090,13 +1136,18 @@ static void exact_init(Exact *ex, const Gen *g, uint32_t droot, int maxd) {
     ex->nstates = st;
     ex->bstride = g->blanks ? ex->stride[n - 1] : st;
     uint8_t used[1 << MAXRACK];
+    ex->single = 0;
+    for (int c = 0; c < n; c++)
+        if (ex->letter[c] && ex->cnt[c] == 1 && ((rare >> ex->letter[c]) & 1u)) ex->single |= 1u << c;
     for (int s = 0; s < st; s++) {
         uint16_t m = 0;
         used[s] = 0;
+        ex->has[s] = 0;
         for (int c = 0; c < n; c++) {
             int u = (s / ex->stride[c]) % (ex->cnt[c] + 1);
             used[s] = (uint8_t)(used[s] + u);
             if (u < ex->cnt[c]) m |= (uint16_t)(1u << c);
+            if (u) ex->has[s] |= (uint8_t)(1u << c);
         }
         ex->left[s] = m;
     }
@@ -1176,6 +1227,10 @@ static int32_t exact_bound(const TablesObject *t, const Line *ln, Exact *ex, con
             if (b > 2) b = 2;
             if (v > ex->bb[b]) ex->bb[b] = v;
             if (v > top) top = v;
+            for (uint32_t m = ex->single & ~(uint32_t)ex->has[s]; m; m &= m - 1) {
+                int c = __builtin_ctz(m);
+                if (v > ex->wo[c]) ex->wo[c] = v;
+            }
         }
     }
     return top;
@@ -1428,6 +1483,7 @@ typedef struct {
     int vertical_first;
     uint32_t droot, groot;
     const BingoIndexObject *bi;
+    uint64_t rare;
 } Query;
 
 __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
@@ -1539,6 +1595,7 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
                     r->starts = 0;
                     r->nkinds = 0;
                     r->exact = 0;
+                    r->req = 0;
                     r->dir = (uint8_t)dir;
                     r->line = (uint8_t)l;
                     r->pos = (uint8_t)p;
@@ -1586,10 +1643,11 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
                     g->oom = 1;
                     break;
                 }
-                exact_init(ex, g, q->droot, P - whole_possible);
+                exact_init(ex, g, q->droot, P - whole_possible, q->rare);
             }
             r->exact = 1;
             ex->bb[0] = ex->bb[1] = ex->bb[2] = -1;
+            memset(ex->wo, -1, sizeof ex->wo);
             ex->use_spell = ex->spell_state == 1;
             ex->nb0 = 0;
             int32_t unused;
@@ -1610,11 +1668,18 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
                 if (ex->spell_state == 1) {
                     ex->use_spell = 1;
                     ex->bb[0] = ex->bb[1] = ex->bb[2] = -1;
+                    memset(ex->wo, -1, sizeof ex->wo);
                     b = span_bound(t, &lines[r->dir][r->line], r->pos, rv, P - whole_possible, 0, g->blanks,
                                    lmx, binfo, NULL, ex, &unused);
                 }
             }
             memcpy(r->bb, ex->bb, sizeof r->bb);
+            /* a letter every move that reaches the N-th best score must hold: the most valuable such */
+            for (uint32_t m = ex->single; m; m &= m - 1) {
+                int c = __builtin_ctz(m);
+                if (ex->wo[c] < g->heap[0] && (!r->req || t->value[ex->letter[c]] > t->value[r->req]))
+                    r->req = ex->letter[c];
+            }
             if (b < r->bound) {
                 if (b >= 0) {
                     r->bound = b;
@@ -1656,7 +1721,10 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
         fprintf(stderr, "  blanks %d of %d, bb %d %d %d\n", g->blanks, rack_blanks, r->exact ? r->bb[0] : -9,
                 r->exact ? r->bb[1] : -9, r->exact ? r->bb[2] : -9);
 #endif
-        gen_anchor(g, &lines[r->dir][r->line], r->dir, r->line, r->pos, q->groot);
+        if (r->req)
+            gen_required(g, &lines[r->dir][r->line], r->dir, r->line, r->pos, q->groot, r->req);
+        else
+            gen_anchor(g, &lines[r->dir][r->line], r->dir, r->line, r->pos, q->groot);
         g->blanks = rack_blanks;
 #ifdef SOLVER_TRACE
         fprintf(stderr, "  search d%d l%d p%d whole%d bound %d nodes %lld th %d starts %x blanks %d\n", r->dir,
@@ -1967,7 +2035,17 @@ static int search_into(TablesObject *self, PyObject *nodes_obj, unsigned long dr
             return -1;
         }
     }
-    Query q = {board, rack, rack_len, top, count_all, vertical_first, (uint32_t)droot, (uint32_t)groot, bi};
+    if (self->rare_of != nb.buf) { /* a sample of the edges, once per graph (under the interpreter lock) */
+        size_t per[MAXC] = {0}, seen = 0, stride = nnodes / RARE_SAMPLE + 1;
+        const uint32_t *e = (const uint32_t *)nb.buf;
+        for (size_t i = 2; i < nnodes; i += stride, seen++) per[KWG_TILE(e[i])]++;
+        self->rare = 0;
+        for (int L = 1; L < MAXC; L++)
+            if (per[L] * 1000 <= (size_t)RARE_PER_MILLE * seen) self->rare |= 1ull << L;
+        self->rare_of = nb.buf;
+    }
+    Query q = {board, rack, rack_len, top, count_all, vertical_first, (uint32_t)droot, (uint32_t)groot, bi,
+               self->rare};
 
     Py_INCREF(self); /* the tables and the index must outlive the search */
     Py_INCREF(bi_obj);

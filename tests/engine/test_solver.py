@@ -452,6 +452,36 @@ def test_solver_equals_reference(ruleset_id, seed, blanks, moves, rack_len):
         assert evaluate(board, parse_move(m.notation(), board.ruleset)).score == m.score
 
 
+# -- a rare letter the best moves must hold -----------------------------------------------------------
+
+
+def test_moves_through_a_rare_letter_are_the_exhaustive_ones():
+    """A letter on very few of the graph's edges (Q here), worth most of what a move can score: the best-N
+    search then walks only the moves that hold the rack's Q, from each square it may take
+    (``gen_required``); its answers are the first of every legal move."""
+    rnd = random.Random(11)
+    common = "AEIORSTLN"
+    words = {"".join(rnd.choice(common) for _ in range(rnd.randint(2, 7))) for _ in range(20000)}
+    words |= {"QI", "QAT", "QATS", "TRANQ", "QORALS", "SQAT"}  # a handful of words hold a Q
+    graph = graph_of(words, "en")
+    solver = Solver(get_ruleset("en"), graph)
+    played = 0
+    for seed in range(40):
+        rnd = random.Random(seed)
+        board = Board(get_ruleset("en"))
+        for _ in range(rnd.randint(1, 4)):
+            candidates = solver.solve(board, "".join(rnd.choice(common) for _ in range(7))).moves
+            if candidates:
+                board = play(board, rnd.choice(candidates).notation())
+        rack = "Q?" + "".join(rnd.choice(common) for _ in range(rnd.randint(1, 3)))  # short: Q is the score
+        every = [(m.notation(), m.score) for m in solver.solve(board, rack, first_vertical=True).moves]
+        for n in (1, 3):
+            top = solver.solve(board, rack, top=n, first_vertical=True).moves
+            assert [(m.notation(), m.score) for m in top] == every[:n], (board.to_fen(), rack)
+        played += any("Q" in notation for notation, _ in every[:1])
+    assert played >= 10  # the best moves of these racks do hold the Q
+
+
 # -- the saved baseline (wolges style) ---------------------------------------------------------------
 
 
