@@ -1619,6 +1619,11 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
     for (int i = 0; i < nrec; i++) keys[i] = search_key(&recs[i], i);
     for (int i = nrec / 2 - 1; i >= 0; i--) key_sift_down(keys, nrec, i);
     Exact *ex = NULL;
+    /* the rack has one tile of a rare letter (and a blank): every search gets its exact bound, which may
+     * show that the moves that count hold that tile (gen_required) */
+    int rare_one = 0;
+    for (uint64_t m = g->blanks ? g->rack_mask & q->rare : 0; m; m &= m - 1)
+        if (g->counts[__builtin_ctzll(m)] == 1) rare_one = 1;
     for (int left = nrec; left > 0;) {
         int i = (int)(keys[0] & 1023u);
         SearchRec *r = &recs[i];
@@ -1636,7 +1641,7 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
          * one blank, only near the N-th best score: far above it the search runs anyway, and the walk is
          * seldom long enough to pay for the work. */
         if (!r->whole && g->blanks && !r->exact && g->heap_n == g->top &&
-            (g->blanks >= 2 || 2 * (int64_t)r->bound <= 3 * (int64_t)g->heap[0])) {
+            (g->blanks >= 2 || rare_one || 2 * (int64_t)r->bound <= 3 * (int64_t)g->heap[0])) {
             if (!ex) {
                 ex = (Exact *)malloc(sizeof(Exact));
                 if (!ex) {
