@@ -767,19 +767,24 @@ static void gen_right_w(Gen *g, int pos, uint32_t list, int32_t ms, int32_t wmul
     walk(g, pos, list, ms, wmul, cs, 1, 1);
 }
 
+/* The walk's line and the squares the moves of the anchor `pos` may cover (see gen_anchor). */
+static void anchor_setup(Gen *g, const Line *ln, int dir, int line, int pos) {
+    g->ln = ln;
+    g->dir = dir;
+    g->line = line;
+    g->must = pos;
+    g->rlimit = ln->rlimit[pos];
+    g->leftlimit = ln->leftlimit[pos];
+}
+
 /* The moves covering the anchor `pos` and no anchor left of it. When tiles
  * follow the anchor, the walk starts from the last of them (the GADDAG then
  * checks them first) and must reach the anchor before the word may start. */
 static void gen_anchor(Gen *g, const Line *ln, int dir, int line, int pos, uint32_t gaddag_root) {
     int pivot = pos;
     while (pivot < N - 1 && ln->tile[pivot + 1]) pivot++;
-    g->ln = ln;
-    g->dir = dir;
-    g->line = line;
+    anchor_setup(g, ln, dir, line, pos);
     g->anchor = pivot;
-    g->must = pos;
-    g->rlimit = ln->rlimit[pos];
-    g->leftlimit = ln->leftlimit[pos];
     g->placed = 0;
     if (g->need_all)
         gen_left_w(g, pivot, gaddag_root, 0, 1, 0);
@@ -803,13 +808,8 @@ static void gen_required(Gen *g, const Line *ln, int dir, int line, int a, uint3
     uint32_t e = find_edge(g->nodes, gaddag_root, (uint32_t)L);
     if (!e) return;
     const TablesObject *t = g->t;
-    g->ln = ln;
-    g->dir = dir;
-    g->line = line;
-    g->must = a;
+    anchor_setup(g, ln, dir, line, a);
     g->must_right = a;
-    g->rlimit = ln->rlimit[a];
-    g->leftlimit = ln->leftlimit[a];
     for (int q = g->leftlimit + 1; q <= g->rlimit; q++) {
         if (ln->tile[q] || !((ln->cross[q] >> L) & 1u)) continue;
         int empties = 0; /* from q to a: the move places a tile on each */
