@@ -1,7 +1,7 @@
 /*
  * The anagram index of a word graph: which multisets of rack_size letters spell
  * a word, and with which extra letter; which multisets of rack_size + 2 letters
- * do, and which of rack_size + 3. The move generator (scoring/_solver.c) uses it to drop the bingo bonus
+ * do, and which of rack_size + 3 and rack_size + 4. The move generator (scoring/_solver.c) uses it to drop the bingo bonus
  * from the bounds of spans where no whole-rack word exists.
  *
  * Built here once, from the DAWG, and either stored in the compiled file (its
@@ -17,8 +17,10 @@
  *
  *   one: key of M (rack_size letters) -> bit 0 if M spells a word, bit L if M + L does
  *   two: key of M (rack_size + 2 letters) -> non-zero if M spells a word
- *   three: key of M (rack_size + 3 letters) -> non-zero if M spells a word (a section of version 1,
- *          "DUPANA01", has no such table: its cap is 0, and the solver then allows every such span)
+ *   three: key of M (rack_size + 3 letters) -> non-zero if M spells a word
+ *   four: key of M (rack_size + 4 letters) -> non-zero if M spells a word
+ *   (a section of version 1, "DUPANA01", has neither of these two: their cap is 0, and the solver then
+ *   allows every such span)
  *
  * No Python here.
  */
@@ -125,7 +127,7 @@ static size_t ana_stored_cap(size_t n) {
 }
 
 typedef struct {
-    HSet one, two, three;
+    HSet one, two, three, four;
     const uint64_t *z;
     const uint32_t *nodes;
     size_t nnodes;
@@ -158,49 +160,55 @@ static void ana_walk(AnaWalk *w, uint32_t list, int depth, uint64_t h) {
                     if (hs_or(&w->two, h2, 1) < 0) w->failed = 1;
                 } else if (len == R + 3) {
                     if (hs_or(&w->three, h2, 1) < 0) w->failed = 1;
+                } else if (len == R + 4) {
+                    if (hs_or(&w->four, h2, 1) < 0) w->failed = 1;
                 }
             }
-            if (len < R + 3 && len < KWG_MAX_WORD && KWG_CHILD(e)) ana_walk(w, KWG_CHILD(e), len, h2);
+            if (len < R + 4 && len < KWG_MAX_WORD && KWG_CHILD(e)) ana_walk(w, KWG_CHILD(e), len, h2);
         }
         if (KWG_IS_END(e)) break;
     }
 }
 
-/* Builds the three tables from the DAWG (nodes: a validated edge array). Returns 0, or -1 when out of
- * memory (the tables are then freed). The caller frees one, two and three with hs_free. */
+/* Builds the four tables from the DAWG (nodes: a validated edge array). Returns 0, or -1 when out of
+ * memory (the tables are then freed). The caller frees one, two, three and four with hs_free. */
 static int ana_build(const uint32_t *nodes, size_t nnodes, uint32_t dawg_root, int rack_size,
-                     const uint64_t z[ANA_MAXC], HSet *one, HSet *two, HSet *three) {
+                     const uint64_t z[ANA_MAXC], HSet *one, HSet *two, HSet *three, HSet *four) {
     AnaWalk w;
     memset(&w, 0, sizeof w);
     w.z = z;
     w.nodes = nodes;
     w.nnodes = nnodes;
     w.rack_size = rack_size;
-    if (hs_grow(&w.one) < 0 || hs_grow(&w.two) < 0 || hs_grow(&w.three) < 0) w.failed = 1;
+    if (hs_grow(&w.one) < 0 || hs_grow(&w.two) < 0 || hs_grow(&w.three) < 0 || hs_grow(&w.four) < 0)
+        w.failed = 1;
     if (!w.failed && dawg_root && dawg_root < nnodes) ana_walk(&w, dawg_root, 0, 0);
     if (w.failed) {
         hs_free(&w.one);
         hs_free(&w.two);
         hs_free(&w.three);
+        hs_free(&w.four);
         return -1;
     }
     *one = w.one;
     *two = w.two;
     *three = w.three;
+    *four = w.four;
     return 0;
 }
 
 /* The size in bytes of a stored section with these tables (three_cap 0: a version-1 section, without
- * table three and its header's last two fields). */
-static size_t ana_section_size(size_t one_cap, size_t two_cap, size_t three_cap) {
-    return (three_cap ? KWG_ANA_HEADER_SIZE : KWG_ANA_HEADER_SIZE_V1) + 8 * (2 * one_cap + two_cap + three_cap);
+ * tables three and four and its header's last four fields). */
+static size_t ana_section_size(size_t one_cap, size_t two_cap, size_t three_cap, size_t four_cap) {
+    return (three_cap ? KWG_ANA_HEADER_SIZE : KWG_ANA_HEADER_SIZE_V1) +
+           8 * (2 * one_cap + two_cap + three_cap + four_cap);
 }
 
 /* Writes the section of the tables into out (ana_section_size bytes, zeroed by the caller), with
- * the stored sizes (one_cap, two_cap, three_cap from ana_stored_cap). */
-static void ana_write_section(uint8_t *out, const HSet *one, const HSet *two, const HSet *three, size_t one_cap,
-                              size_t two_cap, size_t three_cap, int nletters, int rack_size,
-                              const uint64_t z[ANA_MAXC]) {
+ * the stored sizes (caps[0..3]: tables one to four, from ana_stored_cap). */
+static void ana_write_section(uint8_t *out, const HSet *one, const HSet *two, const HSet *three, const HSet *four,
+                              const size_t caps[4], int nletters, int rack_size, const uint64_t z[ANA_MAXC]) {
+    size_t one_cap = caps[0], two_cap = caps[1], three_cap = caps[2], four_cap = caps[3];
     KwgAnaHeader hd;
     memset(&hd, 0, sizeof hd);
     memcpy(hd.magic, KWG_ANA_MAGIC, 8);
@@ -212,18 +220,23 @@ static void ana_write_section(uint8_t *out, const HSet *one, const HSet *two, co
     hd.two_n = two->n;
     hd.three_cap = three_cap;
     hd.three_n = three->n;
+    hd.four_cap = four_cap;
+    hd.four_n = four->n;
     memcpy(hd.z, z, sizeof hd.z);
     memcpy(out, &hd, sizeof hd);
     uint64_t *one_keys = (uint64_t *)(out + KWG_ANA_HEADER_SIZE);
     uint64_t *one_vals = one_keys + one_cap;
     uint64_t *two_keys = one_vals + one_cap;
     uint64_t *three_keys = two_keys + two_cap;
+    uint64_t *four_keys = three_keys + three_cap;
     for (size_t i = 0; i < one->cap; i++)
         if (one->keys[i]) hs_place(one_keys, one_vals, one_cap, one->keys[i], one->vals[i]);
     for (size_t i = 0; i < two->cap; i++)
         if (two->keys[i]) hs_place(two_keys, NULL, two_cap, two->keys[i], 0);
     for (size_t i = 0; i < three->cap; i++)
         if (three->keys[i]) hs_place(three_keys, NULL, three_cap, three->keys[i], 0);
+    for (size_t i = 0; i < four->cap; i++)
+        if (four->keys[i]) hs_place(four_keys, NULL, four_cap, four->keys[i], 0);
 }
 
 /* A stored table of keys only (its values are its keys: any non-zero is "a word"), checked: a power of
@@ -240,10 +253,10 @@ static const char *ana_map_keys(const uint64_t *keys, uint64_t cap, uint64_t n, 
 }
 
 /* Checks a stored section of `size` bytes (8-aligned) and points the tables into it: version 2
- * (KWG_ANA_MAGIC) or version 1 (without table three: three is left empty, cap 0). Returns NULL or what is
+ * (KWG_ANA_MAGIC) or version 1 (without tables three and four: left empty, cap 0). Returns NULL or what is
  * wrong. Never reads outside the section; every table has an empty slot, so lookups end. */
 static const char *ana_map_section(const uint8_t *sec, size_t size, HSet *one, HSet *two, HSet *three,
-                                   uint64_t z[ANA_MAXC], int *rack_size, int *nletters) {
+                                   HSet *four, uint64_t z[ANA_MAXC], int *rack_size, int *nletters) {
     KwgAnaHeader hd;
     memset(&hd, 0, sizeof hd);
     if (size < KWG_ANA_HEADER_SIZE_V1) return "the anagram section is truncated (shorter than its header)";
@@ -257,11 +270,12 @@ static const char *ana_map_section(const uint8_t *sec, size_t size, HSet *one, H
     if (hd.rack_size < 1 || hd.rack_size > ANA_MAX_RACK || hd.nletters < 1 || hd.nletters > KWG_MAX_LETTERS)
         return "the anagram section has a bad rack size or alphabet size";
     const uint64_t limit = (uint64_t)1 << 40;
-    uint64_t caps[3] = {hd.one_cap, hd.two_cap, hd.three_cap}, ns[3] = {hd.one_n, hd.two_n, hd.three_n};
-    for (int t = 0; t < (v1 ? 2 : 3); t++)
+    uint64_t caps[4] = {hd.one_cap, hd.two_cap, hd.three_cap, hd.four_cap};
+    uint64_t ns[4] = {hd.one_n, hd.two_n, hd.three_n, hd.four_n};
+    for (int t = 0; t < (v1 ? 2 : 4); t++)
         if (caps[t] < ANA_MIN_STORED_CAP || caps[t] > limit || (caps[t] & (caps[t] - 1)) || ns[t] >= caps[t])
             return "the anagram section has bad table sizes";
-    if (ana_section_size((size_t)hd.one_cap, (size_t)hd.two_cap, (size_t)hd.three_cap) != size)
+    if (ana_section_size((size_t)hd.one_cap, (size_t)hd.two_cap, (size_t)hd.three_cap, (size_t)hd.four_cap) != size)
         return "the anagram section's size does not match its table sizes (truncated?)";
     const uint64_t *one_keys = (const uint64_t *)(sec + (v1 ? KWG_ANA_HEADER_SIZE_V1 : KWG_ANA_HEADER_SIZE));
     const uint64_t *one_vals = one_keys + hd.one_cap;
@@ -269,12 +283,16 @@ static const char *ana_map_section(const uint8_t *sec, size_t size, HSet *one, H
     size_t i = 0;
     while (i < hd.one_cap && one_keys[i]) i++;
     if (i == hd.one_cap) return "the anagram section's first table has no empty slot";
-    HSet t2, t3;
+    HSet t2, t3, t4;
     memset(&t3, 0, sizeof t3);
+    memset(&t4, 0, sizeof t4);
     const char *why = ana_map_keys(two_keys, hd.two_cap, hd.two_n, &t2,
                                    "the anagram section's second table has no empty slot");
     if (!why && !v1) why = ana_map_keys(two_keys + hd.two_cap, hd.three_cap, hd.three_n, &t3,
                                        "the anagram section's third table has no empty slot");
+    if (!why && !v1)
+        why = ana_map_keys(two_keys + hd.two_cap + hd.three_cap, hd.four_cap, hd.four_n, &t4,
+                           "the anagram section's fourth table has no empty slot");
     if (why) return why;
     one->keys = (uint64_t *)one_keys;
     one->vals = (uint64_t *)one_vals;
@@ -282,6 +300,7 @@ static const char *ana_map_section(const uint8_t *sec, size_t size, HSet *one, H
     one->n = (size_t)hd.one_n;
     *two = t2;
     *three = t3;
+    *four = t4;
     memcpy(z, hd.z, sizeof hd.z);
     *rack_size = (int)hd.rack_size;
     *nletters = (int)hd.nletters;

@@ -22,12 +22,12 @@ FLAG_GADDAG = 1
 FLAG_ANAGRAMS = 2
 #: the rack size of the stored anagram index (every rule set's rack; another one builds its own)
 ANAGRAM_RACK = 7
-ANA_MAGIC = b"DUPANA02"  # the section written (tables one, two, three)
-ANA_MAGIC_V1 = b"DUPANA01"  # read too: without table three (`lexicon upgrade` rewrites it)
+ANA_MAGIC = b"DUPANA02"  # the section written (tables one to four)
+ANA_MAGIC_V1 = b"DUPANA01"  # read too: without tables three and four (`lexicon upgrade` rewrites it)
 ANA_HEADER = struct.Struct("<8sIIQQQQ")  # magic, rack size, alphabet size, slots/entries of tables one, two
 ANA_HEADER_V1_SIZE = 560  # ANA_HEADER + 64 uint64 letter keys
-ANA_THREE = struct.Struct("<QQ")  # then slots/entries of table three (version 2)
-ANA_HEADER_SIZE = ANA_HEADER_V1_SIZE + ANA_THREE.size
+ANA_MORE = struct.Struct("<QQQQ")  # then slots/entries of tables three and four (version 2)
+ANA_HEADER_SIZE = ANA_HEADER_V1_SIZE + ANA_MORE.size
 MAX_LETTERS = 63
 MAX_NODES = 1 << 24
 MIN_WORD_LENGTH = 2
@@ -110,8 +110,8 @@ def map_anagrams(
     elif size < start + ANA_HEADER_SIZE:
         raise GraphError(f"{name} is truncated or corrupt: its anagram section's header is cut short")
     else:
-        three_cap, _three_n = ANA_THREE.unpack_from(mapping, start + ANA_HEADER_V1_SIZE)
-        announced = start + ANA_HEADER_SIZE + 8 * (2 * one_cap + two_cap + three_cap)
+        three_cap, _three_n, four_cap, _four_n = ANA_MORE.unpack_from(mapping, start + ANA_HEADER_V1_SIZE)
+        announced = start + ANA_HEADER_SIZE + 8 * (2 * one_cap + two_cap + three_cap + four_cap)
     if size < announced:
         raise GraphError(
             f"{name} is truncated or corrupt: {size} bytes, its anagram section announces {announced}"

@@ -20,16 +20,17 @@
  *   then       u32[node count] edges
  *   then       (with flag bit 1) zero bytes up to a multiple of 8, and the anagram section to the end:
  *     offset  0  char[8]  magic "DUPANA02" (version 1, "DUPANA01", is read too: it ends its header at
- *                         offset 560 and has no table three)
+ *                         offset 560 and has no tables three and four)
  *     offset  8  u32      rack size R (the index is for racks of R tiles)
  *     offset 12  u32      alphabet size
  *     offset 16  u64      slots of table one (a power of two, at least 16), 24: entries in it
  *     offset 32  u64      slots of table two (likewise), 40: entries in it
  *     offset 48  u64[64]  the per-letter key numbers z
  *     offset 560 u64      slots of table three (likewise), 568: entries in it
- *     offset 576 u64[slots one] keys of table one, u64[slots one] its values, u64[slots two] keys of
- *                         table two, u64[slots three] keys of table three (see lexicon/anagram_index.h:
- *                         what they mean and how they are probed)
+ *     offset 576 u64      slots of table four (likewise), 584: entries in it
+ *     offset 592 u64[slots one] keys of table one, u64[slots one] its values, u64[slots two] keys of
+ *                         table two, u64[slots three] keys of table three, u64[slots four] keys of table
+ *                         four (see lexicon/anagram_index.h: what they mean and how they are probed)
  *   Everything the solver needs besides the rule set's own tables: it maps the section and probes it
  *   in place, nothing is built at load.
  *
@@ -60,7 +61,7 @@
 #define KWG_MAX_WORD 15
 
 #define KWG_ANA_MAGIC "DUPANA02"
-#define KWG_ANA_HEADER_SIZE 576u
+#define KWG_ANA_HEADER_SIZE 592u
 #define KWG_ANA_MAGIC_V1 "DUPANA01" /* read: the same without table three (and its header's last 16 bytes) */
 #define KWG_ANA_HEADER_SIZE_V1 560u
 
@@ -70,9 +71,9 @@ typedef struct {
     uint32_t nletters;
     uint64_t one_cap, one_n, two_cap, two_n;
     uint64_t z[64];
-    uint64_t three_cap, three_n;
+    uint64_t three_cap, three_n, four_cap, four_n;
 } KwgAnaHeader;
-_Static_assert(sizeof(KwgAnaHeader) == KWG_ANA_HEADER_SIZE, "the anagram section's header is 576 bytes");
+_Static_assert(sizeof(KwgAnaHeader) == KWG_ANA_HEADER_SIZE, "the anagram section's header is 592 bytes");
 
 #define KWG_CHILD(e) ((uint32_t)(e) & 0xFFFFFFu)
 #define KWG_IS_END(e) (((uint32_t)(e) >> 24) & 1u)

@@ -146,7 +146,7 @@ _Static_assert(MAXC == ANA_MAXC && MAXRACK == ANA_MAX_RACK, "the anagram index's
 
 typedef struct {
     PyObject_HEAD
-    HSet one, two, three; /* three: empty (cap 0) in a version-1 section: every such span allowed */
+    HSet one, two, three, four; /* three, four: empty (cap 0) in a version-1 section: such spans allowed */
     int nletters, rack_size, ready;
     uint64_t z[MAXC];
     Py_buffer section; /* the mapped section (mapped = 1): the tables point into it */
@@ -182,7 +182,7 @@ static int BingoIndex_init(BingoIndexObject *self, PyObject *args, PyObject *kwd
     int failed;
     Py_BEGIN_ALLOW_THREADS
     failed = ana_build((const uint32_t *)nb.buf, nnodes, (uint32_t)droot, rack_size, self->z, &self->one,
-                       &self->two, &self->three);
+                       &self->two, &self->three, &self->four);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&nb);
     if (failed) {
@@ -208,11 +208,13 @@ static PyObject *BingoIndex_mapped(PyTypeObject *type, PyObject *section) {
         return NULL;
     }
     const char *why = ana_map_section((const uint8_t *)self->section.buf, (size_t)self->section.len, &self->one,
-                                      &self->two, &self->three, self->z, &self->rack_size, &self->nletters);
+                                      &self->two, &self->three, &self->four, self->z, &self->rack_size,
+                                      &self->nletters);
     if (why) {
         memset(&self->one, 0, sizeof self->one);
         memset(&self->two, 0, sizeof self->two);
         memset(&self->three, 0, sizeof self->three);
+        memset(&self->four, 0, sizeof self->four);
         PyErr_SetString(PyExc_ValueError, why);
         Py_DECREF(self);
         return NULL;
@@ -228,6 +230,7 @@ static void BingoIndex_dealloc(BingoIndexObject *self) {
         hs_free(&self->one);
         hs_free(&self->two);
         hs_free(&self->three);
+        hs_free(&self->four);
     }
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -235,8 +238,10 @@ static void BingoIndex_dealloc(BingoIndexObject *self) {
 static PyObject *BingoIndex_nbytes(BingoIndexObject *self, void *closure) {
     (void)closure;
     if (self->mapped)
-        return PyLong_FromSize_t((self->one.cap * 2 + self->two.cap + self->three.cap) * sizeof(uint64_t));
-    return PyLong_FromSize_t((self->one.cap + self->two.cap + self->three.cap) * 2 * sizeof(uint64_t));
+        return PyLong_FromSize_t((self->one.cap * 2 + self->two.cap + self->three.cap + self->four.cap) *
+                                 sizeof(uint64_t));
+    return PyLong_FromSize_t((self->one.cap + self->two.cap + self->three.cap + self->four.cap) * 2 *
+                             sizeof(uint64_t));
 }
 
 static PyObject *BingoIndex_is_mapped(BingoIndexObject *self, void *closure) {
@@ -266,7 +271,7 @@ static PyTypeObject BingoIndexType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "scoring._solver.BingoIndex",
     .tp_basicsize = sizeof(BingoIndexObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Anagram index of the words of rack_size .. rack_size + 3 letters.",
+    .tp_doc = "Anagram index of the words of rack_size .. rack_size + 4 letters.",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)BingoIndex_init,
     .tp_dealloc = (destructor)BingoIndex_dealloc,
@@ -278,7 +283,8 @@ static PyTypeObject BingoIndexType = {
  * which letters their blanks can stand for. With two blanks, also which pairs
  * of letters: partner tables p[Y] = the letters the other blank can then be. */
 typedef struct {
-    uint8_t nb, x, y, w, ok; /* the board letters (2 or 3, in order), and whether a word exists */
+    uint8_t nb, ok;     /* the number of board letters (2 to 4), and whether a word exists ... */
+    uint8_t v[4];       /* ... their letters, in order */
     uint64_t bl;
     uint64_t p[MAXC];
 } BingoPair;
@@ -296,7 +302,7 @@ typedef struct {
     int partial_bonus;          /* a rack larger than a move (7-among-8): spans of this many free squares
                                    may earn the bonus in the searches that are not whole-rack; 0 otherwise */
     uint64_t p1[MAXC][MAXC];    /* ... in pairs (by X) */
-    BingoPair pairs[MAX_PAIRS]; /* rack + X + Y (+ W), asked so far */
+    BingoPair pairs[MAX_PAIRS]; /* rack + X + Y (+ W (+ U)), asked so far */
     int npairs;
 } BingoInfo;
 
@@ -350,25 +356,25 @@ static void bingo_info_init(BingoInfo *b, const BingoIndexObject *bi, const uint
         }
 }
 
-/* The cached answer for a span of 2 or 3 board tiles (letters x, y, w), asked of the index (table two or
- * three) the first time; NULL when the cache is full or the index has no table three. */
-static const BingoPair *bingo_pair(BingoInfo *b, int nb, int x, int y, int w) {
-    int v[3] = {x, y, nb == 3 ? w : 0};
-    for (int i = 1; i < nb; i++) /* in order: one entry per multiset */
-        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
-            int t = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = t;
-        }
+/* The cached answer for a span of 2 to 4 board tiles (letters xs[0 .. nb - 1]), asked of the index (tables
+ * two to four) the first time; NULL when the cache is full or the index lacks the table. */
+static const BingoPair *bingo_pair(BingoInfo *b, int nb, const int *xs) {
+    uint8_t v[4] = {0, 0, 0, 0};
+    for (int i = 0; i < nb; i++) { /* in order: one entry per multiset */
+        int j = i;
+        for (; j > 0 && v[j - 1] > xs[i]; j--) v[j] = v[j - 1];
+        v[j] = (uint8_t)xs[i];
+    }
     for (int i = 0; i < b->npairs; i++) {
         const BingoPair *pr = &b->pairs[i];
-        if (pr->nb == nb && pr->x == v[0] && pr->y == v[1] && pr->w == v[2]) return pr;
+        if (pr->nb == nb && !memcmp(pr->v, v, sizeof v)) return pr;
     }
     const BingoIndexObject *bi = b->bi;
-    const HSet *table = nb == 2 ? &bi->two : &bi->three;
+    const HSet *table = nb == 2 ? &bi->two : nb == 3 ? &bi->three : &bi->four;
     if (b->npairs == MAX_PAIRS || !table->cap) return NULL;
     BingoPair *pr = &b->pairs[b->npairs++];
-    uint64_t h = b->h + bi->z[v[0]] + bi->z[v[1]] + (nb == 3 ? bi->z[v[2]] : 0), letters = 0;
+    uint64_t h = b->h, letters = 0;
+    for (int i = 0; i < nb; i++) h += bi->z[v[i]];
     int ok = 0, n = bi->nletters;
     if (b->blanks == 2) memset(pr->p, 0, sizeof pr->p);
     if (b->blanks == 0) {
@@ -386,18 +392,16 @@ static const BingoPair *bingo_pair(BingoInfo *b, int nb, int x, int y, int w) {
                 }
     }
     pr->nb = (uint8_t)nb;
-    pr->x = (uint8_t)v[0];
-    pr->y = (uint8_t)v[1];
-    pr->w = (uint8_t)v[2];
+    memcpy(pr->v, v, sizeof v);
     pr->ok = (uint8_t)ok;
     pr->bl = letters;
     return pr;
 }
 
 /* May the whole rack make a word in a span holding `nb` board tiles (letters
- * x, y, w: the first three)? *bl: the letters the blanks can then stand for. */
-static int bingo_allowed(BingoInfo *b, int nb, int x, int y, int w, uint64_t *bl) {
-    if (!b->bi || nb >= 4) {
+ * xs[0 .. 3]: the first four)? *bl: the letters the blanks can then stand for. */
+static int bingo_allowed(BingoInfo *b, int nb, const int *xs, uint64_t *bl) {
+    if (!b->bi || nb >= 5) {
         *bl = b->all;
         return 1;
     }
@@ -406,10 +410,10 @@ static int bingo_allowed(BingoInfo *b, int nb, int x, int y, int w, uint64_t *bl
         return b->ok0;
     }
     if (nb == 1) {
-        *bl = b->bl1[x];
-        return (int)((b->thr >> x) & 1u);
+        *bl = b->bl1[xs[0]];
+        return (int)((b->thr >> xs[0]) & 1u);
     }
-    const BingoPair *pr = bingo_pair(b, nb, x, y, w);
+    const BingoPair *pr = bingo_pair(b, nb, xs);
     if (!pr) {
         *bl = b->all;
         return 1;
@@ -419,15 +423,15 @@ static int bingo_allowed(BingoInfo *b, int nb, int x, int y, int w, uint64_t *bl
 }
 
 /* With two blanks: the partner table of a span kind (see BingoInfo), ORed into p. */
-static void bingo_partners(BingoInfo *b, int nb, int x, int y, int w, uint64_t *p) {
+static void bingo_partners(BingoInfo *b, int nb, const int *xs, uint64_t *p) {
     const uint64_t *src = NULL;
     if (b->bi && b->blanks == 2) {
         if (nb == 0) {
             src = b->p0;
         } else if (nb == 1) {
-            src = b->p1[x];
-        } else if (nb <= 3) {
-            const BingoPair *pr = bingo_pair(b, nb, x, y, w);
+            src = b->p1[xs[0]];
+        } else if (nb <= 4) {
+            const BingoPair *pr = bingo_pair(b, nb, xs);
             if (pr) src = pr->p;
         }
     }
@@ -471,8 +475,8 @@ typedef struct {
     uint16_t starts;   /* whole: the squares where such a word may start ... */
     uint8_t end_of[N]; /* ... and where it then ends */
     uint64_t blanks;   /* whole: the letters its blanks may stand for */
-    uint8_t nkinds;    /* whole: the spans' board tiles (count up to 4: 4 or more, first three letters) */
-    uint8_t kind[N + 1][4];
+    uint8_t nkinds;    /* whole: the spans' board tiles (count up to 5: 5 or more, first four letters) */
+    uint8_t kind[N + 1][5];
 } SearchRec;
 
 typedef struct {
@@ -1004,10 +1008,10 @@ static void prepare_lines(const TablesObject *t, const uint32_t *nodes, uint32_t
  * or the anagram index allows no word there. */
 static inline int32_t walked_bound(const TablesObject *t, const int32_t *lmq, const int32_t *cwq,
                                    const uint8_t *boq, int k, int nblanks, int32_t W, int32_t B, int32_t C, const int32_t *rv,
-                                   int R, int whole, int nb, int x, int y, int w, int start, int end, BingoInfo *binfo,
+                                   int R, int whole, int nb, const int *xs, int start, int end, BingoInfo *binfo,
                                    SearchRec *rec) {
     uint64_t bl = 0;
-    if (whole && (k != R || !bingo_allowed(binfo, nb, x, y, w, &bl))) return -1;
+    if (whole && (k != R || !bingo_allowed(binfo, nb, xs, &bl))) return -1;
     /* squares only a blank fits (boq) take blanks, no rack value: the others are paired with the values */
     int32_t coef[N]; /* the other squares' coefficients, best first, against the rack values */
     int32_t blank_part = 0;
@@ -1037,10 +1041,8 @@ static inline int32_t walked_bound(const TablesObject *t, const int32_t *lmq, co
         rec->blanks |= bl;
         rec->starts |= (uint16_t)(1u << start);
         rec->end_of[start] = (uint8_t)end;
-        rec->kind[rec->nkinds][0] = (uint8_t)(nb > 4 ? 4 : nb);
-        rec->kind[rec->nkinds][1] = (uint8_t)x;
-        rec->kind[rec->nkinds][2] = (uint8_t)y;
-        rec->kind[rec->nkinds][3] = (uint8_t)w;
+        rec->kind[rec->nkinds][0] = (uint8_t)(nb > 5 ? 5 : nb);
+        for (int i = 0; i < 4; i++) rec->kind[rec->nkinds][1 + i] = (uint8_t)xs[i];
         rec->nkinds++;
     }
     return bound;
@@ -1240,7 +1242,7 @@ static int32_t exact_bound(const TablesObject *t, const Line *ln, Exact *ex, con
  * at most Rn tiles (exact_bound's when ex is given). */
 #define PART_BOUND(best)                                                                                   \
     max_i32((best), ex ? exact_bound(t, ln, ex, qq, k, j + 1, W, B, nb, binfo->partial_bonus)               \
-                       : walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, Rn, 0, nb, x, y, w, start, end,  \
+                       : walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, Rn, 0, nb, xs, start, end,        \
                                       binfo, NULL))
 
 static inline int32_t max_i32(int32_t a, int32_t b) { return a > b ? a : b; }
@@ -1252,7 +1254,7 @@ static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, con
                                int32_t *bw) {
     int32_t best = -1;
     int Rmax = Rw ? Rw : Rn;
-    int jmax = 0, left_nb = 0, left_x = 0, left_y = 0, left_w = 0, run_start = a;
+    int jmax = 0, left_nb = 0, left_xs[4] = {0, 0, 0, 0}, run_start = a; /* the board letters: the first 4 */
     int32_t left_board = 0;
     if (a > 0 && ln->tile[a - 1]) {
         int s = a - 1;
@@ -1260,9 +1262,7 @@ static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, con
         run_start = s;
         for (int i = s; i < a; i++) {
             int L = ln->tile[i] & CODE_MASK;
-            if (left_nb == 0) left_x = L;
-            else if (left_nb == 1) left_y = L;
-            else if (left_nb == 2) left_w = L;
+            if (left_nb < 4) left_xs[left_nb] = L;
             left_nb++;
             left_board += ln->tval[i];
         }
@@ -1274,7 +1274,8 @@ static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, con
     for (int j = 0; j <= jmax; j++) {
         if (j && ln->usable[a - j] == 2 && ++left_only > nblanks) break; /* and so for every larger j */
         int32_t W = 1, B = left_board, C = 0;
-        int nb = left_nb, x = left_x, y = left_y, w = left_w;
+        int nb = left_nb, xs[4];
+        memcpy(xs, left_xs, sizeof xs);
         int32_t lmq[N], cwq[N];
         uint8_t boq[N], qq[N];
         int k = 0, end = a, only = left_only, start = j ? a - j : run_start;
@@ -1292,9 +1293,7 @@ static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, con
         for (int q = a; q < N; q++) {
             if (ln->tile[q]) {
                 int L = ln->tile[q] & CODE_MASK;
-                if (nb == 0) x = L;
-                else if (nb == 1) y = L;
-                else if (nb == 2) w = L;
+                if (nb < 4) xs[nb] = L;
                 nb++;
                 B += ln->tval[q];
                 end = q;
@@ -1321,7 +1320,7 @@ static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, con
             best = PART_BOUND(best);
         }
         if (Rw && k == Rw) {
-            int32_t bound = walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, Rw, 1, nb, x, y, w, start, end,
+            int32_t bound = walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, Rw, 1, nb, xs, start, end,
                                          binfo, recw);
             if (bound > *bw) *bw = bound;
         }
@@ -1346,14 +1345,12 @@ static int32_t span_bound_right(const TablesObject *t, const Line *ln, int a, co
                                 int32_t *bw) {
     int32_t best = -1;
     int Rmax = Rw ? Rw : Rn;
-    int pivot = a, mid_nb = 0, mid_x = 0, mid_y = 0, mid_w = 0;
+    int pivot = a, mid_nb = 0, mid_xs[4] = {0, 0, 0, 0};
     int32_t mid_board = 0;
     while (pivot < N - 1 && ln->tile[pivot + 1]) {
         pivot++;
         int L = ln->tile[pivot] & CODE_MASK;
-        if (mid_nb == 0) mid_x = L;
-        else if (mid_nb == 1) mid_y = L;
-        else if (mid_nb == 2) mid_w = L;
+        if (mid_nb < 4) mid_xs[mid_nb] = L;
         mid_nb++;
         mid_board += ln->tval[pivot];
     }
@@ -1368,7 +1365,8 @@ static int32_t span_bound_right(const TablesObject *t, const Line *ln, int a, co
             WR *= t->wm[ln->sq[pivot + j]];
         }
         int32_t W = WR, B = mid_board, C = 0;
-        int nb = mid_nb, x = mid_x, y = mid_y, w = mid_w;
+        int nb = mid_nb, xs[4];
+        memcpy(xs, mid_xs, sizeof xs);
         int32_t lmq[N], cwq[N];
         uint8_t boq[N], qq[N];
         int k = 0, start = a, end = pivot + j, only = right_only;
@@ -1384,9 +1382,7 @@ static int32_t span_bound_right(const TablesObject *t, const Line *ln, int a, co
         for (int q = a; q >= 0; q--) {
             if (ln->tile[q]) {
                 int L = ln->tile[q] & CODE_MASK;
-                if (nb == 0) x = L;
-                else if (nb == 1) y = L;
-                else if (nb == 2) w = L;
+                if (nb < 4) xs[nb] = L;
                 nb++;
                 B += ln->tval[q];
                 start = q;
@@ -1411,7 +1407,7 @@ static int32_t span_bound_right(const TablesObject *t, const Line *ln, int a, co
             best = PART_BOUND(best);
         }
         if (Rw && k == Rw) {
-            int32_t bound = walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, Rw, 1, nb, x, y, w, start, end,
+            int32_t bound = walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, Rw, 1, nb, xs, start, end,
                                          binfo, recw);
             if (bound > *bw) *bw = bound;
         }
@@ -1706,8 +1702,10 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
             memcpy(g->end_of, r->end_of, sizeof g->end_of);
             if (g->blanks == 2 && binfo->bi) {
                 memset(g->partner, 0, sizeof g->partner);
-                for (int k = 0; k < r->nkinds; k++)
-                    bingo_partners(binfo, r->kind[k][0], r->kind[k][1], r->kind[k][2], r->kind[k][3], g->partner);
+                for (int k = 0; k < r->nkinds; k++) {
+                    int xs[4] = {r->kind[k][1], r->kind[k][2], r->kind[k][3], r->kind[k][4]};
+                    bingo_partners(binfo, r->kind[k][0], xs, g->partner);
+                }
                 uint64_t first = 0;
                 for (int L = 1; L < MAXC; L++)
                     if (g->partner[L]) first |= 1ull << L;

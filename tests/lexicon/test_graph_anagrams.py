@@ -282,11 +282,13 @@ def test_section_probed_in_place(graph_file: Path):
     assert os.path.getsize(graph_file) >= section.nbytes
 
 
-# -- table three: whole-rack words through three board tiles ------------------------------------------
+# -- tables three and four: whole-rack words through three and four board tiles -----------------------
 
-THREE_WORDS = [*WORDS, "ENTERTAINS", "ENTERTAIN"]
+THREE_WORDS = [*WORDS, "ENTERTAINS", "ENTERTAIN", "ENTERTAINERS", "ENTERTAINER"]
 #: N, R and N on row H: ENTERTAINS from H1 takes E T E T A I S from the rack (seven tiles, the bonus)
 THREE_TILES = "15/15/15/15/15/15/15/1N2R3N6/15/15/15/15/15/15/15"
+#: and N, T, A, N on row H: ENTERTAINER from H1 takes E E R I E R T (ENTERTAINERS: and S, eight tiles: no)
+FOUR_TILES = "15/15/15/15/15/15/15/1NT3A1N6/15/15/15/15/15/15/15"
 
 
 def without_index(graph: WordGraph) -> Solver:
@@ -312,18 +314,33 @@ def test_table_three_keeps_the_words_through_three_board_tiles(tmp_path: Path):
         same_moves(indexed, plain, board, rack)
 
 
+def test_table_four_keeps_the_words_through_four_board_tiles(tmp_path: Path):
+    path = tmp_path / "four.kwg"
+    build(THREE_WORDS, EN, path)
+    graph = WordGraph.load(path)
+    indexed, plain = Solver(RULES, graph), without_index(graph)
+    board = Board.from_fen(RULES, FOUR_TILES)
+    for rack in ("EERIERT", "EER?ERT", "?ERIE?T", "EERIERS"):
+        same_moves(indexed, plain, board, rack)
+    for rack in ("EERIERT", "EER?ERT", "?ERIE?T"):  # the bonus: seven tiles around N, T, A, N
+        best = indexed.solve(board, rack, top=1).moves[0]
+        assert best.notation().upper() == "H1 ENTERTAINER" and best.score > 100, rack
+    for rack in racks(6, 30):
+        same_moves(indexed, plain, board, rack)
+
+
 def as_section_v1(path: Path, target: Path) -> Path:
-    """The same file with its anagram section as version 1 wrote it: no table three, a 560-byte header
-    (magic DUPANA01), the header's section hash made again."""
+    """The same file with its anagram section as version 1 wrote it: no tables three and four, a 560-byte
+    header (magic DUPANA01), the header's section hash made again."""
     data = bytearray(path.read_bytes())
     start = section_start(path)
     magic, rack, n, one_cap, one_n, two_cap, two_n = struct.unpack_from("<8sIIQQQQ", data, start)
     assert magic == b"DUPANA02"
-    three_cap, _three_n = struct.unpack_from("<QQ", data, start + 560)
+    three_cap, _three_n, four_cap, _four_n = struct.unpack_from("<QQQQ", data, start + 560)
     tables = data[start + ANA_HEADER_SIZE : start + ANA_HEADER_SIZE + 8 * (2 * one_cap + two_cap)]
     section = struct.pack("<8sIIQQQQ", b"DUPANA01", rack, n, one_cap, one_n, two_cap, two_n)
     section += bytes(data[start + struct.calcsize("<8sIIQQQQ") : start + 560]) + bytes(tables)
-    assert len(data) == start + ANA_HEADER_SIZE + 8 * (2 * one_cap + two_cap + three_cap)
+    assert len(data) == start + ANA_HEADER_SIZE + 8 * (2 * one_cap + two_cap + three_cap + four_cap)
     head = bytearray(data[:start])
     head[64:96] = hashlib.sha256(section).digest()
     target.write_bytes(bytes(head) + section)
@@ -339,7 +356,7 @@ def test_a_section_without_table_three_still_serves_and_is_upgraded(tmp_path: Pa
     v1, v2 = Solver(RULES, graph), Solver(RULES, current)
     assert v1._core.bingo_index.in_place
     assert v1._core.bingo_index.nbytes < v2._core.bingo_index.nbytes  # no table three
-    for board in (Board(RULES), Board.from_fen(RULES, THREE_TILES), Board.from_fen(RULES, MID)):
+    for board in (Board(RULES), *(Board.from_fen(RULES, fen) for fen in (THREE_TILES, FOUR_TILES, MID))):
         for rack in ("EETTA?S", *racks(7, 15)):
             same_moves(v1, v2, board, rack)
     assert upgrade(old) is True and upgrade(old) is False
