@@ -8,7 +8,7 @@ from typing_extensions import Buffer
 from .board import Tile
 
 class BingoIndex:
-    """Anagram index of the words of rack_size .. rack_size + 3 letters."""
+    """Anagram index of the words of rack_size .. rack_size + 4 letters."""
 
     def __init__(self, nodes: Buffer, dawg_root: int, nletters: int, rack_size: int) -> None: ...
     @classmethod

@@ -17,7 +17,7 @@ Typical use::
     solver.solve(board, rack, top=1, ties=True)           # every move of top score
 
 The first call for a graph sets up the rule set's tables (under a millisecond) and maps the anagram
-index of the lexicon's 7- to 10-letter words (it prunes the best-N search) stored in the compiled file
+index of the lexicon's 7- to 11-letter words (it prunes the best-N search) stored in the compiled file
 (format 2): nothing is built. A format-1 file has no stored index: it is built then (tens of ms).
 ``SolvedMove.placed`` and ``.words`` are worked out on demand.
 
