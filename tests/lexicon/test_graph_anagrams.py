@@ -299,33 +299,27 @@ def without_index(graph: WordGraph) -> Solver:
     return solver
 
 
-def test_table_three_keeps_the_words_through_three_board_tiles(tmp_path: Path):
-    path = tmp_path / "three.kwg"
+@pytest.mark.parametrize(
+    ("tiles", "racks_", "word", "seed"),
+    [
+        (THREE_TILES, ("EETTAIS", "EETTA?S", "?ETTA?S", "EETTAIN", "EETT?IN"), "ENTERTAINS", 5),  # table three
+        (FOUR_TILES, ("EERIERT", "EER?ERT", "?ERIE?T", "EERIERS"), "ENTERTAINER", 6),  # table four
+    ],
+)
+def test_tables_three_and_four_keep_the_words_through_their_board_tiles(
+    tmp_path: Path, tiles: str, racks_: tuple[str, ...], word: str, seed: int
+):
+    path = tmp_path / "index.kwg"
     build(THREE_WORDS, EN, path)
     graph = WordGraph.load(path)
     indexed, plain = Solver(RULES, graph), without_index(graph)
-    board = Board.from_fen(RULES, THREE_TILES)
-    for rack in ("EETTAIS", "EETTA?S", "?ETTA?S", "EETTAIN", "EETT?IN"):
+    board = Board.from_fen(RULES, tiles)
+    for rack in racks_:
         same_moves(indexed, plain, board, rack)
-    for rack in ("EETTAIS", "EETTA?S", "?ETTA?S"):  # the bonus: seven tiles around N, R, N
+    for rack in racks_[:3]:  # the bonus: seven tiles around the board's
         best = indexed.solve(board, rack, top=1).moves[0]
-        assert best.notation().upper() == "H1 ENTERTAINS" and best.score > 100, rack
-    for rack in racks(5, 30):
-        same_moves(indexed, plain, board, rack)
-
-
-def test_table_four_keeps_the_words_through_four_board_tiles(tmp_path: Path):
-    path = tmp_path / "four.kwg"
-    build(THREE_WORDS, EN, path)
-    graph = WordGraph.load(path)
-    indexed, plain = Solver(RULES, graph), without_index(graph)
-    board = Board.from_fen(RULES, FOUR_TILES)
-    for rack in ("EERIERT", "EER?ERT", "?ERIE?T", "EERIERS"):
-        same_moves(indexed, plain, board, rack)
-    for rack in ("EERIERT", "EER?ERT", "?ERIE?T"):  # the bonus: seven tiles around N, T, A, N
-        best = indexed.solve(board, rack, top=1).moves[0]
-        assert best.notation().upper() == "H1 ENTERTAINER" and best.score > 100, rack
-    for rack in racks(6, 30):
+        assert best.notation().upper() == f"H1 {word}" and best.score > 100, rack
+    for rack in racks(seed, 30):
         same_moves(indexed, plain, board, rack)
 
 
