@@ -208,7 +208,7 @@ static size_t ana_section_size(size_t one_cap, size_t two_cap, size_t three_cap,
  * the stored sizes (caps[0..3]: tables one to four, from ana_stored_cap). */
 static void ana_write_section(uint8_t *out, const HSet *one, const HSet *two, const HSet *three, const HSet *four,
                               const size_t caps[4], int nletters, int rack_size, const uint64_t z[ANA_MAXC]) {
-    size_t one_cap = caps[0], two_cap = caps[1], three_cap = caps[2], four_cap = caps[3];
+    size_t one_cap = caps[0];
     KwgAnaHeader hd;
     memset(&hd, 0, sizeof hd);
     memcpy(hd.magic, KWG_ANA_MAGIC, 8);
@@ -216,40 +216,39 @@ static void ana_write_section(uint8_t *out, const HSet *one, const HSet *two, co
     hd.nletters = (uint32_t)nletters;
     hd.one_cap = one_cap;
     hd.one_n = one->n;
-    hd.two_cap = two_cap;
+    hd.two_cap = caps[1];
     hd.two_n = two->n;
-    hd.three_cap = three_cap;
+    hd.three_cap = caps[2];
     hd.three_n = three->n;
-    hd.four_cap = four_cap;
+    hd.four_cap = caps[3];
     hd.four_n = four->n;
     memcpy(hd.z, z, sizeof hd.z);
     memcpy(out, &hd, sizeof hd);
     uint64_t *one_keys = (uint64_t *)(out + KWG_ANA_HEADER_SIZE);
     uint64_t *one_vals = one_keys + one_cap;
-    uint64_t *two_keys = one_vals + one_cap;
-    uint64_t *three_keys = two_keys + two_cap;
-    uint64_t *four_keys = three_keys + three_cap;
     for (size_t i = 0; i < one->cap; i++)
         if (one->keys[i]) hs_place(one_keys, one_vals, one_cap, one->keys[i], one->vals[i]);
-    for (size_t i = 0; i < two->cap; i++)
-        if (two->keys[i]) hs_place(two_keys, NULL, two_cap, two->keys[i], 0);
-    for (size_t i = 0; i < three->cap; i++)
-        if (three->keys[i]) hs_place(three_keys, NULL, three_cap, three->keys[i], 0);
-    for (size_t i = 0; i < four->cap; i++)
-        if (four->keys[i]) hs_place(four_keys, NULL, four_cap, four->keys[i], 0);
+    /* then the tables of keys only, one after the other */
+    const HSet *keyed[3] = {two, three, four};
+    uint64_t *keys = one_vals + one_cap;
+    for (int t = 0; t < 3; t++) {
+        for (size_t i = 0; i < keyed[t]->cap; i++)
+            if (keyed[t]->keys[i]) hs_place(keys, NULL, caps[t + 1], keyed[t]->keys[i], 0);
+        keys += caps[t + 1];
+    }
 }
 
-/* A stored table of keys only (its values are its keys: any non-zero is "a word"), checked: a power of
- * two of slots with an empty one (found at once in a sound table: at most 5/8 are used). */
-static const char *ana_map_keys(const uint64_t *keys, uint64_t cap, uint64_t n, HSet *h, const char *full) {
+/* A stored table (vals: its values; a table of keys only passes its keys: any non-zero is "a word"),
+ * checked to have an empty slot (found at once in a sound table: at most 5/8 are used). */
+static int ana_map_table(const uint64_t *keys, const uint64_t *vals, uint64_t cap, uint64_t n, HSet *h) {
     size_t i = 0;
     while (i < cap && keys[i]) i++;
-    if (i == cap) return full;
+    if (i == cap) return -1;
     h->keys = (uint64_t *)keys;
-    h->vals = (uint64_t *)keys;
+    h->vals = (uint64_t *)vals;
     h->cap = (size_t)cap;
     h->n = (size_t)n;
-    return NULL;
+    return 0;
 }
 
 /* Checks a stored section of `size` bytes (8-aligned) and points the tables into it: version 2
@@ -277,30 +276,21 @@ static const char *ana_map_section(const uint8_t *sec, size_t size, HSet *one, H
             return "the anagram section has bad table sizes";
     if (ana_section_size((size_t)hd.one_cap, (size_t)hd.two_cap, (size_t)hd.three_cap, (size_t)hd.four_cap) != size)
         return "the anagram section's size does not match its table sizes (truncated?)";
-    const uint64_t *one_keys = (const uint64_t *)(sec + (v1 ? KWG_ANA_HEADER_SIZE_V1 : KWG_ANA_HEADER_SIZE));
-    const uint64_t *one_vals = one_keys + hd.one_cap;
-    const uint64_t *two_keys = one_vals + hd.one_cap;
-    size_t i = 0;
-    while (i < hd.one_cap && one_keys[i]) i++;
-    if (i == hd.one_cap) return "the anagram section's first table has no empty slot";
-    HSet t2, t3, t4;
-    memset(&t3, 0, sizeof t3);
-    memset(&t4, 0, sizeof t4);
-    const char *why = ana_map_keys(two_keys, hd.two_cap, hd.two_n, &t2,
-                                   "the anagram section's second table has no empty slot");
-    if (!why && !v1) why = ana_map_keys(two_keys + hd.two_cap, hd.three_cap, hd.three_n, &t3,
-                                       "the anagram section's third table has no empty slot");
-    if (!why && !v1)
-        why = ana_map_keys(two_keys + hd.two_cap + hd.three_cap, hd.four_cap, hd.four_n, &t4,
-                           "the anagram section's fourth table has no empty slot");
-    if (why) return why;
-    one->keys = (uint64_t *)one_keys;
-    one->vals = (uint64_t *)one_vals;
-    one->cap = (size_t)hd.one_cap;
-    one->n = (size_t)hd.one_n;
-    *two = t2;
-    *three = t3;
-    *four = t4;
+    static const char *const full[4] = {
+        "the anagram section's first table has no empty slot", "the anagram section's second table has no empty slot",
+        "the anagram section's third table has no empty slot", "the anagram section's fourth table has no empty slot"};
+    HSet t[4];
+    memset(t, 0, sizeof t); /* version 1: three and four stay empty */
+    const uint64_t *keys = (const uint64_t *)(sec + (v1 ? KWG_ANA_HEADER_SIZE_V1 : KWG_ANA_HEADER_SIZE));
+    for (int k = 0; k < (v1 ? 2 : 4); k++) {
+        const uint64_t *vals = k == 0 ? keys + caps[0] : keys; /* table one: keys, then values */
+        if (ana_map_table(keys, vals, caps[k], ns[k], &t[k]) < 0) return full[k];
+        keys += k == 0 ? 2 * caps[0] : caps[k];
+    }
+    *one = t[0];
+    *two = t[1];
+    *three = t[2];
+    *four = t[3];
     memcpy(z, hd.z, sizeof hd.z);
     *rack_size = (int)hd.rack_size;
     *nletters = (int)hd.nletters;

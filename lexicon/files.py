@@ -9,7 +9,7 @@ import time
 import uuid
 from pathlib import Path
 
-from .graph import MAGIC, VERSION, GraphError, WordGraph, is_current, upgrade
+from .graph import MAGIC, GraphError, WordGraph, upgrade
 from .models import Lexicon, LexiconError, lexicon_dir
 
 
@@ -27,7 +27,7 @@ def publish_graph(tmp: Path, final: Path, content_hash: str) -> bool:
 
     Returns True if this call created the file, False if an identical one was there.
     A file at that name that fails verification is moved aside, never overwritten; one of the same
-    content in an older format is replaced (the same words, now with the solver's anagram section).
+    content in an older format is replaced (the same words, now with the solver's whole anagram section).
     """
     final.parent.mkdir(parents=True, exist_ok=True)
     for _attempt in range(2):
@@ -38,12 +38,12 @@ def publish_graph(tmp: Path, final: Path, content_hash: str) -> bool:
             try:
                 existing = WordGraph.load(final, verify=True)
                 same = existing.content_hash == content_hash
-                current = existing.format_version == VERSION
+                current = existing.in_current_format
                 existing.close()
             except GraphError:
                 same = current = False
             if same and not current:
-                # the same words in an older format: the new file (with its anagram section) replaces it;
+                # the same words in an older format: the new file (its anagram section whole) replaces it;
                 # processes that mapped the old one keep reading it
                 os.replace(tmp, final)
                 return True
@@ -75,9 +75,9 @@ def format_version(path: Path) -> int | None:
 
 def upgrade_files() -> list[tuple[Path, str]]:
     """Rewrites every compiled file of the lexicons (and of the word-list cache) still in an older
-    format in the current one (format 1, or an anagram section without table three): the same words and
-    content hash, so the records stay as they are; the file grows by its anagram section (or that
-    section by its third table) and the solver no longer builds anything when it opens it.
+    format in the current one (format 1, or an anagram section without tables three and four): the same
+    words and content hash, so the records stay as they are; the file grows by its anagram section (or
+    that section by its tables three and four) and the solver no longer builds anything when it opens it.
     Returns (path, what happened) per file: "upgraded", "current", or the reason it was left alone."""
     base = lexicon_dir()
     paths = {
@@ -87,10 +87,9 @@ def upgrade_files() -> list[tuple[Path, str]]:
     out: list[tuple[Path, str]] = []
     for path in sorted(paths):
         try:
-            if format_version(path) == VERSION and is_current(path):
+            if not upgrade(path):  # current already (checked without reading the file through)
                 out.append((path, "current"))
                 continue
-            upgrade(path)
         except (OSError, GraphError) as exc:
             out.append((path, f"left as it is: {exc}"))
             continue

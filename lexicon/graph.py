@@ -248,21 +248,17 @@ def build_threads() -> int:
 
 def is_current(path: str | os.PathLike[str]) -> bool:
     """Whether the compiled file at ``path`` is in the current format: format 2 and, with a GADDAG, its
-    anagram section of the current version (with table three)."""
+    anagram section of the current version (with tables three and four)."""
     graph = WordGraph.load(Path(path), verify=False)
     try:
-        section = graph.anagram_section()
-        current = section is not None and bytes(section[:8]) == ANA_MAGIC
-        if section is not None:
-            section.release()
-        return graph.format_version == VERSION and (current or not graph.has_gaddag)
+        return graph.in_current_format
     finally:
         graph.close()
 
 
 def upgrade(path: str | os.PathLike[str], *, anagram_rack: int = ANAGRAM_RACK) -> bool:
     """Rewrites a format-1 file at ``path`` (or a format-2 one whose anagram section is of version 1,
-    without table three) in the current format, in place and atomically: the same words, the same content
+    without tables three and four) in the current format, in place and atomically: the same words, the same content
     hash. False if it was current already."""
     target = Path(path)
     if is_current(target):
@@ -440,6 +436,13 @@ class WordGraph:
     def _anagram_view(self, edges_end: int, size: int, digest: bytes | None) -> memoryview:
         assert self._mmap is not None
         return map_anagrams(self._mmap, self.path, edges_end, size, digest)
+
+    @property
+    def in_current_format(self) -> bool:
+        """Format 2 and, with a GADDAG, an anagram section of the current version (tables three and four):
+        what a build writes now (``upgrade`` rewrites any other file)."""
+        current = self._anagrams is not None and bytes(self._anagrams[:8]) == ANA_MAGIC
+        return self.format_version == VERSION and (current or not self.has_gaddag)
 
     def anagram_section(self) -> memoryview | None:
         """The stored anagram index (format 2; bytes, 8-aligned in the mapping), or None without one:

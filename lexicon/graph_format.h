@@ -62,7 +62,7 @@
 
 #define KWG_ANA_MAGIC "DUPANA02"
 #define KWG_ANA_HEADER_SIZE 592u
-#define KWG_ANA_MAGIC_V1 "DUPANA01" /* read: the same without table three (and its header's last 16 bytes) */
+#define KWG_ANA_MAGIC_V1 "DUPANA01" /* read: the same without tables three and four (nor its header's last 32 bytes) */
 #define KWG_ANA_HEADER_SIZE_V1 560u
 
 typedef struct {

@@ -563,10 +563,16 @@ static void compact(Gen *g) {
     g->compact_at = 2 * k + 1024;
 }
 
+/* The index of a move's coordinate (set_text's order: (row * 15 + col) * 2 + vertical) from its direction,
+ * line and first square. */
+static inline int label_index(int dir, int line, int start) {
+    int row = dir ? start : line, col = dir ? line : start;
+    return (row * N + col) * 2 + dir;
+}
+
 /* The rank of the coordinate of a move of the walk starting at `start` (TablesObject.label_rank). */
 static inline int move_rank(const Gen *g, int start) {
-    int row = g->dir ? start : g->line, col = g->dir ? g->line : start;
-    return g->t->label_rank[(row * N + col) * 2 + g->dir];
+    return g->t->label_rank[label_index(g->dir, g->line, start)];
 }
 
 static void record(Gen *g, int start, int end, int32_t score) {
@@ -1461,8 +1467,7 @@ static int search_rank(const TablesObject *t, const Line *ln, const SearchRec *r
     int lo = r->whole || ln->rightmost ? 0 : ln->leftlimit[r->pos] + 1, least = INT_MAX;
     for (int s = lo; s <= r->pos; s++) {
         if (r->whole && !((r->starts >> s) & 1u)) continue;
-        int row = r->dir ? s : r->line, col = r->dir ? r->line : s;
-        int rank = t->label_rank[(row * N + col) * 2 + r->dir];
+        int rank = t->label_rank[label_index(r->dir, r->line, s)];
         if (rank < least) least = rank;
     }
     return least;
@@ -2027,7 +2032,7 @@ static int search_into(TablesObject *self, PyObject *nodes_obj, unsigned long dr
     g->nodes = (const uint32_t *)nb.buf;
     g->t = self;
     g->top = top;
-    g->tie_rank = tie_rank && top == 1 && !count_all && self->has_text;
+    g->tie_rank = tie_rank;
     g->compact_at = top ? 2 * (size_t)top + 1024 : (size_t)-1;
     int32_t small_heap[64]; /* the heap of a small top needs no allocation */
     if (top) {
@@ -2217,11 +2222,9 @@ static int subtype_arg(PyObject *o, PyTypeObject *base, const char *what) {
     return -1;
 }
 
-/* A move's notation ("H8 WORD", as scoring.solver writes it): its coordinates, a space, its letters. */
 /* A move's text as code points (the coordinate, a space, the letters), its length returned. */
 static int move_cps(const TablesObject *self, const Move *m, uint32_t *cp) {
-    int row = m->dir ? m->start : m->line, col = m->dir ? m->line : m->start;
-    int lab = (row * N + col) * 2 + (m->dir != 0), n = self->label_len[lab];
+    int lab = label_index(m->dir, m->line, m->start), n = self->label_len[lab];
     memcpy(cp, self->label_cp[lab], (size_t)n * sizeof(uint32_t));
     cp[n++] = ' ';
     for (int i = 0; i < m->len; i++) {
@@ -2296,7 +2299,7 @@ static PyObject *Tables_solve(TablesObject *self, PyObject *const *args, Py_ssiz
     Move inline_moves[INLINE_MOVES];
     /* top=1 kept without its ties: the search may leave out moves that only tie the best (search_rank) */
     if (search_into(self, args[0], droot, groot, args[3], args[4], (int)top, count_all, vertical_first,
-                    top == 1 && keep == 1 && !ties, args[8], &g, board, inline_moves) < 0)
+                    top == 1 && keep == 1 && !ties && !count_all, args[8], &g, board, inline_moves) < 0)
         return NULL;
     /* fewer kept than found: the moves found in order, cut to those kept, the only ones made */
     int cut_here = keep > 0 && g.n > (size_t)keep;
