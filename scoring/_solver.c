@@ -18,9 +18,12 @@
  * best-first with the squares' multipliers (rearrangement inequality), the
  * board tiles, the cross-word parts and, for the whole rack, the bonus. The
  * whole-rack bound uses an anagram index of the lexicon (BingoIndex): a span
- * whose letters (rack + board tiles in it, 2 at most) make no word gets no
+ * whose letters (rack + board tiles in it, 4 at most) make no word gets no
  * bonus, and a blank may only stand for letters of such anagrams. The searches
  * run best bound first and stop when no bound can reach the N-th score found.
+ * With blanks, a search's bound is then worked out exactly (exact_bound: tiles
+ * by cross-check, blanks counted apart) span by span; the walk keeps to the
+ * spans whose own bound reaches the N-th best score.
  *
  * Python side (scoring/solver.py):
  *
@@ -469,6 +472,9 @@ typedef struct {
     uint8_t dir, line, pos;
     uint8_t whole;     /* 1: the moves that play the whole rack; 0: the others */
     uint8_t exact;     /* the bound is exact_bound's, and so are: */
+    uint8_t narrow;    /* ... the spans whose own bound reached the N-th best score then: Exact.kept */
+    int32_t need;      /* ... which was this */
+    uint8_t spelled;   /* ... and the words the rack spells were used (Exact.spell) */
     int32_t bb[3];     /* the bounds of its moves with 0, 1, 2 or more blanks */
     uint8_t req;       /* ... and a letter (the rack has one such tile) that every move reaching the N-th best
                         * score holds (0: none): only the moves with it are searched (gen_required) */
@@ -493,9 +499,10 @@ typedef struct {
     uint64_t rack_mask;
     int placed, rack_total;
     int limit;               /* the most tiles a move of this search places */
-    int need_all;            /* only moves that play the whole rack are wanted: */
+    int need_all;            /* only moves of given spans are wanted (the whole rack's, or exact_bound's): */
     uint32_t starts;         /* ... starting on these squares */
-    uint8_t end_of[N];       /* ... and ending there */
+    uint16_t span_ends[N];   /* ... and ending on these (bits) */
+    int8_t end_max[N];       /* ... the last of them */
     int end;                 /* the last square the word may cover */
     uint64_t blank_letters;  /* the letters a blank may stand for in this search */
     int pair_mode;           /* whole rack with two blanks: the second blank by partner[first] */
@@ -622,9 +629,9 @@ static void record(Gen *g, int start, int end, int32_t score) {
 /* ---- the GADDAG walk ---------------------------------------------------------- */
 
 /* The walk's running sums travel as arguments (registers, not the Gen in memory): ms, the main word's
- * tiles; wmul, its word multiplier; cs, the cross words' scores. Each function comes twice: for the
- * whole-rack searches (_w: the word's start and end are given, g->need_all) and the others (_n), the
- * test made once by the compiler. */
+ * tiles; wmul, its word multiplier; cs, the cross words' scores. Each function comes twice: for the searches
+ * whose moves' spans are given (_w, g->need_all: the whole-rack searches, each start's one end; the narrowed
+ * ones, see run_search) and the others (_n), the test made once by the compiler. */
 static void gen_left_n(Gen *g, int pos, uint32_t list, int32_t ms, int32_t wmul, int32_t cs);
 static void gen_right_n(Gen *g, int pos, uint32_t list, int32_t ms, int32_t wmul, int32_t cs);
 static void gen_left_w(Gen *g, int pos, uint32_t list, int32_t ms, int32_t wmul, int32_t cs);
@@ -638,7 +645,7 @@ ALWAYS_INLINE void left_step(Gen *g, int pos, uint32_t e, int32_t ms, int32_t wm
                              const int whole) {
     int anchor = g->anchor;
     int start_ok = pos <= g->must && (!whole || ((g->starts >> pos) & 1u));
-    if (KWG_ACCEPTS(e) && left_free && anchor > pos && start_ok && (!whole || g->end_of[pos] == anchor) &&
+    if (KWG_ACCEPTS(e) && left_free && anchor > pos && start_ok && (!whole || ((g->span_ends[pos] >> anchor) & 1u)) &&
         anchor >= g->must_right && (anchor == N - 1 || !g->ln->tile[anchor + 1]))
         record(g, pos, anchor, ms * wmul + cs);
     uint32_t child = KWG_CHILD(e);
@@ -654,7 +661,7 @@ ALWAYS_INLINE void left_step(Gen *g, int pos, uint32_t e, int32_t ms, int32_t wm
         uint32_t se = g->nodes[child];
         if (KWG_TILE(se) == 0 && KWG_CHILD(se)) {
             g->start = pos;
-            g->end = whole ? g->end_of[pos] : g->rlimit;
+            g->end = whole ? g->end_max[pos] : g->rlimit;
             if (anchor < g->end) {
                 if (whole)
                     gen_right_w(g, anchor + 1, KWG_CHILD(se), ms, wmul, cs);
@@ -668,7 +675,7 @@ ALWAYS_INLINE void left_step(Gen *g, int pos, uint32_t e, int32_t ms, int32_t wm
 /* After the edge `e` for the square `pos` (right of the anchor); right_free: no board tile right of pos. */
 ALWAYS_INLINE void right_step(Gen *g, int pos, uint32_t e, int32_t ms, int32_t wmul, int32_t cs, int right_free,
                               const int whole) {
-    if (KWG_ACCEPTS(e) && right_free && (!whole || pos == g->end) && pos >= g->must_right)
+    if (KWG_ACCEPTS(e) && right_free && (!whole || ((g->span_ends[g->start] >> pos) & 1u)) && pos >= g->must_right)
         record(g, g->start, pos, ms * wmul + cs);
     uint32_t child = KWG_CHILD(e);
     if (child && pos < g->end && (!right_free || g->placed < g->limit)) {
@@ -831,7 +838,11 @@ static void gen_required(Gen *g, const Line *ln, int dir, int line, int a, uint3
         g->placed = 1;
         g->word[q] = (uint8_t)L;
         if (--g->counts[L] == 0) g->rack_mask &= ~(1ull << L);
-        left_step(g, q, e, tv, wm, ln->has_cross[q] ? (ln->cscore[q] + tv) * wm : 0, q == 0 || !ln->tile[q - 1], 0);
+        int32_t cs = ln->has_cross[q] ? (ln->cscore[q] + tv) * wm : 0;
+        if (g->need_all)
+            left_step(g, q, e, tv, wm, cs, q == 0 || !ln->tile[q - 1], 1);
+        else
+            left_step(g, q, e, tv, wm, cs, q == 0 || !ln->tile[q - 1], 0);
         if (g->counts[L]++ == 0) g->rack_mask |= 1ull << L;
     }
     g->must_right = 0;
@@ -1079,6 +1090,10 @@ typedef struct {
     int maxd;
     long spell_calls;
     int spell_asked;             /* the walks spell could have cut so far */
+    int32_t need;                /* exact_bound also marks the spans whose bound reaches this: */
+    uint16_t span_ends[N];       /* ... by start, their ends (bits) */
+    int nspans, nkept;           /* ... how many spans were bounded, how many marked */
+    uint16_t kept[4 * NSQ][N];   /* the marked spans of the searches that keep to them (SearchRec.narrow) */
 } Exact;
 
 #define RARE_SAMPLE 65536  /* the rare letters: from a sample of about this many edges ... */
@@ -1184,7 +1199,7 @@ static void exact_init(Exact *ex, const Gen *g, uint32_t droot, int maxd, uint64
  * words of the covered squares. Board tiles and word multipliers as in walked_bound, so the result is never
  * above it. -1: no move. */
 static int32_t exact_bound(const TablesObject *t, const Line *ln, Exact *ex, const uint8_t *qq, int k,
-                           int mand, int32_t W, int32_t B, int nb, int partial_bonus) {
+                           int mand, int32_t W, int32_t B, int nb, int partial_bonus, int fixed, int rightwards) {
     int32_t best[1 << MAXRACK];
     best[0] = 0;
     if (nb == 0) ex->nb0 = 1;
@@ -1226,7 +1241,7 @@ static int32_t exact_bound(const TablesObject *t, const Line *ln, Exact *ex, con
         }
         if (!any) break;
         if (i + 1 < mand) continue;
-        int32_t add = W * B + cross + (i + 1 == partial_bonus ? t->bingo : 0);
+        int32_t add = W * B + cross + (i + 1 == partial_bonus ? t->bingo : 0), ptop = -1;
         for (int z = ex->from[i + 1]; z < ex->from[i + 2]; z++) {
             int s = ex->bycount[z];
             if (best[s] < 0 || (spelled && !ex->spell[s])) continue;
@@ -1234,10 +1249,23 @@ static int32_t exact_bound(const TablesObject *t, const Line *ln, Exact *ex, con
             int b = s / ex->bstride;
             if (b > 2) b = 2;
             if (v > ex->bb[b]) ex->bb[b] = v;
-            if (v > top) top = v;
+            if (v > ptop) ptop = v;
             for (uint32_t m = ex->single & ~(uint32_t)ex->has[s]; m; m &= m - 1) {
                 int c = __builtin_ctz(m);
                 if (v > ex->wo[c]) ex->wo[c] = v;
+            }
+        }
+        if (ptop > top) top = ptop;
+        { /* the span: from `fixed` to the prefix's last square (and the board tiles after it) */
+            int s = fixed, e = fixed, q = qq[i];
+            if (rightwards)
+                for (e = q; e < N - 1 && ln->tile[e + 1];) e++;
+            else
+                for (s = q; s > 0 && ln->tile[s - 1];) s--;
+            ex->nspans++;
+            if (ptop >= ex->need) {
+                ex->span_ends[s] |= (uint16_t)(1u << e);
+                ex->nkept++;
             }
         }
     }
@@ -1247,7 +1275,8 @@ static int32_t exact_bound(const TablesObject *t, const Line *ln, Exact *ex, con
 /* In span_bound_left/right: the larger of `best` and the bound of the span walked so far for the moves of
  * at most Rn tiles (exact_bound's when ex is given). */
 #define PART_BOUND(best)                                                                                   \
-    max_i32((best), ex ? exact_bound(t, ln, ex, qq, k, j + 1, W, B, nb, binfo->partial_bonus)               \
+    max_i32((best), ex ? exact_bound(t, ln, ex, qq, k, j + 1, W, B, nb, binfo->partial_bonus,                \
+                                     rightwards ? start : end, rightwards)                                 \
                        : walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, Rn, 0, nb, xs, start, end,        \
                                       binfo, NULL))
 
@@ -1258,6 +1287,7 @@ static inline int32_t max_i32(int32_t a, int32_t b) { return a > b ? a : b; }
 static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, const int32_t *rv, int Rn, int Rw,
                                int nblanks, const uint8_t *lmx, BingoInfo *binfo, SearchRec *recw, Exact *ex,
                                int32_t *bw) {
+    const int rightwards = 1; /* the spans grow rightwards from their start (PART_BOUND) */
     int32_t best = -1;
     int Rmax = Rw ? Rw : Rn;
     int jmax = 0, left_nb = 0, left_xs[4] = {0, 0, 0, 0}, run_start = a; /* the board letters: the first 4 */
@@ -1349,6 +1379,7 @@ static int32_t span_bound_left(const TablesObject *t, const Line *ln, int a, con
 static int32_t span_bound_right(const TablesObject *t, const Line *ln, int a, const int32_t *rv, int Rn, int Rw,
                                 int nblanks, const uint8_t *lmx, BingoInfo *binfo, SearchRec *recw, Exact *ex,
                                 int32_t *bw) {
+    const int rightwards = 0; /* the spans grow leftwards from their end (PART_BOUND) */
     int32_t best = -1;
     int Rmax = Rw ? Rw : Rn;
     int pivot = a, mid_nb = 0, mid_xs[4] = {0, 0, 0, 0};
@@ -1428,6 +1459,20 @@ static int32_t span_bound(const TablesObject *t, const Line *ln, int a, const in
     if (!ln->usable[a] || Rn < 1) return -1;
     return ln->rightmost ? span_bound_right(t, ln, a, rv, Rn, Rw, nblanks, lmx, binfo, recw, ex, bw)
                          : span_bound_left(t, ln, a, rv, Rn, Rw, nblanks, lmx, binfo, recw, ex, bw);
+}
+
+/* A search's exact bound (see run_search), returned, with ex->bb, ex->wo and the spans whose own bound reaches
+ * `need` (ex->span_ends). */
+static int32_t exact_pass(const TablesObject *t, const Line *ln, int a, const int32_t *rv, int Rn, int nblanks,
+                          const uint8_t *lmx, BingoInfo *binfo, Exact *ex, int32_t need) {
+    ex->bb[0] = ex->bb[1] = ex->bb[2] = -1;
+    memset(ex->wo, -1, sizeof ex->wo);
+    ex->nb0 = 0;
+    ex->need = need;
+    ex->nspans = ex->nkept = 0;
+    memset(ex->span_ends, 0, sizeof ex->span_ends);
+    int32_t unused;
+    return span_bound(t, ln, a, rv, Rn, 0, nblanks, lmx, binfo, NULL, ex, &unused);
 }
 
 /* The searches' keys (see run_search): a min-heap, sifted down from i. */
@@ -1596,6 +1641,7 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
                     r->starts = 0;
                     r->nkinds = 0;
                     r->exact = 0;
+                    r->narrow = 0;
                     r->req = 0;
                     r->dir = (uint8_t)dir;
                     r->line = (uint8_t)l;
@@ -1641,8 +1687,12 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
          * its bound is worked out exactly (exact_bound) and, if lower, the search waits its turn again. With
          * one blank, only near the N-th best score: far above it the search runs anyway, and the walk is
          * seldom long enough to pay for the work. */
-        if (!r->whole && g->blanks && !r->exact && g->heap_n == g->top &&
-            (g->blanks >= 2 || rare_one || 2 * (int64_t)r->bound <= 3 * (int64_t)g->heap[0])) {
+        /* once more when the N-th best score has risen since, or the words the rack spells have become known:
+         * its spans (below) are fewer */
+        int redo = r->exact && g->heap_n == g->top &&
+                   (g->heap[0] > r->need || (!r->spelled && ex->spell_state == 1));
+        int first = !r->exact && (g->blanks >= 2 || rare_one || 2 * (int64_t)r->bound <= 3 * (int64_t)g->heap[0]);
+        if (!r->whole && g->blanks && g->heap_n == g->top && (first || redo)) {
             if (!ex) {
                 ex = (Exact *)malloc(sizeof(Exact));
                 if (!ex) {
@@ -1652,13 +1702,10 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
                 exact_init(ex, g, q->droot, P - whole_possible, q->rare);
             }
             r->exact = 1;
-            ex->bb[0] = ex->bb[1] = ex->bb[2] = -1;
-            memset(ex->wo, -1, sizeof ex->wo);
+            r->req = 0;
             ex->use_spell = ex->spell_state == 1;
-            ex->nb0 = 0;
-            int32_t unused;
-            int32_t b = span_bound(t, &lines[r->dir][r->line], r->pos, rv, P - whole_possible, 0, g->blanks, lmx,
-                                   binfo, NULL, ex, &unused);
+            int32_t b = exact_pass(t, &lines[r->dir][r->line], r->pos, rv, P - whole_possible, g->blanks, lmx, binfo,
+                                   ex, g->heap[0]);
             /* the walk would take a blank through a span without board tiles: then the words the rack
              * spells (once per call) may cut it, from the SPELL_AFTER-th such walk on (SPELL_AFTER1-th with
              * one blank, whose walks are cheaper; with fewer the walk of the DAWG seldom pays) whose bound
@@ -1669,17 +1716,20 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
             int32_t bmax = g->blanks >= 2 ? ex->bb[2] : max_i32(ex->bb[0], ex->bb[1]);
             if (ex->nb0 && ex->spell_state == 0 && bmax >= g->heap[0] &&
                 2 * (int64_t)bmax <= 3 * (int64_t)g->heap[0] &&
-                ++ex->spell_asked >= (g->blanks >= 2 ? SPELL_AFTER : SPELL_AFTER1)) {
+                !redo && ++ex->spell_asked >= (g->blanks >= 2 ? SPELL_AFTER : SPELL_AFTER1)) {
                 spell_fill(ex);
                 if (ex->spell_state == 1) {
                     ex->use_spell = 1;
-                    ex->bb[0] = ex->bb[1] = ex->bb[2] = -1;
-                    memset(ex->wo, -1, sizeof ex->wo);
-                    b = span_bound(t, &lines[r->dir][r->line], r->pos, rv, P - whole_possible, 0, g->blanks,
-                                   lmx, binfo, NULL, ex, &unused);
+                    b = exact_pass(t, &lines[r->dir][r->line], r->pos, rv, P - whole_possible, g->blanks, lmx,
+                                   binfo, ex, g->heap[0]);
                 }
             }
             memcpy(r->bb, ex->bb, sizeof r->bb);
+            /* the walk keeps to the spans whose own bound reaches the N-th best score, if that drops any */
+            r->narrow = ex->nkept < ex->nspans;
+            r->need = g->heap[0];
+            r->spelled = (uint8_t)ex->use_spell;
+            if (r->narrow) memcpy(ex->kept[i], ex->span_ends, sizeof ex->kept[i]);
             /* a letter every move that reaches the N-th best score must hold: the most valuable such */
             for (uint32_t m = ex->single; m; m &= m - 1) {
                 int c = __builtin_ctz(m);
@@ -1704,7 +1754,11 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
         g->starts = r->starts;
         g->pair_mode = 0;
         if (r->whole) {
-            memcpy(g->end_of, r->end_of, sizeof g->end_of);
+            for (int s = 0; s < N; s++)
+                if ((r->starts >> s) & 1u) {
+                    g->span_ends[s] = (uint16_t)(1u << r->end_of[s]);
+                    g->end_max[s] = (int8_t)r->end_of[s];
+                }
             if (g->blanks == 2 && binfo->bi) {
                 memset(g->partner, 0, sizeof g->partner);
                 for (int k = 0; k < r->nkinds; k++) {
@@ -1718,6 +1772,16 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
                 g->pair_mode = 1;
             }
         }
+        if (r->narrow) {
+            g->need_all = 1;
+            g->starts = 0;
+            for (int s = 0; s < N; s++)
+                if (ex->kept[i][s]) {
+                    g->starts |= 1u << s;
+                    g->span_ends[s] = ex->kept[i][s];
+                    g->end_max[s] = (int8_t)(31 - __builtin_clz(ex->kept[i][s]));
+                }
+        }
         /* the blanks a move must use to reach the N-th best score: a walk with fewer blanks is far smaller */
         int rack_blanks = g->blanks;
         if (r->exact && g->heap_n == g->top) {
@@ -1726,8 +1790,8 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
         }
 #ifdef SOLVER_TRACE
         long long before = g->nvisit;
-        fprintf(stderr, "  blanks %d of %d, bb %d %d %d\n", g->blanks, rack_blanks, r->exact ? r->bb[0] : -9,
-                r->exact ? r->bb[1] : -9, r->exact ? r->bb[2] : -9);
+        fprintf(stderr, "  blanks %d of %d, bb %d %d %d, narrow %d (at %d)\n", g->blanks, rack_blanks,
+                r->exact ? r->bb[0] : -9, r->exact ? r->bb[1] : -9, r->exact ? r->bb[2] : -9, r->narrow, r->need);
 #endif
         if (r->req)
             gen_required(g, &lines[r->dir][r->line], r->dir, r->line, r->pos, q->groot, r->req);
