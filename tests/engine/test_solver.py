@@ -549,4 +549,9 @@ def test_bench_solver_command(manage, tmp_path):
     assert any(line.startswith("# MISMATCH 1:") for line in lines)
     tops.write_text("0\t90\tH4 ЗДОРОВЫ\n1\t82\tH4 ЗДОРОВы\n", encoding="utf-8")
     assert manage("bench_solver", *args, "--check", str(tops)).returncode == 0
+    woven = manage("bench_solver", *args, "--interleave", "--check", str(tops))  # the same answers, in passes
+    assert woven.returncode == 0, woven.stdout
+    assert [line.split("\t")[:3] for line in woven.stdout.splitlines()[1:3]] == [
+        ["0", "90", "H4 ЗДОРОВЫ"], ["1", "82", "H4 ЗДОРОВы"]]
+    assert any(" reps=2 interleaved " in line for line in woven.stdout.splitlines())
     assert manage("bench_solver", *args[:-2], "--reps", "x").returncode == 2

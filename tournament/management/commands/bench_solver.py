@@ -2,7 +2,8 @@
 
 Reads ``<FEN> <RACK>`` lines (``shared/bench/<rs>.dev.txt``), loads the lexicon
 and builds the solver's tables first, then times ``solve(board, rack, top=1)``
-``--reps`` times per position in this one thread. Prints a TSV line per
+``--reps`` times per position in this one thread (in a row, or with ``--interleave`` in ``--reps`` passes over
+the set). Prints a TSV line per
 position (``idx  top_score  top_move  best_us  median_us``) and summary lines
 per number of blanks on the rack, and a ``call_overhead`` line: the time of a call outside the compiled
 search itself, per position the median of ``--reps`` runs of ``OVERHEAD_LOOP`` calls in a row (timed
@@ -108,6 +109,9 @@ class Command(BaseCommand):
         parser.add_argument("--lexicon", required=True, help="lexicon name, compiled graph (.kwg) or word-list file")
         parser.add_argument("--positions", required=True, help="file of «FEN RACK» lines")
         parser.add_argument("--reps", type=positive_int, default=5, help="timed runs per position (default 5)")
+        parser.add_argument("--interleave", action="store_true",
+                            help="time the set in --reps passes (each run after the other positions) instead of "
+                                 "each position's runs in a row")
         parser.add_argument("--check", metavar="TOPS.tsv", help="expected top scores «idx<TAB>score<TAB>move»")
         parser.add_argument("--instructions", action="store_true",
                             help="count the generation's instructions with valgrind's callgrind instead of timing")
@@ -143,27 +147,41 @@ class Command(BaseCommand):
         results: list[tuple[int, str]] = []
         overhead: list[float] = []  # per position, the median time of a call outside the search itself
         self.stdout.write("idx\ttop_score\ttop_move\tbest_us\tmedian_us")
+        # every position is solved once (the answer; it also warms the caches), then timed --reps times: its
+        # runs one after the other (warm caches: what the position costs by itself), or with --interleave in
+        # --reps passes over the whole set (each run after the other positions, so with the caches they left:
+        # closer to a hall's one solve per round; and a slow spell of a shared machine falls on every
+        # position alike instead of on the runs of one)
+        times: list[list[float]] = [[] for _ in positions]
+
+        def timed(idx: int) -> None:
+            board, _rack, rack_text = positions[idx]
+            t0 = time.perf_counter_ns()
+            solver.solve(board, rack_text, top=1)
+            times[idx].append((time.perf_counter_ns() - t0) / 1000.0)
+
+        for idx, (board, _rack, rack_text) in enumerate(positions):
+            best = solver.solve(board, rack_text, top=1).best
+            results.append((best.score, best.notation()) if best else (0, "-"))
+            for _ in range(0 if opts["interleave"] else reps):
+                timed(idx)
+        for _ in range(reps if opts["interleave"] else 0):
+            for idx in range(len(positions)):
+                timed(idx)
         for idx, (board, rack, rack_text) in enumerate(positions):
-            result = solver.solve(board, rack_text, top=1)  # warm the caches of this position
-            times: list[float] = []
-            for _ in range(reps):
-                t0 = time.perf_counter_ns()
-                result = solver.solve(board, rack_text, top=1)
-                times.append((time.perf_counter_ns() - t0) / 1000.0)
             overhead.append(statistics.median(self.outside_us(solver, board, rack_text) for _ in range(reps)))
-            best = result.moves[0] if result.moves else None
-            score, move = (best.score, best.notation()) if best else (0, "-")
-            results.append((score, move))
-            median = statistics.median(times)
+            median = statistics.median(times[idx])
             by_blanks.setdefault(rack.count("?"), []).append(median)
-            self.stdout.write(f"{idx}\t{score}\t{move}\t{min(times):.1f}\t{median:.1f}")
+            score, move = results[idx]
+            self.stdout.write(f"{idx}\t{score}\t{move}\t{min(times[idx]):.1f}\t{median:.1f}")
         for blanks in sorted(by_blanks):
             self.stdout.write(summary_line(f"blanks={blanks}", by_blanks[blanks], "us"))
         every = [v for values in by_blanks.values() for v in values]
         if every:
             rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+            mode = " interleaved" if opts["interleave"] else ""
             self.stdout.write(
-                summary_line("all", every, "us") + f" reps={reps} lexicon_load_s={load_s:.2f} max_rss_mb={rss_mb:.0f}"
+                summary_line("all", every, "us") + f" reps={reps}{mode} lexicon_load_s={load_s:.2f} max_rss_mb={rss_mb:.0f}"
             )
             self.stdout.write(summary_line("call_overhead", overhead, "us", 2))
         return results
