@@ -472,7 +472,10 @@ typedef struct {
     uint8_t dir, line, pos;
     uint8_t whole;     /* 1: the moves that play the whole rack; 0: the others */
     uint8_t exact;     /* the bound is exact_bound's, and so are: */
-    uint8_t narrow;    /* ... the spans whose own bound reached the N-th best score then: Exact.kept */
+    uint8_t narrow[2]; /* ... the spans whose own bound reached the N-th best score then (Exact.kept), for the
+                        * moves with at most one blank, and with two */
+    uint8_t two;       /* with two blanks or more: the moves with at most one are walked first, then (two = 1)
+                        * the others, whose bound is bb[2] (run_search) */
     int32_t need;      /* ... which was this */
     uint8_t spelled;   /* ... and the words the rack spells were used (Exact.spell) */
     int32_t bb[3];     /* the bounds of its moves with 0, 1, 2 or more blanks */
@@ -518,6 +521,8 @@ typedef struct {
     int32_t *heap;
     int heap_n;
     int discard;
+    int blanks_left_max;     /* only the moves that leave at most this many blanks are wanted (the second search
+                              * of a two-blank rack, see run_search: its walk finds the others too) */
     int tie_rank;            /* top=1 without ties: the best move's text is wanted, not its ties (see run_search) */
     int best_rank;           /* ... the least coordinate rank among the moves of the best score so far */
 #ifdef SOLVER_STATS
@@ -585,7 +590,7 @@ static inline int move_rank(const Gen *g, int start) {
 static void record(Gen *g, int start, int end, int32_t score) {
     if (g->placed == g->t->play_max) score += g->t->bingo;
     g->count++;
-    if (g->discard || g->oom) return;
+    if (g->discard || g->oom || g->blanks > g->blanks_left_max) return;
     if (g->top) {
         if (g->heap_n < g->top) {
             heap_push(g, score);
@@ -1065,6 +1070,8 @@ static inline int32_t walked_bound(const TablesObject *t, const int32_t *lmq, co
     return bound;
 }
 
+static inline int32_t max_i32(int32_t a, int32_t b) { return a > b ? a : b; }
+
 /* The rack by letter for exact_bound: class c (letter letter[c], blanks as letter 0) has cnt[c] tiles; a
  * state counts the tiles used of each class (mixed radix, stride[c]); left[s]: bit c if state s leaves a
  * tile of class c; the states by number of tiles used: bycount[from[n] .. from[n + 1] - 1]. */
@@ -1090,10 +1097,11 @@ typedef struct {
     int maxd;
     long spell_calls;
     int spell_asked;             /* the walks spell could have cut so far */
-    int32_t need;                /* exact_bound also marks the spans whose bound reaches this: */
-    uint16_t span_ends[N];       /* ... by start, their ends (bits) */
-    int nspans, nkept;           /* ... how many spans were bounded, how many marked */
-    uint16_t kept[4 * NSQ][N];   /* the marked spans of the searches that keep to them (SearchRec.narrow) */
+    int two;                     /* the rack has two blanks (or more) */
+    int32_t need;                /* exact_bound also marks the spans whose bound reaches this, for the moves */
+    uint16_t span_ends[2][N];    /* ... with at most one blank [0] and with two [1]: by start, their ends (bits) */
+    int nspans, nkept[2];        /* ... how many spans were bounded, how many marked */
+    uint16_t kept[4 * NSQ][2][N]; /* the marked spans of the searches that keep to them (SearchRec.narrow) */
 } Exact;
 
 #define RARE_SAMPLE 65536  /* the rare letters: from a sample of about this many edges ... */
@@ -1101,6 +1109,7 @@ typedef struct {
 #define RARE_PER_MILLE 1   /* ... those on at most 1 in 1000 */
 #endif
 #define SPELL_BUDGET 20000 /* spell_walk's calls: a rack that spells more words than that keeps no spell */
+#define FIRSTS 6 /* see run_search: the first walks before a second search of a two-blank rack may come ahead */
 #define SPELL_AFTER 3      /* see run_search: with two blanks or more ... */
 #define SPELL_AFTER1 4      /* ... with one blank */
 
@@ -1158,6 +1167,7 @@ static void exact_init(Exact *ex, const Gen *g, uint32_t droot, int maxd, uint64
     ex->ncls = n;
     ex->nstates = st;
     ex->bstride = g->blanks ? ex->stride[n - 1] : st;
+    ex->two = g->blanks >= 2;
     uint8_t used[1 << MAXRACK];
     ex->single = 0;
     for (int c = 0; c < n; c++)
@@ -1198,8 +1208,9 @@ static void exact_init(Exact *ex, const Gen *g, uint32_t droot, int maxd, uint64
  * by its own letter multiplier and by W (and its square's word multiplier for a cross word), with the cross
  * words of the covered squares. Board tiles and word multipliers as in walked_bound, so the result is never
  * above it. -1: no move. */
-static int32_t exact_bound(const TablesObject *t, const Line *ln, Exact *ex, const uint8_t *qq, int k,
-                           int mand, int32_t W, int32_t B, int nb, int partial_bonus, int fixed, int rightwards) {
+ALWAYS_INLINE int32_t exact_bound_(const TablesObject *t, const Line *ln, Exact *ex, const uint8_t *qq, int k,
+                                    int mand, int32_t W, int32_t B, int nb, int partial_bonus, int fixed,
+                                    int rightwards, const int two) {
     int32_t best[1 << MAXRACK];
     best[0] = 0;
     if (nb == 0) ex->nb0 = 1;
@@ -1241,7 +1252,7 @@ static int32_t exact_bound(const TablesObject *t, const Line *ln, Exact *ex, con
         }
         if (!any) break;
         if (i + 1 < mand) continue;
-        int32_t add = W * B + cross + (i + 1 == partial_bonus ? t->bingo : 0), ptop = -1;
+        int32_t add = W * B + cross + (i + 1 == partial_bonus ? t->bingo : 0), ptop[2] = {-1, -1};
         for (int z = ex->from[i + 1]; z < ex->from[i + 2]; z++) {
             int s = ex->bycount[z];
             if (best[s] < 0 || (spelled && !ex->spell[s])) continue;
@@ -1249,13 +1260,13 @@ static int32_t exact_bound(const TablesObject *t, const Line *ln, Exact *ex, con
             int b = s / ex->bstride;
             if (b > 2) b = 2;
             if (v > ex->bb[b]) ex->bb[b] = v;
-            if (v > ptop) ptop = v;
+            if (v > ptop[two && b == 2]) ptop[two && b == 2] = v;
             for (uint32_t m = ex->single & ~(uint32_t)ex->has[s]; m; m &= m - 1) {
                 int c = __builtin_ctz(m);
                 if (v > ex->wo[c]) ex->wo[c] = v;
             }
         }
-        if (ptop > top) top = ptop;
+        if (max_i32(ptop[0], ptop[1]) > top) top = max_i32(ptop[0], ptop[1]);
         { /* the span: from `fixed` to the prefix's last square (and the board tiles after it) */
             int s = fixed, e = fixed, q = qq[i];
             if (rightwards)
@@ -1263,13 +1274,25 @@ static int32_t exact_bound(const TablesObject *t, const Line *ln, Exact *ex, con
             else
                 for (s = q; s > 0 && ln->tile[s - 1];) s--;
             ex->nspans++;
-            if (ptop >= ex->need) {
-                ex->span_ends[s] |= (uint16_t)(1u << e);
-                ex->nkept++;
+            if (ptop[0] >= ex->need) {
+                ex->span_ends[0][s] |= (uint16_t)(1u << e);
+                ex->nkept[0]++;
+            }
+            if (two && ptop[1] >= ex->need) {
+                ex->span_ends[1][s] |= (uint16_t)(1u << e);
+                ex->nkept[1]++;
             }
         }
     }
     return top;
+}
+
+/* The same, compiled for racks of at most one blank and for those of two (ex->two: the moves with two blanks
+ * get spans of their own). */
+static int32_t exact_bound(const TablesObject *t, const Line *ln, Exact *ex, const uint8_t *qq, int k, int mand,
+                           int32_t W, int32_t B, int nb, int partial_bonus, int fixed, int rightwards) {
+    if (ex->two) return exact_bound_(t, ln, ex, qq, k, mand, W, B, nb, partial_bonus, fixed, rightwards, 1);
+    return exact_bound_(t, ln, ex, qq, k, mand, W, B, nb, partial_bonus, fixed, rightwards, 0);
 }
 
 /* In span_bound_left/right: the larger of `best` and the bound of the span walked so far for the moves of
@@ -1280,7 +1303,6 @@ static int32_t exact_bound(const TablesObject *t, const Line *ln, Exact *ex, con
                        : walked_bound(t, lmq, cwq, boq, k, nblanks, W, B, C, rv, Rn, 0, nb, xs, start, end,        \
                                       binfo, NULL))
 
-static inline int32_t max_i32(int32_t a, int32_t b) { return a > b ? a : b; }
 
 /* The leftmost assignment (see span_bound): spans from j empty squares left of the anchor
  * (up to the previous anchor) rightwards. */
@@ -1469,7 +1491,7 @@ static int32_t exact_pass(const TablesObject *t, const Line *ln, int a, const in
     memset(ex->wo, -1, sizeof ex->wo);
     ex->nb0 = 0;
     ex->need = need;
-    ex->nspans = ex->nkept = 0;
+    ex->nspans = ex->nkept[0] = ex->nkept[1] = 0;
     memset(ex->span_ends, 0, sizeof ex->span_ends);
     int32_t unused;
     return span_bound(t, ln, a, rv, Rn, 0, nblanks, lmx, binfo, NULL, ex, &unused);
@@ -1641,7 +1663,8 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
                     r->starts = 0;
                     r->nkinds = 0;
                     r->exact = 0;
-                    r->narrow = 0;
+                    r->narrow[0] = r->narrow[1] = 0;
+                    r->two = 0;
                     r->req = 0;
                     r->dir = (uint8_t)dir;
                     r->line = (uint8_t)l;
@@ -1662,7 +1685,16 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
     }
     /* best bound first (then whole rack first, then creation order: direction, line, square): a
      * min-heap of keys, so that only as much of the order as the search uses gets sorted */
-    uint64_t keys[4 * NSQ];
+    uint64_t keys[4 * NSQ], keys2[2 * NSQ]; /* keys2: the second searches of two-blank racks (SearchRec.two) */
+    int left = nrec, left2 = 0, firsts = 0;
+#define REQUEUE(r, i)                                                                                      \
+    do {                                                                                                    \
+        uint64_t *kh_ = (r)->two ? keys2 : keys;                                                            \
+        int *kn_ = (r)->two ? &left2 : &left;                                                               \
+        kh_[*kn_] = search_key((r), (i));                                                                   \
+        key_sift_up(kh_, *kn_);                                                                             \
+        (*kn_)++;                                                                                           \
+    } while (0)
     for (int i = 0; i < nrec; i++) keys[i] = search_key(&recs[i], i);
     for (int i = nrec / 2 - 1; i >= 0; i--) key_sift_down(keys, nrec, i);
     Exact *ex = NULL;
@@ -1671,11 +1703,20 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
     int rare_one = 0;
     for (uint64_t m = g->blanks ? g->rack_mask & q->rare : 0; m; m &= m - 1)
         if (g->counts[__builtin_ctzll(m)] == 1) rare_one = 1;
-    for (int left = nrec; left > 0;) {
-        int i = (int)(keys[0] & 1023u);
+    for (;;) {
+        /* the first searches while one may reach the N-th best score, then the second ones */
+        uint64_t *kh = keys;
+        int *kn = &left;
+        if (!left || (g->heap_n == g->top && recs[keys[0] & 1023u].bound < g->heap[0]) ||
+            (firsts >= FIRSTS && left2 && keys2[0] < keys[0])) {
+            kh = keys2;
+            kn = &left2;
+        }
+        if (!*kn) break;
+        int i = (int)(kh[0] & 1023u);
         SearchRec *r = &recs[i];
-        keys[0] = keys[--left];
-        key_sift_down(keys, left, 0);
+        kh[0] = kh[--*kn];
+        key_sift_down(kh, *kn, 0);
         if (g->heap_n == g->top && r->bound < g->heap[0]) break;
         /* top=1 without ties keeps, of the moves of the best score, the first by text, which begins with the
          * coordinate: a search that can at best tie the best move so far, and whose moves all start where
@@ -1726,22 +1767,22 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
             }
             memcpy(r->bb, ex->bb, sizeof r->bb);
             /* the walk keeps to the spans whose own bound reaches the N-th best score, if that drops any */
-            r->narrow = ex->nkept < ex->nspans;
+            r->narrow[0] = ex->nkept[0] < ex->nspans;
+            r->narrow[1] = ex->nkept[1] < ex->nspans;
             r->need = g->heap[0];
             r->spelled = (uint8_t)ex->use_spell;
-            if (r->narrow) memcpy(ex->kept[i], ex->span_ends, sizeof ex->kept[i]);
+            if (r->narrow[0] || r->narrow[1]) memcpy(ex->kept[i], ex->span_ends, sizeof ex->kept[i]);
             /* a letter every move that reaches the N-th best score must hold: the most valuable such */
             for (uint32_t m = ex->single; m; m &= m - 1) {
                 int c = __builtin_ctz(m);
                 if (ex->wo[c] < g->heap[0] && (!r->req || t->value[ex->letter[c]] > t->value[r->req]))
                     r->req = ex->letter[c];
             }
+            if (r->two) b = ex->bb[2]; /* the moves with both blanks (the others are walked) */
             if (b < r->bound) {
                 if (b >= 0) {
                     r->bound = b;
-                    keys[left] = search_key(r, i);
-                    key_sift_up(keys, left);
-                    left++;
+                    REQUEUE(r, i);
                 }
                 continue;
             }
@@ -1772,38 +1813,57 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
                 g->pair_mode = 1;
             }
         }
-        if (r->narrow) {
+        /* the blanks a move must use to reach the N-th best score: a walk with fewer blanks is far smaller.
+         * With two blanks, a search walks first the moves with at most one, and the others (the second blank
+         * makes the walk far longer, and seldom a better move) become a second search with their own bound,
+         * bb[2], in a queue of their own: it comes after the first searches that may still reach the N-th
+         * best score, or, once FIRSTS first searches have walked, ahead of those of a lower bound. So the
+         * two-blank walks start with the N-th best score that the cheaper ones found: pl-literaki #1
+         * (??DFKPS, best 26, found with one blank) 5.11M -> 4.55M instructions; where the best move needs
+         * both blanks the first walks are spent in vain (ru #50 +17 %, uk #34 +5 %), hence FIRSTS (3: #1 no
+         * better; every first search before any second: en #67 ??EJNVV +115 %) */
+        int rack_blanks = g->blanks, two_later = 0;
+        if (!r->whole && !r->two && g->blanks >= 2) {
+            g->blanks = 1;
+            two_later = !r->exact || g->heap_n < g->top || r->bb[2] >= g->heap[0];
+        }
+        if (r->exact && g->heap_n == g->top && !r->two && g->blanks == 1 && r->bb[1] < g->heap[0]) g->blanks = 0;
+        g->blanks_left_max = r->two ? g->blanks - 2 : INT_MAX;
+        if (r->exact && r->narrow[r->two]) {
             g->need_all = 1;
             g->starts = 0;
             for (int s = 0; s < N; s++)
-                if (ex->kept[i][s]) {
+                if (ex->kept[i][r->two][s]) {
                     g->starts |= 1u << s;
-                    g->span_ends[s] = ex->kept[i][s];
-                    g->end_max[s] = (int8_t)(31 - __builtin_clz(ex->kept[i][s]));
+                    g->span_ends[s] = ex->kept[i][r->two][s];
+                    g->end_max[s] = (int8_t)(31 - __builtin_clz(ex->kept[i][r->two][s]));
                 }
-        }
-        /* the blanks a move must use to reach the N-th best score: a walk with fewer blanks is far smaller */
-        int rack_blanks = g->blanks;
-        if (r->exact && g->heap_n == g->top) {
-            if (g->blanks >= 2 && r->bb[2] < g->heap[0]) g->blanks = 1;
-            if (g->blanks == 1 && r->bb[1] < g->heap[0]) g->blanks = 0;
         }
 #ifdef SOLVER_TRACE
         long long before = g->nvisit;
-        fprintf(stderr, "  blanks %d of %d, bb %d %d %d, narrow %d (at %d)\n", g->blanks, rack_blanks,
-                r->exact ? r->bb[0] : -9, r->exact ? r->bb[1] : -9, r->exact ? r->bb[2] : -9, r->narrow, r->need);
+        fprintf(stderr, "  blanks %d of %d, bb %d %d %d, narrow %d %d (at %d) two %d\n", g->blanks, rack_blanks,
+                r->exact ? r->bb[0] : -9, r->exact ? r->bb[1] : -9, r->exact ? r->bb[2] : -9, r->narrow[0],
+                r->narrow[1], r->need, r->two);
 #endif
         if (r->req)
             gen_required(g, &lines[r->dir][r->line], r->dir, r->line, r->pos, q->groot, r->req);
         else
             gen_anchor(g, &lines[r->dir][r->line], r->dir, r->line, r->pos, q->groot);
         g->blanks = rack_blanks;
+        g->blanks_left_max = INT_MAX;
+        firsts += !r->two;
+        if (two_later) {
+            r->two = 1;
+            if (r->exact) r->bound = r->bb[2];
+            REQUEUE(r, i);
+        }
 #ifdef SOLVER_TRACE
         fprintf(stderr, "  search d%d l%d p%d whole%d bound %d nodes %lld th %d starts %x blanks %d\n", r->dir,
                 r->line, r->pos, r->whole, r->bound, g->nvisit - before, threshold(g), r->starts,
                 __builtin_popcountll(r->blanks));
 #endif
     }
+#undef REQUEUE
     free(binfo);
     free(ex);
 }
@@ -2090,6 +2150,7 @@ static int search_into(TablesObject *self, PyObject *nodes_obj, unsigned long dr
     }
 
     memset(g, 0, sizeof *g);
+    g->blanks_left_max = INT_MAX;
     g->moves = inline_moves;
     g->moves_inline = 1;
     g->cap = INLINE_MOVES;

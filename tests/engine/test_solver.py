@@ -482,6 +482,33 @@ def test_moves_through_a_rare_letter_are_the_exhaustive_ones():
     assert played >= 10  # the best moves of these racks do hold the Q
 
 
+def test_racks_of_two_and_three_blanks_get_the_exhaustive_best():
+    """With two blanks or more a search walks the moves of at most one blank first and the others later, as a
+    search of their own (kept to the moves that use two blanks or more, with their own bound): its answers
+    are the first of every legal move, for racks of two blanks and of three."""
+    rnd = random.Random(5)
+    common = "AEIORSTLNDCP"
+    words = {"".join(rnd.choice(common) for _ in range(rnd.randint(2, 7))) for _ in range(15000)}
+    graph = graph_of(words, "en")
+    solver = Solver(get_ruleset("en"), graph)
+    with_two = {2: 0, 3: 0}
+    for seed in range(30):
+        rnd = random.Random(seed)
+        board = Board(get_ruleset("en"))
+        for _ in range(rnd.randint(1, 4)):
+            candidates = solver.solve(board, "".join(rnd.choice(common) for _ in range(7))).moves
+            if candidates:
+                board = play(board, rnd.choice(candidates).notation())
+        blanks = 2 + seed % 2
+        rack = "?" * blanks + "".join(rnd.choice(common) for _ in range(7 - blanks))
+        every = [(m.notation(), m.score) for m in solver.solve(board, rack, first_vertical=True).moves]
+        for n in (1, 3, 10, 300):
+            top = solver.solve(board, rack, top=n, first_vertical=True).moves
+            assert [(m.notation(), m.score) for m in top] == every[:n], (board.to_fen(), rack, n)
+        with_two[blanks] += sum(m.blanks == 2 for m in top)
+    assert with_two[2] >= 20 and with_two[3] >= 20  # moves of exactly two blanks are among the best
+
+
 # -- the saved baseline (wolges style) ---------------------------------------------------------------
 
 
