@@ -455,6 +455,27 @@ def test_solver_equals_reference(ruleset_id, seed, blanks, moves, rack_len):
 # -- a rare letter the best moves must hold -----------------------------------------------------------
 
 
+def played_board(solver: Solver, seed: int, letters: str) -> Board:
+    """An English board after 1–4 random legal moves of random racks of ``letters`` (seeded)."""
+    rnd = random.Random(seed)
+    board = Board(get_ruleset("en"))
+    for _ in range(rnd.randint(1, 4)):
+        candidates = solver.solve(board, "".join(rnd.choice(letters) for _ in range(7))).moves
+        if candidates:
+            board = play(board, rnd.choice(candidates).notation())
+    return board
+
+
+def best_n_against_every_move(solver: Solver, board: Board, rack: str, ns: tuple[int, ...]) -> list:
+    """Asserts that the best-N answers are the first N of every legal move; returns the largest N's moves."""
+    every = [(m.notation(), m.score) for m in solver.solve(board, rack, first_vertical=True).moves]
+    top: list = []
+    for n in ns:
+        top = solver.solve(board, rack, top=n, first_vertical=True).moves
+        assert [(m.notation(), m.score) for m in top] == every[:n], (board.to_fen(), rack, n)
+    return top
+
+
 def test_moves_through_a_rare_letter_are_the_exhaustive_ones():
     """A letter on very few of the graph's edges (Q here), worth most of what a move can score: the best-N
     search then walks only the moves that hold the rack's Q, from each square it may take
@@ -467,18 +488,11 @@ def test_moves_through_a_rare_letter_are_the_exhaustive_ones():
     solver = Solver(get_ruleset("en"), graph)
     played = 0
     for seed in range(40):
+        board = played_board(solver, seed, common)
         rnd = random.Random(seed)
-        board = Board(get_ruleset("en"))
-        for _ in range(rnd.randint(1, 4)):
-            candidates = solver.solve(board, "".join(rnd.choice(common) for _ in range(7))).moves
-            if candidates:
-                board = play(board, rnd.choice(candidates).notation())
         rack = "Q?" + "".join(rnd.choice(common) for _ in range(rnd.randint(1, 3)))  # short: Q is the score
-        every = [(m.notation(), m.score) for m in solver.solve(board, rack, first_vertical=True).moves]
-        for n in (1, 3):
-            top = solver.solve(board, rack, top=n, first_vertical=True).moves
-            assert [(m.notation(), m.score) for m in top] == every[:n], (board.to_fen(), rack)
-        played += any("Q" in notation for notation, _ in every[:1])
+        best = best_n_against_every_move(solver, board, rack, (1, 3))
+        played += "Q" in best[0].notation()
     assert played >= 10  # the best moves of these racks do hold the Q
 
 
@@ -493,18 +507,11 @@ def test_racks_of_two_and_three_blanks_get_the_exhaustive_best():
     solver = Solver(get_ruleset("en"), graph)
     with_two = {2: 0, 3: 0}
     for seed in range(30):
+        board = played_board(solver, seed, common)
         rnd = random.Random(seed)
-        board = Board(get_ruleset("en"))
-        for _ in range(rnd.randint(1, 4)):
-            candidates = solver.solve(board, "".join(rnd.choice(common) for _ in range(7))).moves
-            if candidates:
-                board = play(board, rnd.choice(candidates).notation())
         blanks = 2 + seed % 2
         rack = "?" * blanks + "".join(rnd.choice(common) for _ in range(7 - blanks))
-        every = [(m.notation(), m.score) for m in solver.solve(board, rack, first_vertical=True).moves]
-        for n in (1, 3, 10, 300):
-            top = solver.solve(board, rack, top=n, first_vertical=True).moves
-            assert [(m.notation(), m.score) for m in top] == every[:n], (board.to_fen(), rack, n)
+        top = best_n_against_every_move(solver, board, rack, (1, 3, 10, 300))
         with_two[blanks] += sum(m.blanks == 2 for m in top)
     assert with_two[2] >= 20 and with_two[3] >= 20  # moves of exactly two blanks are among the best
 
