@@ -1088,6 +1088,8 @@ typedef struct {
     uint32_t single;             /* the classes of a rare letter (Query.rare) the rack has one tile of */
     int32_t wo[MAXRACK];         /* the bounds found so far of the moves without a tile of that class */
     int8_t cls[MAXC];            /* the class of a letter of the rack, -1: none */
+    uint16_t bit_of[MAXC];       /* spell_walk: by letter, its class's bit (0: none) ... */
+    uint16_t stride_of[MAXC];    /* ... and stride */
     uint8_t spell[1 << MAXRACK]; /* the state's tiles spell a word (blanks: any letter) */
     int spell_state;             /* 0: spell to be filled when first needed, 1: filled, -1: not used */
     int use_spell;               /* exact_bound drops the states of spans without board tiles that spell nothing */
@@ -1114,23 +1116,24 @@ typedef struct {
 #define SPELL_AFTER1 4      /* ... with one blank */
 
 /* Marks in ex->spell the states whose tiles spell a word of the DAWG (list: the edges after the letters
- * so far, state s), up to maxd letters; gives up (0) after SPELL_BUDGET calls. */
+ * so far, state s), up to maxd letters; gives up (0) after SPELL_BUDGET calls. A letter takes a blank only
+ * when the rack has no tile of it left (spell_fill adds the states that take a blank for a tile). */
 static int spell_walk(Exact *ex, const uint32_t *nodes, uint32_t list, int s, int depth, int maxd) {
     if (++ex->spell_calls > SPELL_BUDGET) return 0;
-    int b = ex->bstride < ex->nstates && ((ex->left[s] >> (ex->ncls - 1)) & 1u);
+    /* the step to the next state for each letter, without a branch: a tile of the rack while one is left,
+     * else a blank while one is left, else none (0) */
+    int bstep = ex->bstride < ex->nstates && ((ex->left[s] >> (ex->ncls - 1)) & 1u) ? ex->bstride : 0;
+    uint32_t left = ex->left[s];
+    int more = depth + 1 < maxd;
     for (uint32_t i = list;; i++) {
         uint32_t e = nodes[i];
-        int c = ex->cls[KWG_TILE(e)];
-        uint32_t child = KWG_CHILD(e);
-        if (c >= 0 && ((ex->left[s] >> c) & 1u)) { /* the letter as a tile of the rack ... */
-            int s2 = s + ex->stride[c];
-            if (KWG_ACCEPTS(e)) ex->spell[s2] = 1;
-            if (child && depth + 1 < maxd && !spell_walk(ex, nodes, child, s2, depth + 1, maxd)) return 0;
-        }
-        if (b) { /* ... and as a blank */
-            int s2 = s + ex->bstride;
-            if (KWG_ACCEPTS(e)) ex->spell[s2] = 1;
-            if (child && depth + 1 < maxd && !spell_walk(ex, nodes, child, s2, depth + 1, maxd)) return 0;
+        uint32_t T = KWG_TILE(e);
+        int step = (left & ex->bit_of[T]) ? ex->stride_of[T] : bstep;
+        if (step) {
+            int s2 = s + step;
+            ex->spell[s2] |= (uint8_t)KWG_ACCEPTS(e);
+            uint32_t child = KWG_CHILD(e);
+            if (child && more && !spell_walk(ex, nodes, child, s2, depth + 1, maxd)) return 0;
         }
         if (KWG_IS_END(e)) break;
     }
@@ -1144,11 +1147,22 @@ static void spell_fill(Exact *ex) {
     for (int c = 0; c < ex->ncls; c++) ex->spell[ex->stride[c]] = 1;
     ex->spell_calls = 0;
     ex->spell_state = spell_walk(ex, ex->nodes, ex->droot, 0, 0, ex->maxd) ? 1 : -1;
+    if (ex->spell_state != 1 || ex->bstride >= ex->nstates) return;
+    /* a word spelled with a tile is spelled with a blank in its place: from fewer blanks to more (the state
+     * with the blank is the larger number) */
+    int bc = ex->ncls - 1;
+    for (int s = 0; s < ex->nstates; s++) {
+        if (!ex->spell[s] || !((ex->left[s] >> bc) & 1u)) continue;
+        for (uint32_t m = ex->has[s] & ~(1u << bc); m; m &= m - 1)
+            ex->spell[s - ex->stride[__builtin_ctz(m)] + ex->bstride] = 1;
+    }
 }
 
 static void exact_init(Exact *ex, const Gen *g, uint32_t droot, int maxd, uint64_t rare) {
     int n = 0, st = 1, tiles = 0;
     memset(ex->cls, -1, sizeof ex->cls);
+    memset(ex->bit_of, 0, sizeof ex->bit_of);
+    memset(ex->stride_of, 0, sizeof ex->stride_of);
     for (int L = 1; L < MAXC; L++)
         if (g->counts[L]) {
             ex->letter[n] = (uint8_t)L;
@@ -1161,6 +1175,10 @@ static void exact_init(Exact *ex, const Gen *g, uint32_t droot, int maxd, uint64
     }
     for (int c = 0; c < n; c++) {
         ex->stride[c] = st;
+        if (ex->letter[c]) {
+            ex->bit_of[ex->letter[c]] = (uint16_t)(1u << c);
+            ex->stride_of[ex->letter[c]] = (uint16_t)st;
+        }
         st *= ex->cnt[c] + 1;
         tiles += ex->cnt[c];
     }
