@@ -34,10 +34,13 @@ BROKER_MODULES = {"test_worker.py", "test_faults.py", "test_fault_database.py", 
 
 def pytest_collection_modifyitems(config, items):
     """Tests that touch neither the database nor the broker are marked ``engine``: the CI run against
-    PostgreSQL and Redis leaves them out (they ran already in the embedded run)."""
+    PostgreSQL and Redis leaves them out (they ran already in the embedded run). Tests that drive Chromium
+    (the ``chromium`` fixture) are marked ``browser``: ``./hall test`` runs them in a pytest of their own."""
     for item in items:
         if item.get_closest_marker("django_db") is None and item.path.name not in BROKER_MODULES:
             item.add_marker(pytest.mark.engine)
+        if "chromium" in getattr(item, "fixturenames", ()) and item.get_closest_marker("browser") is None:
+            item.add_marker(pytest.mark.browser)
 
 
 @pytest.fixture(autouse=True)
