@@ -1087,8 +1087,7 @@ typedef struct {
     uint8_t has[1 << MAXRACK];   /* the classes a state holds a tile of */
     uint32_t single;             /* the classes of a rare letter (Query.rare) the rack has one tile of */
     int32_t wo[MAXRACK];         /* the bounds found so far of the moves without a tile of that class */
-    int8_t cls[MAXC];            /* the class of a letter of the rack, -1: none */
-    uint16_t bit_of[MAXC];       /* spell_walk: by letter, its class's bit (0: none) ... */
+    uint16_t bit_of[MAXC];       /* by letter, its class's bit (0: not on the rack) ... */
     uint16_t stride_of[MAXC];    /* ... and stride */
     uint8_t spell[1 << MAXRACK]; /* the state's tiles spell a word (blanks: any letter) */
     int spell_state;             /* 0: spell to be filled when first needed, 1: filled, -1: not used */
@@ -1160,13 +1159,11 @@ static void spell_fill(Exact *ex) {
 
 static void exact_init(Exact *ex, const Gen *g, uint32_t droot, int maxd, uint64_t rare) {
     int n = 0, st = 1, tiles = 0;
-    memset(ex->cls, -1, sizeof ex->cls);
     memset(ex->bit_of, 0, sizeof ex->bit_of);
     memset(ex->stride_of, 0, sizeof ex->stride_of);
     for (int L = 1; L < MAXC; L++)
         if (g->counts[L]) {
             ex->letter[n] = (uint8_t)L;
-            ex->cls[L] = (int8_t)n;
             ex->cnt[n++] = (uint8_t)g->counts[L];
         }
     if (g->blanks) {
