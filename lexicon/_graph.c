@@ -1331,28 +1331,25 @@ static PyObject *py_anagram_section(PyObject *self, PyObject *args) {
     }
     uint64_t z[ANA_MAXC];
     ana_letter_keys(z);
-    HSet one, two, three, four;
+    HSet t[ANA_TABLES];
     int failed;
     Py_BEGIN_ALLOW_THREADS
-    failed = ana_build((const uint32_t *)eb.buf, (size_t)eb.len / 4, (uint32_t)droot, rack_size, z, &one, &two,
-                       &three, &four);
+    failed = ana_build((const uint32_t *)eb.buf, (size_t)eb.len / 4, (uint32_t)droot, rack_size, z, t);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&eb);
     if (failed) return PyErr_NoMemory();
-    size_t caps[4] = {ana_stored_cap(one.n), ana_stored_cap(two.n), ana_stored_cap(three.n), ana_stored_cap(four.n)};
-    size_t size = ana_section_size(caps[0], caps[1], caps[2], caps[3]);
+    size_t caps[ANA_TABLES];
+    for (int k = 0; k < ANA_TABLES; k++) caps[k] = ana_stored_cap(t[k].n);
+    size_t size = ana_section_size(3, caps);
     PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
     if (out) {
         uint8_t *buf = (uint8_t *)PyBytes_AS_STRING(out);
         Py_BEGIN_ALLOW_THREADS
         memset(buf, 0, size);
-        ana_write_section(buf, &one, &two, &three, &four, caps, nletters, rack_size, z);
+        ana_write_section(buf, t, caps, nletters, rack_size, z);
         Py_END_ALLOW_THREADS
     }
-    hs_free(&one);
-    hs_free(&two);
-    hs_free(&three);
-    hs_free(&four);
+    for (int k = 0; k < ANA_TABLES; k++) hs_free(&t[k]);
     return out;
 }
 

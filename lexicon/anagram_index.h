@@ -1,8 +1,11 @@
 /*
  * The anagram index of a word graph: which multisets of rack_size letters spell
  * a word, and with which extra letter; which multisets of rack_size + 2 letters
- * do, and which of rack_size + 3 and rack_size + 4. The move generator (scoring/_solver.c) uses it to drop the bingo bonus
- * from the bounds of spans where no whole-rack word exists.
+ * do, and which of rack_size + 3 and rack_size + 4; and which multisets of at most
+ * rack_size letters, with 0, 1 or 2 letters more of any kind, do. The move generator
+ * (scoring/_solver.c) uses the first four to drop the bingo bonus from the bounds of spans where
+ * no whole-rack word exists, and the fifth to drop from a span's exact bound the tiles (blanks: any
+ * letter) that spell no word with the span's board tiles.
  *
  * Built here once, from the DAWG, and either stored in the compiled file (its
  * "anagram section", laid out in graph_format.h, written by lexicon/_graph.c)
@@ -19,8 +22,10 @@
  *   two: key of M (rack_size + 2 letters) -> non-zero if M spells a word
  *   three: key of M (rack_size + 3 letters) -> non-zero if M spells a word
  *   four: key of M (rack_size + 4 letters) -> non-zero if M spells a word
- *   (a section of version 1, "DUPANA01", has neither of these two: their cap is 0, and the solver then
- *   allows every such span)
+ *   five: key of M (at most rack_size letters) + b * z[0], b = 0, 1 or 2 -> non-zero if M and b
+ *         letters more spell a word (of |M| + b letters; z[0] is no letter's: 0 is the separator)
+ *   (a section of version 1, "DUPANA01", has none of tables three, four and five, one of version 2,
+ *   "DUPANA02", no table five: their cap is 0, and the solver then allows every such span)
  *
  * No Python here.
  */
@@ -36,6 +41,8 @@
 
 #define ANA_MAXC 64
 #define ANA_MAX_RACK 8
+#define ANA_TABLES 5 /* one to five; table one has values, the others keys only */
+#define ANA_SPELL_BLANKS 2 /* table five: multisets with up to this many letters left out */
 #define ANA_MIN_CAP ((size_t)1 << 12)  /* built in memory */
 #define ANA_MIN_STORED_CAP ((size_t)16) /* stored: a small lexicon's file stays small */
 
@@ -127,7 +134,7 @@ static size_t ana_stored_cap(size_t n) {
 }
 
 typedef struct {
-    HSet one, two, three, four;
+    HSet t[ANA_TABLES];
     const uint64_t *z;
     const uint32_t *nodes;
     size_t nnodes;
@@ -135,6 +142,34 @@ typedef struct {
     uint8_t path[KWG_MAX_WORD + 1];
     int failed;
 } AnaWalk;
+
+/* Table five: the word of `len` letters w->path (key h) less none, one or two of its letters, each such
+ * multiset once per word. */
+static void ana_spelled(AnaWalk *w, int len, uint64_t h) {
+    const uint64_t *z = w->z;
+    uint8_t letter[KWG_MAX_WORD + 1], count[KWG_MAX_WORD + 1];
+    int n = 0;
+    uint64_t seen = 0;
+    for (int k = 0; k < len; k++) {
+        uint32_t X = w->path[k];
+        if ((seen >> X) & 1u) {
+            for (int d = 0; d < n; d++)
+                if (letter[d] == X) count[d]++;
+            continue;
+        }
+        seen |= 1ull << X;
+        letter[n] = (uint8_t)X;
+        count[n++] = 1;
+    }
+    HSet *five = &w->t[4];
+    if (hs_or(five, h, 1) < 0) w->failed = 1;
+    for (int a = 0; a < n; a++) {
+        uint64_t h1 = h - z[letter[a]] + z[0];
+        if (hs_or(five, h1, 1) < 0) w->failed = 1;
+        for (int b = a; b < n; b++)
+            if ((b > a || count[a] > 1) && hs_or(five, h1 - z[letter[b]] + z[0], 1) < 0) w->failed = 1;
+    }
+}
 
 static void ana_walk(AnaWalk *w, uint32_t list, int depth, uint64_t h) {
     const int R = w->rack_size;
@@ -146,22 +181,23 @@ static void ana_walk(AnaWalk *w, uint32_t list, int depth, uint64_t h) {
             w->path[depth] = (uint8_t)L;
             int len = depth + 1;
             if (KWG_ACCEPTS(e)) {
+                if (len <= R) ana_spelled(w, len, h2);
                 if (len == R) {
-                    if (hs_or(&w->one, h2, 1) < 0) w->failed = 1;
+                    if (hs_or(&w->t[0], h2, 1) < 0) w->failed = 1;
                 } else if (len == R + 1) {
                     uint64_t seen = 0;
                     for (int k = 0; k < len && !w->failed; k++) {
                         uint32_t X = w->path[k];
                         if ((seen >> X) & 1u) continue;
                         seen |= 1ull << X;
-                        if (hs_or(&w->one, h2 - w->z[X], 1ull << X) < 0) w->failed = 1;
+                        if (hs_or(&w->t[0], h2 - w->z[X], 1ull << X) < 0) w->failed = 1;
                     }
                 } else if (len == R + 2) {
-                    if (hs_or(&w->two, h2, 1) < 0) w->failed = 1;
+                    if (hs_or(&w->t[1], h2, 1) < 0) w->failed = 1;
                 } else if (len == R + 3) {
-                    if (hs_or(&w->three, h2, 1) < 0) w->failed = 1;
+                    if (hs_or(&w->t[2], h2, 1) < 0) w->failed = 1;
                 } else if (len == R + 4) {
-                    if (hs_or(&w->four, h2, 1) < 0) w->failed = 1;
+                    if (hs_or(&w->t[3], h2, 1) < 0) w->failed = 1;
                 }
             }
             if (len < R + 4 && len < KWG_MAX_WORD && KWG_CHILD(e)) ana_walk(w, KWG_CHILD(e), len, h2);
@@ -170,44 +206,41 @@ static void ana_walk(AnaWalk *w, uint32_t list, int depth, uint64_t h) {
     }
 }
 
-/* Builds the four tables from the DAWG (nodes: a validated edge array). Returns 0, or -1 when out of
- * memory (the tables are then freed). The caller frees one, two, three and four with hs_free. */
+/* Builds the five tables from the DAWG (nodes: a validated edge array). Returns 0, or -1 when out of
+ * memory (the tables are then freed). The caller frees them with hs_free. */
 static int ana_build(const uint32_t *nodes, size_t nnodes, uint32_t dawg_root, int rack_size,
-                     const uint64_t z[ANA_MAXC], HSet *one, HSet *two, HSet *three, HSet *four) {
+                     const uint64_t z[ANA_MAXC], HSet t[ANA_TABLES]) {
     AnaWalk w;
     memset(&w, 0, sizeof w);
     w.z = z;
     w.nodes = nodes;
     w.nnodes = nnodes;
     w.rack_size = rack_size;
-    if (hs_grow(&w.one) < 0 || hs_grow(&w.two) < 0 || hs_grow(&w.three) < 0 || hs_grow(&w.four) < 0)
-        w.failed = 1;
+    for (int k = 0; k < ANA_TABLES; k++)
+        if (hs_grow(&w.t[k]) < 0) w.failed = 1;
     if (!w.failed && dawg_root && dawg_root < nnodes) ana_walk(&w, dawg_root, 0, 0);
     if (w.failed) {
-        hs_free(&w.one);
-        hs_free(&w.two);
-        hs_free(&w.three);
-        hs_free(&w.four);
+        for (int k = 0; k < ANA_TABLES; k++) hs_free(&w.t[k]);
         return -1;
     }
-    *one = w.one;
-    *two = w.two;
-    *three = w.three;
-    *four = w.four;
+    memcpy(t, w.t, sizeof w.t);
     return 0;
 }
 
-/* The size in bytes of a stored section with these tables (three_cap 0: a version-1 section, without
- * tables three and four and its header's last four fields). */
-static size_t ana_section_size(size_t one_cap, size_t two_cap, size_t three_cap, size_t four_cap) {
-    return (three_cap ? KWG_ANA_HEADER_SIZE : KWG_ANA_HEADER_SIZE_V1) +
-           8 * (2 * one_cap + two_cap + three_cap + four_cap);
+/* The size in bytes of a stored section of version 1, 2 or 3 with tables of these slots (caps[0..4]:
+ * tables one to five; version 1 has no tables three, four and five, version 2 no table five). */
+static size_t ana_section_size(int version, const size_t caps[ANA_TABLES]) {
+    size_t header = version == 1 ? KWG_ANA_HEADER_SIZE_V1 : version == 2 ? KWG_ANA_HEADER_SIZE_V2 : KWG_ANA_HEADER_SIZE;
+    int ntables = version == 1 ? 2 : version == 2 ? 4 : 5;
+    size_t slots = caps[0]; /* table one: keys and values */
+    for (int k = 0; k < ntables; k++) slots += caps[k];
+    return header + 8 * slots;
 }
 
-/* Writes the section of the tables into out (ana_section_size bytes, zeroed by the caller), with
- * the stored sizes (caps[0..3]: tables one to four, from ana_stored_cap). */
-static void ana_write_section(uint8_t *out, const HSet *one, const HSet *two, const HSet *three, const HSet *four,
-                              const size_t caps[4], int nletters, int rack_size, const uint64_t z[ANA_MAXC]) {
+/* Writes the section (version 3) of the tables into out (ana_section_size bytes, zeroed by the caller),
+ * with the stored sizes (caps[0..4]: tables one to five, from ana_stored_cap). */
+static void ana_write_section(uint8_t *out, const HSet t[ANA_TABLES], const size_t caps[ANA_TABLES], int nletters,
+                              int rack_size, const uint64_t z[ANA_MAXC]) {
     size_t one_cap = caps[0];
     KwgAnaHeader hd;
     memset(&hd, 0, sizeof hd);
@@ -215,26 +248,27 @@ static void ana_write_section(uint8_t *out, const HSet *one, const HSet *two, co
     hd.rack_size = (uint32_t)rack_size;
     hd.nletters = (uint32_t)nletters;
     hd.one_cap = one_cap;
-    hd.one_n = one->n;
+    hd.one_n = t[0].n;
     hd.two_cap = caps[1];
-    hd.two_n = two->n;
+    hd.two_n = t[1].n;
     hd.three_cap = caps[2];
-    hd.three_n = three->n;
+    hd.three_n = t[2].n;
     hd.four_cap = caps[3];
-    hd.four_n = four->n;
+    hd.four_n = t[3].n;
+    hd.five_cap = caps[4];
+    hd.five_n = t[4].n;
     memcpy(hd.z, z, sizeof hd.z);
     memcpy(out, &hd, sizeof hd);
     uint64_t *one_keys = (uint64_t *)(out + KWG_ANA_HEADER_SIZE);
     uint64_t *one_vals = one_keys + one_cap;
-    for (size_t i = 0; i < one->cap; i++)
-        if (one->keys[i]) hs_place(one_keys, one_vals, one_cap, one->keys[i], one->vals[i]);
+    for (size_t i = 0; i < t[0].cap; i++)
+        if (t[0].keys[i]) hs_place(one_keys, one_vals, one_cap, t[0].keys[i], t[0].vals[i]);
     /* then the tables of keys only, one after the other */
-    const HSet *keyed[3] = {two, three, four};
     uint64_t *keys = one_vals + one_cap;
-    for (int t = 0; t < 3; t++) {
-        for (size_t i = 0; i < keyed[t]->cap; i++)
-            if (keyed[t]->keys[i]) hs_place(keys, NULL, caps[t + 1], keyed[t]->keys[i], 0);
-        keys += caps[t + 1];
+    for (int k = 1; k < ANA_TABLES; k++) {
+        for (size_t i = 0; i < t[k].cap; i++)
+            if (t[k].keys[i]) hs_place(keys, NULL, caps[k], t[k].keys[i], 0);
+        keys += caps[k];
     }
 }
 
@@ -251,46 +285,51 @@ static int ana_map_table(const uint64_t *keys, const uint64_t *vals, uint64_t ca
     return 0;
 }
 
-/* Checks a stored section of `size` bytes (8-aligned) and points the tables into it: version 2
- * (KWG_ANA_MAGIC) or version 1 (without tables three and four: left empty, cap 0). Returns NULL or what is
- * wrong. Never reads outside the section; every table has an empty slot, so lookups end. */
-static const char *ana_map_section(const uint8_t *sec, size_t size, HSet *one, HSet *two, HSet *three,
-                                   HSet *four, uint64_t z[ANA_MAXC], int *rack_size, int *nletters) {
+/* Checks a stored section of `size` bytes (8-aligned) and points the tables into it: version 3
+ * (KWG_ANA_MAGIC), 2 (without table five) or 1 (without tables three, four and five): a table it lacks is
+ * left empty (cap 0). Returns NULL or what is wrong. Never reads outside the section; every table has an
+ * empty slot, so lookups end. */
+static const char *ana_map_section(const uint8_t *sec, size_t size, HSet out[ANA_TABLES], uint64_t z[ANA_MAXC],
+                                   int *rack_size, int *nletters) {
     KwgAnaHeader hd;
     memset(&hd, 0, sizeof hd);
     if (size < KWG_ANA_HEADER_SIZE_V1) return "the anagram section is truncated (shorter than its header)";
     memcpy(&hd, sec, KWG_ANA_HEADER_SIZE_V1);
-    int v1 = memcmp(hd.magic, KWG_ANA_MAGIC_V1, 8) == 0;
-    if (!v1 && memcmp(hd.magic, KWG_ANA_MAGIC, 8) != 0) return "the anagram section has a wrong magic";
-    if (!v1) {
-        if (size < KWG_ANA_HEADER_SIZE) return "the anagram section is truncated (shorter than its header)";
-        memcpy(&hd, sec, sizeof hd);
-    }
+    int version = memcmp(hd.magic, KWG_ANA_MAGIC, 8) == 0      ? 3
+                  : memcmp(hd.magic, KWG_ANA_MAGIC_V2, 8) == 0 ? 2
+                  : memcmp(hd.magic, KWG_ANA_MAGIC_V1, 8) == 0 ? 1
+                                                                : 0;
+    if (!version) return "the anagram section has a wrong magic";
+    size_t header = version == 1 ? KWG_ANA_HEADER_SIZE_V1 : version == 2 ? KWG_ANA_HEADER_SIZE_V2 : KWG_ANA_HEADER_SIZE;
+    int ntables = version == 1 ? 2 : version == 2 ? 4 : 5;
+    if (size < header) return "the anagram section is truncated (shorter than its header)";
+    memcpy(&hd, sec, header);
     if (hd.rack_size < 1 || hd.rack_size > ANA_MAX_RACK || hd.nletters < 1 || hd.nletters > KWG_MAX_LETTERS)
         return "the anagram section has a bad rack size or alphabet size";
     const uint64_t limit = (uint64_t)1 << 40;
-    uint64_t caps[4] = {hd.one_cap, hd.two_cap, hd.three_cap, hd.four_cap};
-    uint64_t ns[4] = {hd.one_n, hd.two_n, hd.three_n, hd.four_n};
-    for (int t = 0; t < (v1 ? 2 : 4); t++)
-        if (caps[t] < ANA_MIN_STORED_CAP || caps[t] > limit || (caps[t] & (caps[t] - 1)) || ns[t] >= caps[t])
+    uint64_t caps[ANA_TABLES] = {hd.one_cap, hd.two_cap, hd.three_cap, hd.four_cap, hd.five_cap};
+    uint64_t ns[ANA_TABLES] = {hd.one_n, hd.two_n, hd.three_n, hd.four_n, hd.five_n};
+    size_t sizes[ANA_TABLES] = {0, 0, 0, 0, 0};
+    for (int k = 0; k < ntables; k++) {
+        if (caps[k] < ANA_MIN_STORED_CAP || caps[k] > limit || (caps[k] & (caps[k] - 1)) || ns[k] >= caps[k])
             return "the anagram section has bad table sizes";
-    if (ana_section_size((size_t)hd.one_cap, (size_t)hd.two_cap, (size_t)hd.three_cap, (size_t)hd.four_cap) != size)
+        sizes[k] = (size_t)caps[k];
+    }
+    if (ana_section_size(version, sizes) != size)
         return "the anagram section's size does not match its table sizes (truncated?)";
-    static const char *const full[4] = {
+    static const char *const full[ANA_TABLES] = {
         "the anagram section's first table has no empty slot", "the anagram section's second table has no empty slot",
-        "the anagram section's third table has no empty slot", "the anagram section's fourth table has no empty slot"};
-    HSet t[4];
-    memset(t, 0, sizeof t); /* version 1: three and four stay empty */
-    const uint64_t *keys = (const uint64_t *)(sec + (v1 ? KWG_ANA_HEADER_SIZE_V1 : KWG_ANA_HEADER_SIZE));
-    for (int k = 0; k < (v1 ? 2 : 4); k++) {
+        "the anagram section's third table has no empty slot", "the anagram section's fourth table has no empty slot",
+        "the anagram section's fifth table has no empty slot"};
+    HSet t[ANA_TABLES];
+    memset(t, 0, sizeof t); /* the tables an older version lacks stay empty */
+    const uint64_t *keys = (const uint64_t *)(sec + header);
+    for (int k = 0; k < ntables; k++) {
         const uint64_t *vals = k == 0 ? keys + caps[0] : keys; /* table one: keys, then values */
         if (ana_map_table(keys, vals, caps[k], ns[k], &t[k]) < 0) return full[k];
         keys += k == 0 ? 2 * caps[0] : caps[k];
     }
-    *one = t[0];
-    *two = t[1];
-    *three = t[2];
-    *four = t[3];
+    memcpy(out, t, sizeof t);
     memcpy(z, hd.z, sizeof hd.z);
     *rack_size = (int)hd.rack_size;
     *nletters = (int)hd.nletters;

@@ -75,9 +75,9 @@ def format_version(path: Path) -> int | None:
 
 def upgrade_files() -> list[tuple[Path, str]]:
     """Rewrites every compiled file of the lexicons (and of the word-list cache) still in an older
-    format in the current one (format 1, or an anagram section without tables three and four): the same
+    format in the current one (format 1, or an anagram section of an earlier version, without table five): the same
     words and content hash, so the records stay as they are; the file grows by its anagram section (or
-    that section by its tables three and four) and the solver no longer builds anything when it opens it.
+    that section by the tables it lacked) and the solver no longer builds anything when it opens it.
     Returns (path, what happened) per file: "upgraded", "current", or the reason it was left alone."""
     base = lexicon_dir()
     paths = {

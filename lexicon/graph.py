@@ -248,7 +248,7 @@ def build_threads() -> int:
 
 def is_current(path: str | os.PathLike[str]) -> bool:
     """Whether the compiled file at ``path`` is in the current format: format 2 and, with a GADDAG, its
-    anagram section of the current version (with tables three and four)."""
+    anagram section of the current version (version 3: tables one to five)."""
     graph = WordGraph.load(Path(path), verify=False)
     try:
         return graph.in_current_format
@@ -257,9 +257,9 @@ def is_current(path: str | os.PathLike[str]) -> bool:
 
 
 def upgrade(path: str | os.PathLike[str], *, anagram_rack: int = ANAGRAM_RACK) -> bool:
-    """Rewrites a format-1 file at ``path`` (or a format-2 one whose anagram section is of version 1,
-    without tables three and four) in the current format, in place and atomically: the same words, the same content
-    hash. False if it was current already."""
+    """Rewrites a format-1 file at ``path`` (or a format-2 one whose anagram section is of an earlier version,
+    without table five) in the current format, in place and atomically: the same words, the same content hash.
+    False if it was current already."""
     target = Path(path)
     if is_current(target):
         return False
@@ -439,7 +439,7 @@ class WordGraph:
 
     @property
     def in_current_format(self) -> bool:
-        """Format 2 and, with a GADDAG, an anagram section of the current version (tables three and four):
+        """Format 2 and, with a GADDAG, an anagram section of the current version (tables one to five):
         what a build writes now (``upgrade`` rewrites any other file)."""
         current = self._anagrams is not None and bytes(self._anagrams[:8]) == ANA_MAGIC
         return self.format_version == VERSION and (current or not self.has_gaddag)

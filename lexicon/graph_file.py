@@ -22,12 +22,15 @@ FLAG_GADDAG = 1
 FLAG_ANAGRAMS = 2
 #: the rack size of the stored anagram index (every rule set's rack; another one builds its own)
 ANAGRAM_RACK = 7
-ANA_MAGIC = b"DUPANA02"  # the section written (tables one to four)
-ANA_MAGIC_V1 = b"DUPANA01"  # read too: without tables three and four (`lexicon upgrade` rewrites it)
+ANA_MAGIC = b"DUPANA03"  # the section written (tables one to five)
+ANA_MAGIC_V2 = b"DUPANA02"  # read too: without table five (`lexicon upgrade` rewrites it)
+ANA_MAGIC_V1 = b"DUPANA01"  # read too: without tables three, four and five (likewise)
 ANA_HEADER = struct.Struct("<8sIIQQQQ")  # magic, rack size, alphabet size, slots/entries of tables one, two
 ANA_HEADER_V1_SIZE = 560  # ANA_HEADER + 64 uint64 letter keys
 ANA_MORE = struct.Struct("<QQQQ")  # then slots/entries of tables three and four (version 2)
-ANA_HEADER_SIZE = ANA_HEADER_V1_SIZE + ANA_MORE.size
+ANA_HEADER_V2_SIZE = ANA_HEADER_V1_SIZE + ANA_MORE.size
+ANA_FIVE = struct.Struct("<QQ")  # then slots/entries of table five (version 3)
+ANA_HEADER_SIZE = ANA_HEADER_V2_SIZE + ANA_FIVE.size
 MAX_LETTERS = 63
 MAX_NODES = 1 << 24
 MIN_WORD_LENGTH = 2
@@ -103,15 +106,19 @@ def map_anagrams(
     if any(mapping[edges_end:start]):
         raise GraphError(f"{name} is corrupt: non-zero padding before its anagram section")
     magic, _rack, _nletters, one_cap, _one_n, two_cap, _two_n = ANA_HEADER.unpack_from(mapping, start)
-    if magic not in (ANA_MAGIC, ANA_MAGIC_V1):
+    if magic not in (ANA_MAGIC, ANA_MAGIC_V2, ANA_MAGIC_V1):
         raise GraphError(f"{name} is corrupt: its anagram section starts with {magic!r}, not {ANA_MAGIC!r}")
-    if magic == ANA_MAGIC_V1:
-        announced = start + ANA_HEADER_V1_SIZE + 8 * (2 * one_cap + two_cap)
-    elif size < start + ANA_HEADER_SIZE:
+    header = {ANA_MAGIC_V1: ANA_HEADER_V1_SIZE, ANA_MAGIC_V2: ANA_HEADER_V2_SIZE}.get(magic, ANA_HEADER_SIZE)
+    if size < start + header:
         raise GraphError(f"{name} is truncated or corrupt: its anagram section's header is cut short")
-    else:
+    slots = 2 * one_cap + two_cap
+    if magic != ANA_MAGIC_V1:
         three_cap, _three_n, four_cap, _four_n = ANA_MORE.unpack_from(mapping, start + ANA_HEADER_V1_SIZE)
-        announced = start + ANA_HEADER_SIZE + 8 * (2 * one_cap + two_cap + three_cap + four_cap)
+        slots += three_cap + four_cap
+    if magic == ANA_MAGIC:
+        five_cap, _five_n = ANA_FIVE.unpack_from(mapping, start + ANA_HEADER_V2_SIZE)
+        slots += five_cap
+    announced = start + header + 8 * slots
     if size < announced:
         raise GraphError(
             f"{name} is truncated or corrupt: {size} bytes, its anagram section announces {announced}"

@@ -19,8 +19,9 @@
  *   offset 128 u8[A]    alphabet, zero-padded to a multiple of 4 bytes
  *   then       u32[node count] edges
  *   then       (with flag bit 1) zero bytes up to a multiple of 8, and the anagram section to the end:
- *     offset  0  char[8]  magic "DUPANA02" (version 1, "DUPANA01", is read too: it ends its header at
- *                         offset 560 and has no tables three and four)
+ *     offset  0  char[8]  magic "DUPANA03" (read too: version 2, "DUPANA02", which ends its header at
+ *                         offset 592 and has no table five; version 1, "DUPANA01", which ends it at
+ *                         offset 560 and has no tables three, four and five)
  *     offset  8  u32      rack size R (the index is for racks of R tiles)
  *     offset 12  u32      alphabet size
  *     offset 16  u64      slots of table one (a power of two, at least 16), 24: entries in it
@@ -28,9 +29,11 @@
  *     offset 48  u64[64]  the per-letter key numbers z
  *     offset 560 u64      slots of table three (likewise), 568: entries in it
  *     offset 576 u64      slots of table four (likewise), 584: entries in it
- *     offset 592 u64[slots one] keys of table one, u64[slots one] its values, u64[slots two] keys of
+ *     offset 592 u64      slots of table five (likewise), 600: entries in it
+ *     offset 608 u64[slots one] keys of table one, u64[slots one] its values, u64[slots two] keys of
  *                         table two, u64[slots three] keys of table three, u64[slots four] keys of table
- *                         four (see lexicon/anagram_index.h: what they mean and how they are probed)
+ *                         four, u64[slots five] keys of table five (see lexicon/anagram_index.h: what
+ *                         they mean and how they are probed)
  *   Everything the solver needs besides the rule set's own tables: it maps the section and probes it
  *   in place, nothing is built at load.
  *
@@ -60,9 +63,11 @@
 #define KWG_MAX_NODES (1u << 24)
 #define KWG_MAX_WORD 15
 
-#define KWG_ANA_MAGIC "DUPANA02"
-#define KWG_ANA_HEADER_SIZE 592u
-#define KWG_ANA_MAGIC_V1 "DUPANA01" /* read: the same without tables three and four (nor its header's last 32 bytes) */
+#define KWG_ANA_MAGIC "DUPANA03"
+#define KWG_ANA_HEADER_SIZE 608u
+#define KWG_ANA_MAGIC_V2 "DUPANA02" /* read: the same without table five (nor its header's last 16 bytes) */
+#define KWG_ANA_HEADER_SIZE_V2 592u
+#define KWG_ANA_MAGIC_V1 "DUPANA01" /* read: without tables three, four and five (its header ends at 560) */
 #define KWG_ANA_HEADER_SIZE_V1 560u
 
 typedef struct {
@@ -72,8 +77,9 @@ typedef struct {
     uint64_t one_cap, one_n, two_cap, two_n;
     uint64_t z[64];
     uint64_t three_cap, three_n, four_cap, four_n;
+    uint64_t five_cap, five_n;
 } KwgAnaHeader;
-_Static_assert(sizeof(KwgAnaHeader) == KWG_ANA_HEADER_SIZE, "the anagram section's header is 592 bytes");
+_Static_assert(sizeof(KwgAnaHeader) == KWG_ANA_HEADER_SIZE, "the anagram section's header is 608 bytes");
 
 #define KWG_CHILD(e) ((uint32_t)(e) & 0xFFFFFFu)
 #define KWG_IS_END(e) (((uint32_t)(e) >> 24) & 1u)

@@ -23,8 +23,8 @@ from django.db import DatabaseError
 
 from scoring.rules import RulesError, get_ruleset
 
-from .files import file_sha256, format_version, publish_graph
-from .graph import MAGIC, VERSION, GraphError, WordGraph, build, upgrade
+from .files import file_sha256, publish_graph
+from .graph import MAGIC, GraphError, WordGraph, build, upgrade
 from .models import Lexicon, LexiconError, load_graph_file
 from .packedlists import read_wordlist_packed
 from .services import get_lexicon
@@ -76,11 +76,10 @@ def compiled_wordlist(path: Path, ruleset_id: str, *, skip_capitalised: bool = T
     folder = _lexicon_dir() / CACHE_SUBDIR
     cached = folder / f"{sha}-{ruleset_id}-{flag}.kwg"
     if cached.is_file():
-        if format_version(cached) != VERSION:  # compiled by an earlier version: add the anagram section
-            try:
-                upgrade(cached)
-            except GraphError as exc:
-                raise LexiconNotFound(f"the cached compiled list {cached} is unusable: {exc}") from None
+        try:  # compiled by an earlier version (format or anagram section): rewritten in place, same words
+            upgrade(cached)
+        except GraphError as exc:
+            raise LexiconNotFound(f"the cached compiled list {cached} is unusable: {exc}") from None
         return cached
     try:
         words, skipped = read_wordlist_packed(path, ruleset_id, skip_capitalised=skip_capitalised)

@@ -149,7 +149,8 @@ _Static_assert(MAXC == ANA_MAXC && MAXRACK == ANA_MAX_RACK, "the anagram index's
 
 typedef struct {
     PyObject_HEAD
-    HSet one, two, three, four; /* three, four: empty (cap 0) in a version-1 section: such spans allowed */
+    HSet t[ANA_TABLES]; /* tables one to five; those an older section lacks are empty (cap 0): such spans
+                         * allowed */
     int nletters, rack_size, ready;
     uint64_t z[MAXC];
     Py_buffer section; /* the mapped section (mapped = 1): the tables point into it */
@@ -184,8 +185,7 @@ static int BingoIndex_init(BingoIndexObject *self, PyObject *args, PyObject *kwd
     ana_letter_keys(self->z);
     int failed;
     Py_BEGIN_ALLOW_THREADS
-    failed = ana_build((const uint32_t *)nb.buf, nnodes, (uint32_t)droot, rack_size, self->z, &self->one,
-                       &self->two, &self->three, &self->four);
+    failed = ana_build((const uint32_t *)nb.buf, nnodes, (uint32_t)droot, rack_size, self->z, self->t);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&nb);
     if (failed) {
@@ -210,14 +210,10 @@ static PyObject *BingoIndex_mapped(PyTypeObject *type, PyObject *section) {
         Py_DECREF(self);
         return NULL;
     }
-    const char *why = ana_map_section((const uint8_t *)self->section.buf, (size_t)self->section.len, &self->one,
-                                      &self->two, &self->three, &self->four, self->z, &self->rack_size,
-                                      &self->nletters);
+    const char *why = ana_map_section((const uint8_t *)self->section.buf, (size_t)self->section.len, self->t,
+                                      self->z, &self->rack_size, &self->nletters);
     if (why) {
-        memset(&self->one, 0, sizeof self->one);
-        memset(&self->two, 0, sizeof self->two);
-        memset(&self->three, 0, sizeof self->three);
-        memset(&self->four, 0, sizeof self->four);
+        memset(self->t, 0, sizeof self->t);
         PyErr_SetString(PyExc_ValueError, why);
         Py_DECREF(self);
         return NULL;
@@ -230,21 +226,17 @@ static void BingoIndex_dealloc(BingoIndexObject *self) {
     if (self->mapped) {
         if (self->section.obj) PyBuffer_Release(&self->section);
     } else {
-        hs_free(&self->one);
-        hs_free(&self->two);
-        hs_free(&self->three);
-        hs_free(&self->four);
+        for (int k = 0; k < ANA_TABLES; k++) hs_free(&self->t[k]);
     }
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 static PyObject *BingoIndex_nbytes(BingoIndexObject *self, void *closure) {
     (void)closure;
-    if (self->mapped)
-        return PyLong_FromSize_t((self->one.cap * 2 + self->two.cap + self->three.cap + self->four.cap) *
-                                 sizeof(uint64_t));
-    return PyLong_FromSize_t((self->one.cap + self->two.cap + self->three.cap + self->four.cap) * 2 *
-                             sizeof(uint64_t));
+    size_t slots = 0;
+    for (int k = 0; k < ANA_TABLES; k++) slots += self->t[k].cap;
+    /* mapped: table one has values, the others keys only; built: every table has both */
+    return PyLong_FromSize_t((self->mapped ? slots + self->t[0].cap : 2 * slots) * sizeof(uint64_t));
 }
 
 static PyObject *BingoIndex_is_mapped(BingoIndexObject *self, void *closure) {
@@ -264,9 +256,34 @@ static PyGetSetDef BingoIndex_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
+/* BingoIndex.spells(codes, blanks): table five's answer for the letters `codes` (bytes of letter codes)
+ * and `blanks` letters more; None without the table (an older section) or beyond what it holds. */
+static PyObject *BingoIndex_spells(BingoIndexObject *self, PyObject *args) {
+    Py_buffer cb;
+    int blanks;
+    if (!PyArg_ParseTuple(args, "y*i:spells", &cb, &blanks)) return NULL;
+    const uint8_t *codes = (const uint8_t *)cb.buf;
+    Py_ssize_t n = cb.len;
+    uint64_t key = 0;
+    int bad = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (codes[i] < 1 || codes[i] > self->nletters) bad = 1;
+        else key += self->z[codes[i]];
+    }
+    PyBuffer_Release(&cb);
+    if (bad || blanks < 0) {
+        PyErr_SetString(PyExc_ValueError, "letter codes run from 1 to the alphabet size; blanks >= 0");
+        return NULL;
+    }
+    if (!self->t[4].cap || blanks > ANA_SPELL_BLANKS || n + blanks > self->rack_size) Py_RETURN_NONE;
+    return PyBool_FromLong(hs_get(&self->t[4], key + (uint64_t)blanks * self->z[0]) != 0);
+}
+
 static PyMethodDef BingoIndex_methods[] = {
     {"mapped", (PyCFunction)BingoIndex_mapped, METH_O | METH_CLASS,
      "mapped(section) -> BingoIndex: the anagram section of a compiled file, used in place (ValueError if bad)"},
+    {"spells", (PyCFunction)BingoIndex_spells, METH_VARARGS,
+     "spells(codes, blanks) -> bool | None: whether the letters and `blanks` more spell a word (table five)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -274,7 +291,7 @@ static PyTypeObject BingoIndexType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "scoring._solver.BingoIndex",
     .tp_basicsize = sizeof(BingoIndexObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Anagram index of the words of rack_size .. rack_size + 4 letters.",
+    .tp_doc = "Anagram index of the words of rack_size .. rack_size + 4 letters, and of at most rack_size.",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)BingoIndex_init,
     .tp_dealloc = (destructor)BingoIndex_dealloc,
@@ -326,7 +343,7 @@ static void bingo_info_init(BingoInfo *b, const BingoIndexObject *bi, const uint
     int n = bi->nletters;
     if (b->blanks == 2) memset(b->p1, 0, sizeof b->p1);
     if (b->blanks == 0) {
-        uint64_t v = hs_get(&bi->one, b->h);
+        uint64_t v = hs_get(&bi->t[0], b->h);
         b->ok0 = (int)(v & 1u);
         b->thr = v & ~1ull;
         return;
@@ -334,7 +351,7 @@ static void bingo_info_init(BingoInfo *b, const BingoIndexObject *bi, const uint
     for (int a = 1; a <= n; a++)
         for (int c = b->blanks == 2 ? a : 0; c <= (b->blanks == 2 ? n : 0); c++) {
             uint64_t key = b->h + bi->z[a] + (c ? bi->z[c] : 0);
-            uint64_t v = hs_get(&bi->one, key);
+            uint64_t v = hs_get(&bi->t[0], key);
             if (!v) continue;
             uint64_t letters = (1ull << a) | (c ? 1ull << c : 0);
             if (v & 1u) {
@@ -373,7 +390,7 @@ static const BingoPair *bingo_pair(BingoInfo *b, int nb, const int *xs) {
         if (pr->nb == nb && !memcmp(pr->v, v, sizeof v)) return pr;
     }
     const BingoIndexObject *bi = b->bi;
-    const HSet *table = nb == 2 ? &bi->two : nb == 3 ? &bi->three : &bi->four;
+    const HSet *table = &bi->t[nb - 1]; /* tables two, three and four */
     if (b->npairs == MAX_PAIRS || !table->cap) return NULL;
     BingoPair *pr = &b->pairs[b->npairs++];
     uint64_t h = b->h, letters = 0;
@@ -477,7 +494,6 @@ typedef struct {
     uint8_t two;       /* with two blanks or more: the moves with at most one are walked first, then (two = 1)
                         * the others, whose bound is bb[2] (run_search) */
     int32_t need;      /* ... which was this */
-    uint8_t spelled;   /* ... and the words the rack spells were used (Exact.spell) */
     int32_t bb[3];     /* the bounds of its moves with 0, 1, 2 or more blanks */
     uint8_t req;       /* ... and a letter (the rack has one such tile) that every move reaching the N-th best
                         * score holds (0: none): only the moves with it are searched (gen_required) */
@@ -1089,15 +1105,14 @@ typedef struct {
     int32_t wo[MAXRACK];         /* the bounds found so far of the moves without a tile of that class */
     uint16_t bit_of[MAXC];       /* by letter, its class's bit (0: not on the rack) ... */
     uint16_t stride_of[MAXC];    /* ... and stride */
-    uint8_t spell[1 << MAXRACK]; /* the state's tiles spell a word (blanks: any letter) */
-    int spell_state;             /* 0: spell to be filled when first needed, 1: filled, -1: not used */
-    int use_spell;               /* exact_bound drops the states of spans without board tiles that spell nothing */
-    int nb0;                     /* exact_bound saw a span without board tiles */
-    const uint32_t *nodes;       /* spell: from the DAWG (root droot), words of at most maxd letters */
-    uint32_t droot;
-    int maxd;
-    long spell_calls;
-    int spell_asked;             /* the walks spell could have cut so far */
+    /* the words the tiles spell (the anagram index's table five, NULL without it): exact_bound drops the states
+     * whose tiles, with the span's board tiles, spell no word of at most spell_max letters */
+    const HSet *spelled;
+    const uint64_t *z;           /* ... its letter keys */
+    int spell_max;
+    uint64_t skey[1 << MAXRACK]; /* by state, the key of its tiles (blanks as z[0]) ... */
+    uint8_t ntiles[1 << MAXRACK]; /* ... and their number */
+    uint8_t spells[1 << MAXRACK]; /* spans without board tiles: 0 not asked yet, 1 spells a word, 2 does not */
     int two;                     /* the rack has two blanks (or more) */
     int32_t need;                /* exact_bound also marks the spans whose bound reaches this, for the moves */
     uint16_t span_ends[2][N];    /* ... with at most one blank [0] and with two [1]: by start, their ends (bits) */
@@ -1109,55 +1124,9 @@ typedef struct {
 #ifndef RARE_PER_MILLE
 #define RARE_PER_MILLE 1   /* ... those on at most 1 in 1000 */
 #endif
-#define SPELL_BUDGET 20000 /* spell_walk's calls: a rack that spells more words than that keeps no spell */
 #define FIRSTS 6 /* see run_search: the first walks before a second search of a two-blank rack may come ahead */
-#define SPELL_AFTER 3      /* see run_search: with two blanks or more ... */
-#define SPELL_AFTER1 4      /* ... with one blank */
 
-/* Marks in ex->spell the states whose tiles spell a word of the DAWG (list: the edges after the letters
- * so far, state s), up to maxd letters; gives up (0) after SPELL_BUDGET calls. A letter takes a blank only
- * when the rack has no tile of it left (spell_fill adds the states that take a blank for a tile). */
-static int spell_walk(Exact *ex, const uint32_t *nodes, uint32_t list, int s, int depth, int maxd) {
-    if (++ex->spell_calls > SPELL_BUDGET) return 0;
-    /* the step to the next state for each letter, without a branch: a tile of the rack while one is left,
-     * else a blank while one is left, else none (0) */
-    int bstep = ex->bstride < ex->nstates && ((ex->left[s] >> (ex->ncls - 1)) & 1u) ? ex->bstride : 0;
-    uint32_t left = ex->left[s];
-    int more = depth + 1 < maxd;
-    for (uint32_t i = list;; i++) {
-        uint32_t e = nodes[i];
-        uint32_t T = KWG_TILE(e);
-        int step = (left & ex->bit_of[T]) ? ex->stride_of[T] : bstep;
-        if (step) {
-            int s2 = s + step;
-            ex->spell[s2] |= (uint8_t)KWG_ACCEPTS(e);
-            uint32_t child = KWG_CHILD(e);
-            if (child && more && !spell_walk(ex, nodes, child, s2, depth + 1, maxd)) return 0;
-        }
-        if (KWG_IS_END(e)) break;
-    }
-    return 1;
-}
-
-/* Fills ex->spell (spell_state 1), or gives it up (-1). */
-static void spell_fill(Exact *ex) {
-    memset(ex->spell, 0, sizeof ex->spell);
-    /* one tile always passes: its word may be the perpendicular one alone */
-    for (int c = 0; c < ex->ncls; c++) ex->spell[ex->stride[c]] = 1;
-    ex->spell_calls = 0;
-    ex->spell_state = spell_walk(ex, ex->nodes, ex->droot, 0, 0, ex->maxd) ? 1 : -1;
-    if (ex->spell_state != 1 || ex->bstride >= ex->nstates) return;
-    /* a word spelled with a tile is spelled with a blank in its place: from fewer blanks to more (the state
-     * with the blank is the larger number) */
-    int bc = ex->ncls - 1;
-    for (int s = 0; s < ex->nstates; s++) {
-        if (!ex->spell[s] || !((ex->left[s] >> bc) & 1u)) continue;
-        for (uint32_t m = ex->has[s] & ~(1u << bc); m; m &= m - 1)
-            ex->spell[s - ex->stride[__builtin_ctz(m)] + ex->bstride] = 1;
-    }
-}
-
-static void exact_init(Exact *ex, const Gen *g, uint32_t droot, int maxd, uint64_t rare) {
+static void exact_init(Exact *ex, const Gen *g, const BingoIndexObject *bi, uint64_t rare) {
     int n = 0, st = 1, tiles = 0;
     memset(ex->bit_of, 0, sizeof ex->bit_of);
     memset(ex->stride_of, 0, sizeof ex->stride_of);
@@ -1187,8 +1156,15 @@ static void exact_init(Exact *ex, const Gen *g, uint32_t droot, int maxd, uint64
     ex->single = 0;
     for (int c = 0; c < n; c++)
         if (ex->letter[c] && ex->cnt[c] == 1 && ((rare >> ex->letter[c]) & 1u)) ex->single |= 1u << c;
+    /* the words spelled: with a blank or more (without, the bounds count only the rack's letters where
+     * they fit) and table five */
+    ex->spelled = g->blanks && bi && bi->t[4].cap ? &bi->t[4] : NULL;
+    ex->z = bi ? bi->z : NULL;
+    ex->spell_max = bi ? bi->rack_size : 0;
+    memset(ex->spells, 0, sizeof ex->spells);
     for (int s = 0; s < st; s++) {
         uint16_t m = 0;
+        uint64_t key = 0;
         used[s] = 0;
         ex->has[s] = 0;
         for (int c = 0; c < n; c++) {
@@ -1196,8 +1172,13 @@ static void exact_init(Exact *ex, const Gen *g, uint32_t droot, int maxd, uint64
             used[s] = (uint8_t)(used[s] + u);
             if (u < ex->cnt[c]) m |= (uint16_t)(1u << c);
             if (u) ex->has[s] |= (uint8_t)(1u << c);
+            if (ex->spelled) key += (uint64_t)u * ex->z[ex->letter[c]]; /* blanks: z[0] each */
         }
         ex->left[s] = m;
+        ex->skey[s] = key;
+        ex->ntiles[s] = used[s];
+        /* more blanks than table five leaves letters out: never dropped (ntiles above spell_max) */
+        if (s / ex->bstride > ANA_SPELL_BLANKS) ex->ntiles[s] = (uint8_t)(MAXRACK + N);
     }
     int z = 0;
     for (int u = 0; u <= tiles; u++) {
@@ -1206,13 +1187,18 @@ static void exact_init(Exact *ex, const Gen *g, uint32_t droot, int maxd, uint64
             if (used[s] == u) ex->bycount[z++] = (uint8_t)s;
     }
     for (int u = tiles + 1; u < MAXRACK + 2; u++) ex->from[u] = z;
-    /* spell: with a blank or more (without, the bounds count only the rack's letters where they fit) */
-    ex->spell_state = g->blanks >= 1 && droot ? 0 : -1;
-    ex->use_spell = 0;
-    ex->spell_asked = 0;
-    ex->nodes = g->nodes;
-    ex->droot = droot;
-    ex->maxd = maxd;
+}
+
+/* Whether the tiles of state s, with the board tiles of key bkey (nb of them), may spell a word: table five,
+ * asked once per state for the spans without board tiles. */
+static inline int may_spell(Exact *ex, int s, uint64_t bkey, int nb) {
+    if (ex->ntiles[s] + nb > ex->spell_max) return 1; /* longer than the table's words, or too many blanks */
+    if (nb == 0) {
+        if (ex->ntiles[s] <= 1) return 1; /* one tile: its word may be the perpendicular one alone */
+        if (!ex->spells[s]) ex->spells[s] = hs_get(ex->spelled, ex->skey[s]) ? 1 : 2;
+        return ex->spells[s] == 1;
+    }
+    return hs_get(ex->spelled, ex->skey[s] + bkey) != 0;
 }
 
 /* The bound of a span that is not whole-rack, worked out exactly (walked_bound, cheaper, pairs values and
@@ -1228,8 +1214,6 @@ ALWAYS_INLINE int32_t exact_bound_(const TablesObject *t, const Line *ln, Exact 
                                     int rightwards, const int two) {
     int32_t best[1 << MAXRACK];
     best[0] = 0;
-    if (nb == 0) ex->nb0 = 1;
-    int spelled = nb == 0 && ex->use_spell; /* no board tile: the tiles are the word */
     int32_t top = -1, cross = 0;
     for (int i = 0; i < k && i < MAXRACK; i++) {
         int q = qq[i], sq = ln->sq[q];
@@ -1268,10 +1252,27 @@ ALWAYS_INLINE int32_t exact_bound_(const TablesObject *t, const Line *ln, Exact 
         if (!any) break;
         if (i + 1 < mand) continue;
         int32_t add = W * B + cross + (i + 1 == partial_bonus ? t->bingo : 0), ptop[2] = {-1, -1};
+        /* the span: from `fixed` to the prefix's last square (and the board tiles after it) */
+        int start = fixed, end = fixed;
+        if (rightwards)
+            for (end = q; end < N - 1 && ln->tile[end + 1];) end++;
+        else
+            for (start = q; start > 0 && ln->tile[start - 1];) start--;
+        /* its board tiles, for the words spelled (the prefix's: nb counts the whole span's) */
+        uint64_t bkey = 0;
+        int bn = 0;
+        if (nb && ex->spelled)
+            for (int x = start; x <= end; x++)
+                if (ln->tile[x]) {
+                    bkey += ex->z[ln->tile[x] & CODE_MASK];
+                    bn++;
+                }
         for (int z = ex->from[i + 1]; z < ex->from[i + 2]; z++) {
             int s = ex->bycount[z];
-            if (best[s] < 0 || (spelled && !ex->spell[s])) continue;
+            if (best[s] < 0) continue;
             int32_t v = best[s] + add;
+            /* the tiles must spell a word with the span's board tiles: asked only where it counts */
+            if (ex->spelled && v >= ex->need && !may_spell(ex, s, bkey, bn)) continue;
             int b = s / ex->bstride;
             if (b > 2) b = 2;
             if (v > ex->bb[b]) ex->bb[b] = v;
@@ -1282,21 +1283,14 @@ ALWAYS_INLINE int32_t exact_bound_(const TablesObject *t, const Line *ln, Exact 
             }
         }
         if (max_i32(ptop[0], ptop[1]) > top) top = max_i32(ptop[0], ptop[1]);
-        { /* the span: from `fixed` to the prefix's last square (and the board tiles after it) */
-            int s = fixed, e = fixed, q = qq[i];
-            if (rightwards)
-                for (e = q; e < N - 1 && ln->tile[e + 1];) e++;
-            else
-                for (s = q; s > 0 && ln->tile[s - 1];) s--;
-            ex->nspans++;
-            if (ptop[0] >= ex->need) {
-                ex->span_ends[0][s] |= (uint16_t)(1u << e);
-                ex->nkept[0]++;
-            }
-            if (two && ptop[1] >= ex->need) {
-                ex->span_ends[1][s] |= (uint16_t)(1u << e);
-                ex->nkept[1]++;
-            }
+        ex->nspans++;
+        if (ptop[0] >= ex->need) {
+            ex->span_ends[0][start] |= (uint16_t)(1u << end);
+            ex->nkept[0]++;
+        }
+        if (two && ptop[1] >= ex->need) {
+            ex->span_ends[1][start] |= (uint16_t)(1u << end);
+            ex->nkept[1]++;
         }
     }
     return top;
@@ -1504,7 +1498,6 @@ static int32_t exact_pass(const TablesObject *t, const Line *ln, int a, const in
                           const uint8_t *lmx, BingoInfo *binfo, Exact *ex, int32_t need) {
     ex->bb[0] = ex->bb[1] = ex->bb[2] = -1;
     memset(ex->wo, -1, sizeof ex->wo);
-    ex->nb0 = 0;
     ex->need = need;
     ex->nspans = ex->nkept[0] = ex->nkept[1] = 0;
     memset(ex->span_ends, 0, sizeof ex->span_ends);
@@ -1743,10 +1736,8 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
          * its bound is worked out exactly (exact_bound) and, if lower, the search waits its turn again. With
          * one blank, only near the N-th best score: far above it the search runs anyway, and the walk is
          * seldom long enough to pay for the work. */
-        /* once more when the N-th best score has risen since, or the words the rack spells have become known:
-         * its spans (below) are fewer */
-        int redo = r->exact && g->heap_n == g->top &&
-                   (g->heap[0] > r->need || (!r->spelled && ex->spell_state == 1));
+        /* once more when the N-th best score has risen since: its spans (below) are fewer */
+        int redo = r->exact && g->heap_n == g->top && g->heap[0] > r->need;
         int first = !r->exact && (g->blanks >= 2 || rare_one || 2 * (int64_t)r->bound <= 3 * (int64_t)g->heap[0]);
         if (!r->whole && g->blanks && g->heap_n == g->top && (first || redo)) {
             if (!ex) {
@@ -1755,37 +1746,19 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
                     g->oom = 1;
                     break;
                 }
-                exact_init(ex, g, q->droot, P - whole_possible, q->rare);
+                exact_init(ex, g, q->bi, q->rare);
             }
             r->exact = 1;
             r->req = 0;
-            ex->use_spell = ex->spell_state == 1;
+            /* the states whose tiles spell no word with the span's board tiles are left out (table five of
+             * the anagram index: pl-literaki #1, ??DFKPS, 4.24M → 2.10M instructions; each set −3 to −5 %) */
             int32_t b = exact_pass(t, &lines[r->dir][r->line], r->pos, rv, P - whole_possible, g->blanks, lmx, binfo,
                                    ex, g->heap[0]);
-            /* the walk would take a blank through a span without board tiles: then the words the rack
-             * spells (once per call) may cut it, from the SPELL_AFTER-th such walk on (SPELL_AFTER1-th with
-             * one blank, whose walks are cheaper; with fewer the walk of the DAWG seldom pays) whose bound
-             * with the most blanks is near the N-th best score (well above it, the words spelled seldom
-             * bring the bound down far enough: uk dev #34's walk of the DAWG cost a third of its
-             * instructions and cut nothing). One blank: ru dev #56 (?АГЕОУЪ: the bounds count the Ъ that
-             * no word takes) 5.76M → 5.06M instructions, the other sets +0.1–0.4 %. */
-            int32_t bmax = g->blanks >= 2 ? ex->bb[2] : max_i32(ex->bb[0], ex->bb[1]);
-            if (ex->nb0 && ex->spell_state == 0 && bmax >= g->heap[0] &&
-                2 * (int64_t)bmax <= 3 * (int64_t)g->heap[0] &&
-                !redo && ++ex->spell_asked >= (g->blanks >= 2 ? SPELL_AFTER : SPELL_AFTER1)) {
-                spell_fill(ex);
-                if (ex->spell_state == 1) {
-                    ex->use_spell = 1;
-                    b = exact_pass(t, &lines[r->dir][r->line], r->pos, rv, P - whole_possible, g->blanks, lmx,
-                                   binfo, ex, g->heap[0]);
-                }
-            }
             memcpy(r->bb, ex->bb, sizeof r->bb);
             /* the walk keeps to the spans whose own bound reaches the N-th best score, if that drops any */
             r->narrow[0] = ex->nkept[0] < ex->nspans;
             r->narrow[1] = ex->nkept[1] < ex->nspans;
             r->need = g->heap[0];
-            r->spelled = (uint8_t)ex->use_spell;
             if (r->narrow[0] || r->narrow[1]) memcpy(ex->kept[i], ex->span_ends, sizeof ex->kept[i]);
             /* a letter every move that reaches the N-th best score must hold: the most valuable such */
             for (uint32_t m = ex->single; m; m &= m - 1) {

@@ -8,7 +8,7 @@ from typing_extensions import Buffer
 from .board import Tile
 
 class BingoIndex:
-    """Anagram index of the words of rack_size .. rack_size + 4 letters."""
+    """Anagram index of the words of rack_size .. rack_size + 4 letters, and of at most rack_size."""
 
     def __init__(self, nodes: Buffer, dawg_root: int, nletters: int, rack_size: int) -> None: ...
     @classmethod
@@ -19,6 +19,7 @@ class BingoIndex:
     def in_place(self) -> bool: ...
     @property
     def rack_size(self) -> int: ...
+    def spells(self, codes: bytes, blanks: int) -> bool | None: ...
 
 _R = TypeVar("_R", bound=ResultBase)
 

@@ -1,7 +1,8 @@
 """The anagram section of a compiled file (format 2): stored at build, mapped by the solver, the same
-moves as the index built in memory and as no index at all (table three: words through three board
-tiles); format-1 files and sections without table three still load (and are upgraded in place); a
-truncated or corrupt section is refused with a message that says so."""
+moves as the index built in memory and as no index at all (tables three and four: words through three
+and four board tiles; table five: the multisets the words hold, blanks as any letter, exactly); format-1
+files and sections of version 1 or 2 still load (and are upgraded in place); a truncated or corrupt
+section is refused with a message that says so."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import logging
 import os
 import random
 import struct
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -323,40 +325,111 @@ def test_tables_three_and_four_keep_the_words_through_their_board_tiles(
         same_moves(indexed, plain, board, rack)
 
 
-def as_section_v1(path: Path, target: Path) -> Path:
-    """The same file with its anagram section as version 1 wrote it: no tables three and four, a 560-byte
-    header (magic DUPANA01), the header's section hash made again."""
+def as_older_section(path: Path, target: Path, version: int) -> Path:
+    """The same file with its anagram section as version 1 or 2 wrote it (version 2: no table five, a
+    592-byte header, magic DUPANA02; version 1: no tables three, four and five either, a 560-byte header,
+    magic DUPANA01), the header's section hash made again."""
     data = bytearray(path.read_bytes())
     start = section_start(path)
     magic, rack, n, one_cap, one_n, two_cap, two_n = struct.unpack_from("<8sIIQQQQ", data, start)
-    assert magic == b"DUPANA02"
-    three_cap, _three_n, four_cap, _four_n = struct.unpack_from("<QQQQ", data, start + 560)
-    tables = data[start + ANA_HEADER_SIZE : start + ANA_HEADER_SIZE + 8 * (2 * one_cap + two_cap)]
-    section = struct.pack("<8sIIQQQQ", b"DUPANA01", rack, n, one_cap, one_n, two_cap, two_n)
-    section += bytes(data[start + struct.calcsize("<8sIIQQQQ") : start + 560]) + bytes(tables)
-    assert len(data) == start + ANA_HEADER_SIZE + 8 * (2 * one_cap + two_cap + three_cap + four_cap)
+    assert magic == b"DUPANA03"
+    three_cap, three_n, four_cap, four_n, five_cap, _five_n = struct.unpack_from("<QQQQQQ", data, start + 560)
+    assert len(data) == start + ANA_HEADER_SIZE + 8 * (2 * one_cap + two_cap + three_cap + four_cap + five_cap)
+    kept = 2 * one_cap + two_cap + (three_cap + four_cap if version == 2 else 0)
+    tables = data[start + ANA_HEADER_SIZE : start + ANA_HEADER_SIZE + 8 * kept]
+    section = struct.pack("<8sIIQQQQ", f"DUPANA0{version}".encode(), rack, n, one_cap, one_n, two_cap, two_n)
+    section += bytes(data[start + struct.calcsize("<8sIIQQQQ") : start + 560])  # the letter keys
+    if version == 2:
+        section += struct.pack("<QQQQ", three_cap, three_n, four_cap, four_n)
+    section += bytes(tables)
     head = bytearray(data[:start])
     head[64:96] = hashlib.sha256(section).digest()
     target.write_bytes(bytes(head) + section)
     return target
 
 
-def test_a_section_without_tables_three_and_four_still_serves_and_is_upgraded(tmp_path: Path):
+@pytest.mark.parametrize("version", [1, 2])
+def test_an_older_section_still_serves_and_is_upgraded(tmp_path: Path, version: int):
+    """Version 1 (no tables three, four and five) and version 2 (no table five): the same moves, the spans
+    those tables would drop searched; `upgrade` rewrites the file as a build writes it."""
     path = tmp_path / "three.kwg"
     build(THREE_WORDS, EN, path)
-    old = as_section_v1(path, tmp_path / "v1-section.kwg")
+    old = as_older_section(path, tmp_path / f"v{version}-section.kwg", version)
     graph, current = WordGraph.load(old), WordGraph.load(path)
     assert graph.format_version == 2 and not is_current(old) and is_current(path)
-    v1, v2 = Solver(RULES, graph), Solver(RULES, current)
-    assert v1._core.bingo_index.in_place
-    assert v1._core.bingo_index.nbytes < v2._core.bingo_index.nbytes  # no tables three and four
+    older, now = Solver(RULES, graph), Solver(RULES, current)
+    assert older._core.bingo_index.in_place
+    assert older._core.bingo_index.nbytes < now._core.bingo_index.nbytes  # the tables it lacks
+    assert older._core.bingo_index.spells(b"\x01", 1) is None  # no table five
     for board in (Board(RULES), *(Board.from_fen(RULES, fen) for fen in (THREE_TILES, FOUR_TILES, MID))):
-        for rack in ("EETTA?S", *racks(7, 15)):
-            same_moves(v1, v2, board, rack)
+        for rack in ("EETTA?S", "?ETTA?S", *racks(7, 15)):
+            same_moves(older, now, board, rack)
     assert upgrade(old) is True and upgrade(old) is False
     assert old.read_bytes() == path.read_bytes()  # exactly what a build writes
     # a new build of the same words replaces a published file of the older section
-    final = as_section_v1(path, tmp_path / "published.kwg")
+    final = as_older_section(path, tmp_path / "published.kwg", version)
     tmp = tmp_path / "fresh.kwg"
     info = build(THREE_WORDS, EN, tmp)
     assert publish_graph(tmp, final, info.content_hash) is True and is_current(final)
+
+
+# -- table five: the words a rack's tiles spell, blanks as any letter ----------------------------------
+
+
+def spelled_by_brute_force(words: list[str], letters: str, blanks: int) -> bool:
+    """Some word of len(letters) + blanks letters holds every one of `letters` (as many times)."""
+    need = Counter(letters)
+    return any(
+        len(word) == len(letters) + blanks and not need - Counter(word) for word in words
+    )
+
+
+def test_table_five_knows_every_multiset_a_word_holds(graph_file: Path, tmp_path: Path):
+    """Every multiset of up to seven letters of the words' letters (and a few others), with 0, 1 or 2
+    letters more: the stored table, and the one built in memory for a format-1 file, answer exactly what
+    the words say (a wrong key, a lost word or a left-out letter would show)."""
+    graph = WordGraph.load(graph_file)
+    codes = {letter: i + 1 for i, letter in enumerate(EN)}
+    stored = Solver(RULES, graph)._core.bingo_index
+    built = Solver(RULES, WordGraph.load(as_format_1(graph_file, tmp_path / "v1.kwg")))._core.bingo_index
+    rng = random.Random(11)
+    pool = "AEINRSTQUZOXB"
+    cases = {("", 2), ("", 0)}
+    for word in WORDS:  # the words' own letters, less some, with the letters left out as blanks
+        for _ in range(6):
+            kept = "".join(sorted(rng.sample(word, rng.randint(1, len(word)))))
+            cases.update((kept, b) for b in range(3))
+    for _ in range(3000):
+        letters = "".join(sorted(rng.choice(pool) for _ in range(rng.randint(1, 7))))
+        cases.update((letters, b) for b in range(3))
+    yes = 0
+    for letters, blanks in sorted(cases):
+        key = bytes(codes[c] for c in letters)
+        if len(letters) + blanks > 7:
+            assert stored.spells(key, blanks) is None
+            continue
+        expected = spelled_by_brute_force(WORDS, letters, blanks)
+        yes += expected
+        assert stored.spells(key, blanks) is expected, (letters, blanks)
+        assert built.spells(key, blanks) is expected, (letters, blanks)
+    assert yes > 100 and yes < len(cases) - 1000  # both answers asked often
+    assert stored.spells(b"\x01", 3) is None  # more blanks than the table leaves out
+    with pytest.raises(ValueError, match="letter codes"):
+        stored.spells(b"\x00", 0)
+
+
+def test_table_five_drops_spans_that_spell_nothing_and_keeps_the_moves(tmp_path: Path):
+    """Racks with blanks, on boards of few and of many tiles: the best-N answers and every move counted are
+    those of the solver without the index (which drops nothing), and of a version-2 section (no table five)."""
+    path = tmp_path / "five.kwg"
+    build(THREE_WORDS, EN, path)
+    graph = WordGraph.load(path)
+    no_five = WordGraph.load(as_older_section(path, tmp_path / "v2.kwg", 2))
+    indexed, plain, older = Solver(RULES, graph), without_index(graph), Solver(RULES, no_five)
+    rng = random.Random(5)
+    blank_racks = ["".join(rng.sample("AEEINRSTTOQUZ", 6 - b)) + "?" * (b + 1) for b in (0, 1) for _ in range(20)]
+    for fen in ("15/15/15/15/15/15/15/7QI6/15/15/15/15/15/15/15", MID, THREE_TILES):
+        board = Board.from_fen(RULES, fen)
+        for rack in blank_racks:
+            same_moves(indexed, plain, board, rack)
+            same_tops(indexed, older, board, rack)
