@@ -47,8 +47,9 @@
 #define ANA_MIN_STORED_CAP ((size_t)16) /* stored: a small lexicon's file stays small */
 
 typedef struct {
-    uint64_t *keys, *vals;
+    uint64_t *keys, *vals; /* vals NULL: a table of keys only (every key present means "a word") */
     size_t cap, n;
+    int keys_only;         /* built in memory: no values (tables two to five) */
 } HSet;
 
 static inline uint64_t ana_mix64(uint64_t x) {
@@ -77,14 +78,14 @@ static void hs_place(uint64_t *keys, uint64_t *vals, size_t cap, uint64_t key, u
 /* a table of `cap` slots holding the entries of h (cap a power of two above h->n) */
 static int hs_resize(HSet *h, size_t cap) {
     uint64_t *keys = (uint64_t *)calloc(cap, sizeof(uint64_t));
-    uint64_t *vals = (uint64_t *)calloc(cap, sizeof(uint64_t));
-    if (!keys || !vals) {
+    uint64_t *vals = h->keys_only ? NULL : (uint64_t *)calloc(cap, sizeof(uint64_t));
+    if (!keys || (!vals && !h->keys_only)) {
         free(keys);
         free(vals);
         return -1;
     }
     for (size_t i = 0; i < h->cap; i++)
-        if (h->keys[i]) hs_place(keys, vals, cap, h->keys[i], h->vals[i]);
+        if (h->keys[i]) hs_place(keys, vals, cap, h->keys[i], h->vals ? h->vals[i] : 0);
     free(h->keys);
     free(h->vals);
     h->keys = keys;
@@ -104,7 +105,7 @@ static int hs_or(HSet *h, uint64_t key, uint64_t bits) {
         h->keys[j] = key;
         h->n++;
     }
-    h->vals[j] |= bits;
+    if (h->vals) h->vals[j] |= bits;
     return 0;
 }
 
@@ -113,7 +114,7 @@ static inline uint64_t hs_get(const HSet *h, uint64_t key) {
     if (!h->cap) return 0;
     size_t j = (size_t)ana_mix64(key) & (h->cap - 1);
     while (h->keys[j]) {
-        if (h->keys[j] == key) return h->vals[j];
+        if (h->keys[j] == key) return h->vals ? h->vals[j] : 1;
         j = (j + 1) & (h->cap - 1);
     }
     return 0;
@@ -216,8 +217,10 @@ static int ana_build(const uint32_t *nodes, size_t nnodes, uint32_t dawg_root, i
     w.nodes = nodes;
     w.nnodes = nnodes;
     w.rack_size = rack_size;
-    for (int k = 0; k < ANA_TABLES; k++)
+    for (int k = 0; k < ANA_TABLES; k++) {
+        w.t[k].keys_only = k > 0;
         if (hs_grow(&w.t[k]) < 0) w.failed = 1;
+    }
     if (!w.failed && dawg_root && dawg_root < nnodes) ana_walk(&w, dawg_root, 0, 0);
     if (w.failed) {
         for (int k = 0; k < ANA_TABLES; k++) hs_free(&w.t[k]);
@@ -262,7 +265,7 @@ static void ana_write_section(uint8_t *out, const HSet t[ANA_TABLES], const size
     uint64_t *one_keys = (uint64_t *)(out + KWG_ANA_HEADER_SIZE);
     uint64_t *one_vals = one_keys + one_cap;
     for (size_t i = 0; i < t[0].cap; i++)
-        if (t[0].keys[i]) hs_place(one_keys, one_vals, one_cap, t[0].keys[i], t[0].vals[i]);
+        if (t[0].keys[i]) hs_place(one_keys, one_vals, one_cap, t[0].keys[i], t[0].vals ? t[0].vals[i] : 0);
     /* then the tables of keys only, one after the other */
     uint64_t *keys = one_vals + one_cap;
     for (int k = 1; k < ANA_TABLES; k++) {

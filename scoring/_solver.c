@@ -235,8 +235,8 @@ static PyObject *BingoIndex_nbytes(BingoIndexObject *self, void *closure) {
     (void)closure;
     size_t slots = 0;
     for (int k = 0; k < ANA_TABLES; k++) slots += self->t[k].cap;
-    /* mapped: table one has values, the others keys only; built: every table has both */
-    return PyLong_FromSize_t((self->mapped ? slots + self->t[0].cap : 2 * slots) * sizeof(uint64_t));
+    /* table one has values, the others keys only */
+    return PyLong_FromSize_t((slots + self->t[0].cap) * sizeof(uint64_t));
 }
 
 static PyObject *BingoIndex_is_mapped(BingoIndexObject *self, void *closure) {
