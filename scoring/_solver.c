@@ -256,8 +256,27 @@ static PyGetSetDef BingoIndex_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-/* BingoIndex.spells(codes, blanks): table five's answer for the letters `codes` (bytes of letter codes)
- * and `blanks` letters more; None without the table (an older section) or beyond what it holds. */
+/* Whether the n letters of key `known` (bx: one of them) and b letters more (blanks) spell a word of n + b
+ * letters: 1 or 0, or -1 when the index cannot tell. Table five for words of at most rack_size letters;
+ * longer, table one for those of rack_size + 1 (the letters less one known, bit bx; or, with one blank, the
+ * known ones and some letter more, any bit but 0) and, without a blank, tables two to four for those of
+ * rack_size + 2 to + 4. Not told: more blanks, longer words, a table an older file lacks. */
+static inline __attribute__((always_inline)) int index_spells(const BingoIndexObject *bi, uint64_t known, int n, int b,
+                                                               int bx) {
+    int R = bi->rack_size, len = n + b;
+    if (b > ANA_SPELL_BLANKS) return -1;
+    if (len <= R) return bi->t[4].cap ? hs_get(&bi->t[4], known + (uint64_t)b * bi->z[0]) != 0 : -1;
+    if (len == R + 1) {
+        if (b == 0) return bx ? (int)((hs_get(&bi->t[0], known - bi->z[bx]) >> bx) & 1u) : -1;
+        if (b == 1) return (hs_get(&bi->t[0], known) & ~1ull) != 0;
+        return -1;
+    }
+    if (b == 0 && len <= R + 4 && bi->t[len - R - 1].cap) return hs_get(&bi->t[len - R - 1], known) != 0;
+    return -1;
+}
+
+/* BingoIndex.spells(codes, blanks): the index's answer for the letters `codes` (bytes of letter codes)
+ * and `blanks` letters more (index_spells); None where it cannot tell. */
 static PyObject *BingoIndex_spells(BingoIndexObject *self, PyObject *args) {
     Py_buffer cb;
     int blanks;
@@ -275,8 +294,9 @@ static PyObject *BingoIndex_spells(BingoIndexObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "letter codes run from 1 to the alphabet size; blanks >= 0");
         return NULL;
     }
-    if (!self->t[4].cap || blanks > ANA_SPELL_BLANKS || n + blanks > self->rack_size) Py_RETURN_NONE;
-    return PyBool_FromLong(hs_get(&self->t[4], key + (uint64_t)blanks * self->z[0]) != 0);
+    int r = index_spells(self, key, (int)n, blanks, n ? codes[0] : 0);
+    if (r < 0) Py_RETURN_NONE;
+    return PyBool_FromLong(r);
 }
 
 static PyMethodDef BingoIndex_methods[] = {
@@ -1105,13 +1125,14 @@ typedef struct {
     int32_t wo[MAXRACK];         /* the bounds found so far of the moves without a tile of that class */
     uint16_t bit_of[MAXC];       /* by letter, its class's bit (0: not on the rack) ... */
     uint16_t stride_of[MAXC];    /* ... and stride */
-    /* the words the tiles spell (the anagram index's table five, NULL without it): exact_bound drops the states
-     * whose tiles, with the span's board tiles, spell no word of at most spell_max letters */
+    /* the words the tiles spell (the anagram index with its table five, NULL without it): exact_bound drops the
+     * states whose tiles, with the span's board tiles, spell no word (index_spells) */
     const HSet *spelled;
+    const BingoIndexObject *bi;  /* ... the index */
     const uint64_t *z;           /* ... its letter keys */
-    int spell_max;
     uint64_t skey[1 << MAXRACK]; /* by state, the key of its tiles (blanks as z[0]) ... */
-    uint8_t ntiles[1 << MAXRACK]; /* ... and their number */
+    uint8_t ntiles[1 << MAXRACK]; /* ... and their number ... */
+    uint8_t nblank[1 << MAXRACK]; /* ... of which blanks */
     uint8_t spells[1 << MAXRACK]; /* spans without board tiles: 0 not asked yet, 1 spells a word, 2 does not */
     int two;                     /* the rack has two blanks (or more) */
     int32_t need;                /* exact_bound also marks the spans whose bound reaches this, for the moves */
@@ -1160,7 +1181,7 @@ static void exact_init(Exact *ex, const Gen *g, const BingoIndexObject *bi, uint
      * they fit) and table five */
     ex->spelled = g->blanks && bi && bi->t[4].cap ? &bi->t[4] : NULL;
     ex->z = bi ? bi->z : NULL;
-    ex->spell_max = bi ? bi->rack_size : 0;
+    ex->bi = bi;
     memset(ex->spells, 0, sizeof ex->spells);
     for (int s = 0; s < st; s++) {
         uint16_t m = 0;
@@ -1177,8 +1198,7 @@ static void exact_init(Exact *ex, const Gen *g, const BingoIndexObject *bi, uint
         ex->left[s] = m;
         ex->skey[s] = key;
         ex->ntiles[s] = used[s];
-        /* more blanks than table five leaves letters out: never dropped (ntiles above spell_max) */
-        if (s / ex->bstride > ANA_SPELL_BLANKS) ex->ntiles[s] = (uint8_t)(MAXRACK + N);
+        ex->nblank[s] = (uint8_t)(s / ex->bstride);
     }
     int z = 0;
     for (int u = 0; u <= tiles; u++) {
@@ -1189,16 +1209,17 @@ static void exact_init(Exact *ex, const Gen *g, const BingoIndexObject *bi, uint
     for (int u = tiles + 1; u < MAXRACK + 2; u++) ex->from[u] = z;
 }
 
-/* Whether the tiles of state s, with the board tiles of key bkey (nb of them), may spell a word: table five,
- * asked once per state for the spans without board tiles. */
-static inline int may_spell(Exact *ex, int s, uint64_t bkey, int nb) {
-    if (ex->ntiles[s] + nb > ex->spell_max) return 1; /* longer than the table's words, or too many blanks */
+/* Whether the tiles of state s, with the board tiles of key bkey (nb of them; bx one of their letters), may
+ * spell a word (index_spells; asked once per state for the spans without board tiles). */
+static inline int may_spell(Exact *ex, int s, uint64_t bkey, int nb, int bx) {
+    int b = ex->nblank[s], n = ex->ntiles[s] - b + nb; /* the known letters */
     if (nb == 0) {
-        if (ex->ntiles[s] <= 1) return 1; /* one tile: its word may be the perpendicular one alone */
-        if (!ex->spells[s]) ex->spells[s] = hs_get(ex->spelled, ex->skey[s]) ? 1 : 2;
+        if (n + b <= 1) return 1; /* one tile: its word may be the perpendicular one alone */
+        if (!ex->spells[s])
+            ex->spells[s] = index_spells(ex->bi, ex->skey[s] - (uint64_t)b * ex->z[0], n, b, 0) == 0 ? 2 : 1;
         return ex->spells[s] == 1;
     }
-    return hs_get(ex->spelled, ex->skey[s] + bkey) != 0;
+    return index_spells(ex->bi, ex->skey[s] - (uint64_t)b * ex->z[0] + bkey, n, b, bx) != 0;
 }
 
 /* The bound of a span that is not whole-rack, worked out exactly (walked_bound, cheaper, pairs values and
@@ -1260,11 +1281,12 @@ ALWAYS_INLINE int32_t exact_bound_(const TablesObject *t, const Line *ln, Exact 
             for (start = q; start > 0 && ln->tile[start - 1];) start--;
         /* its board tiles, for the words spelled (the prefix's: nb counts the whole span's) */
         uint64_t bkey = 0;
-        int bn = 0;
+        int bn = 0, bx = 0;
         if (nb && ex->spelled)
             for (int x = start; x <= end; x++)
                 if (ln->tile[x]) {
-                    bkey += ex->z[ln->tile[x] & CODE_MASK];
+                    bx = ln->tile[x] & CODE_MASK;
+                    bkey += ex->z[bx];
                     bn++;
                 }
         for (int z = ex->from[i + 1]; z < ex->from[i + 2]; z++) {
@@ -1272,7 +1294,7 @@ ALWAYS_INLINE int32_t exact_bound_(const TablesObject *t, const Line *ln, Exact 
             if (best[s] < 0) continue;
             int32_t v = best[s] + add;
             /* the tiles must spell a word with the span's board tiles: asked only where it counts */
-            if (ex->spelled && v >= ex->need && !may_spell(ex, s, bkey, bn)) continue;
+            if (ex->spelled && v >= ex->need && !may_spell(ex, s, bkey, bn, bx)) continue;
             int b = s / ex->bstride;
             if (b > 2) b = 2;
             if (v > ex->bb[b]) ex->bb[b] = v;

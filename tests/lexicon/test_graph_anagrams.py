@@ -384,36 +384,49 @@ def spelled_by_brute_force(words: list[str], letters: str, blanks: int) -> bool:
     )
 
 
-def test_table_five_knows_every_multiset_a_word_holds(graph_file: Path, tmp_path: Path):
-    """Every multiset of up to seven letters of the words' letters (and a few others), with 0, 1 or 2
-    letters more: the stored table, and the one built in memory for a format-1 file, answer exactly what
-    the words say (a wrong key, a lost word or a left-out letter would show)."""
-    graph = WordGraph.load(graph_file)
+def index_answer(words: list[str], letters: str, blanks: int) -> bool | None:
+    """What BingoIndex.spells must say: table five up to 7 letters in all (0 to 2 blanks), table one for 8
+    (0 or 1 blank), tables two to four for 9 to 11 without a blank; None beyond."""
+    length = len(letters) + blanks
+    if blanks > 2 or length > 11 or (length == 8 and blanks > 1) or (length > 8 and blanks):
+        return None
+    return spelled_by_brute_force(words, letters, blanks)
+
+
+def test_the_index_knows_every_multiset_a_word_holds(tmp_path: Path):
+    """Every multiset of up to seven letters of the words' letters (and a few others), with 0, 1 or 2 letters
+    more, and the words of 8 to 12 letters less none or one of their letters: the stored index, and the one
+    built in memory for a format-1 file, answer exactly what the words say (a wrong key, a lost word or a
+    left-out letter would show), and None where they cannot tell."""
+    path = tmp_path / "words.kwg"
+    build(THREE_WORDS, EN, path)
+    graph = WordGraph.load(path)
     codes = {letter: i + 1 for i, letter in enumerate(EN)}
     stored = Solver(RULES, graph)._core.bingo_index
-    built = Solver(RULES, WordGraph.load(as_format_1(graph_file, tmp_path / "v1.kwg")))._core.bingo_index
+    built = Solver(RULES, WordGraph.load(as_format_1(path, tmp_path / "v1.kwg")))._core.bingo_index
     rng = random.Random(11)
     pool = "AEINRSTQUZOXB"
     cases = {("", 2), ("", 0)}
-    for word in WORDS:  # the words' own letters, less some, with the letters left out as blanks
+    for word in THREE_WORDS:  # the words' own letters, less some, with the letters left out as blanks
         for _ in range(6):
             kept = "".join(sorted(rng.sample(word, rng.randint(1, len(word)))))
             cases.update((kept, b) for b in range(3))
+        whole = "".join(sorted(word))
+        cases.update({(whole, 0), (whole[1:], 1), (whole[:-1], 1), (whole[:-1] + "Q", 0)})
     for _ in range(3000):
-        letters = "".join(sorted(rng.choice(pool) for _ in range(rng.randint(1, 7))))
+        letters = "".join(sorted(rng.choice(pool) for _ in range(rng.randint(1, 9))))
         cases.update((letters, b) for b in range(3))
-    yes = 0
+    answers = {True: 0, False: 0, None: 0}
     for letters, blanks in sorted(cases):
         key = bytes(codes[c] for c in letters)
-        if len(letters) + blanks > 7:
-            assert stored.spells(key, blanks) is None
-            continue
-        expected = spelled_by_brute_force(WORDS, letters, blanks)
-        yes += expected
+        expected = index_answer(THREE_WORDS, letters, blanks)
+        answers[expected] += 1
         assert stored.spells(key, blanks) is expected, (letters, blanks)
         assert built.spells(key, blanks) is expected, (letters, blanks)
-    assert yes > 100 and yes < len(cases) - 1000  # both answers asked often
-    assert stored.spells(b"\x01", 3) is None  # more blanks than the table leaves out
+    assert answers[True] > 150 and answers[False] > 1000 and answers[None] > 100, answers
+    long_yes = [c for c in cases if len(c[0]) + c[1] >= 8 and index_answer(THREE_WORDS, *c)]
+    assert {len(c[0]) + c[1] for c in long_yes} >= {8, 9, 10, 11}, long_yes  # tables one to four asked
+    assert stored.spells(b"\x01", 3) is None  # more blanks than the index leaves out
     with pytest.raises(ValueError, match="letter codes"):
         stored.spells(b"\x00", 0)
 
@@ -433,3 +446,30 @@ def test_table_five_drops_spans_that_spell_nothing_and_keeps_the_moves(tmp_path:
         for rack in blank_racks:
             same_moves(indexed, plain, board, rack)
             same_tops(indexed, older, board, rack)
+
+
+@pytest.mark.parametrize(
+    ("tiles", "rack", "word"),
+    [
+        ("15/15/15/15/15/15/15/C2T11/15/15/15/15/15/15/15", "ERAIN?", "H1 CERTAINs"),  # 8 letters, a blank
+        (THREE_TILES, "EETTAI?", "H1 ENTERTAIN"),  # 9 letters without a blank: table two
+        (THREE_TILES, "EETTA??", "H1 ENTERTAiN"),  # 9 letters, a blank: allowed
+        (MID, "TCESR??", "6B CERTaINS"),  # 8 letters through two of the board's tiles, a blank: table one
+        (FOUR_TILES, "IRTSEE?", "H1 ENTERTAINS"),  # 10 letters, no blank: table three
+    ],
+)
+def test_words_longer_than_table_five_are_asked_of_tables_one_to_four(
+    tmp_path: Path, tiles: str, rack: str, word: str
+):
+    """A span of more letters than table five's words, through board tiles, with a rack of blanks: the exact
+    bound asks table one (rack size + 1 letters: with the known letters less one, or, with a blank, any letter
+    more) and tables two to four (+ 2 to + 4, no blank); the words through the board's tiles stay among the
+    best (a wrong key drops them: the answers then differ from the solver's without the index)."""
+    path = tmp_path / "long.kwg"
+    build(THREE_WORDS, EN, path)
+    graph = WordGraph.load(path)
+    indexed, plain = Solver(RULES, graph), without_index(graph)
+    board = Board.from_fen(RULES, tiles)
+    same_tops(indexed, plain, board, rack)
+    best = [m.notation() for m in indexed.solve(board, rack, top=3).moves]
+    assert any(text.startswith(word) for text in best), best
