@@ -230,14 +230,20 @@ static int ana_build(const uint32_t *nodes, size_t nnodes, uint32_t dawg_root, i
     return 0;
 }
 
-/* The size in bytes of a stored section of version 1, 2 or 3 with tables of these slots (caps[0..4]:
- * tables one to five; version 1 has no tables three, four and five, version 2 no table five). */
+/* A stored section of version 1, 2 or 3: its header's size and its tables (version 1 has no tables three,
+ * four and five, version 2 no table five). */
+static size_t ana_header_size(int version) {
+    return version == 1 ? KWG_ANA_HEADER_SIZE_V1 : version == 2 ? KWG_ANA_HEADER_SIZE_V2 : KWG_ANA_HEADER_SIZE;
+}
+
+static int ana_ntables(int version) { return version == 1 ? 2 : version == 2 ? 4 : ANA_TABLES; }
+
+/* The size in bytes of a stored section of that version with tables of these slots (caps[0..4]: tables
+ * one to five). */
 static size_t ana_section_size(int version, const size_t caps[ANA_TABLES]) {
-    size_t header = version == 1 ? KWG_ANA_HEADER_SIZE_V1 : version == 2 ? KWG_ANA_HEADER_SIZE_V2 : KWG_ANA_HEADER_SIZE;
-    int ntables = version == 1 ? 2 : version == 2 ? 4 : 5;
     size_t slots = caps[0]; /* table one: keys and values */
-    for (int k = 0; k < ntables; k++) slots += caps[k];
-    return header + 8 * slots;
+    for (int k = 0; k < ana_ntables(version); k++) slots += caps[k];
+    return ana_header_size(version) + 8 * slots;
 }
 
 /* Writes the section (version 3) of the tables into out (ana_section_size bytes, zeroed by the caller),
@@ -265,7 +271,7 @@ static void ana_write_section(uint8_t *out, const HSet t[ANA_TABLES], const size
     uint64_t *one_keys = (uint64_t *)(out + KWG_ANA_HEADER_SIZE);
     uint64_t *one_vals = one_keys + one_cap;
     for (size_t i = 0; i < t[0].cap; i++)
-        if (t[0].keys[i]) hs_place(one_keys, one_vals, one_cap, t[0].keys[i], t[0].vals ? t[0].vals[i] : 0);
+        if (t[0].keys[i]) hs_place(one_keys, one_vals, one_cap, t[0].keys[i], t[0].vals[i]);
     /* then the tables of keys only, one after the other */
     uint64_t *keys = one_vals + one_cap;
     for (int k = 1; k < ANA_TABLES; k++) {
@@ -303,8 +309,8 @@ static const char *ana_map_section(const uint8_t *sec, size_t size, HSet out[ANA
                   : memcmp(hd.magic, KWG_ANA_MAGIC_V1, 8) == 0 ? 1
                                                                 : 0;
     if (!version) return "the anagram section has a wrong magic";
-    size_t header = version == 1 ? KWG_ANA_HEADER_SIZE_V1 : version == 2 ? KWG_ANA_HEADER_SIZE_V2 : KWG_ANA_HEADER_SIZE;
-    int ntables = version == 1 ? 2 : version == 2 ? 4 : 5;
+    size_t header = ana_header_size(version);
+    int ntables = ana_ntables(version);
     if (size < header) return "the anagram section is truncated (shorter than its header)";
     memcpy(&hd, sec, header);
     if (hd.rack_size < 1 || hd.rack_size > ANA_MAX_RACK || hd.nletters < 1 || hd.nletters > KWG_MAX_LETTERS)

@@ -66,6 +66,8 @@ from .graph_file import (  # noqa: E402 (after the extension's check)
     VERSIONS,
     GraphError,
     anagram_section,
+    file_in_current_format,
+    in_current_format,
     map_anagrams,
     write_graph,
 )
@@ -247,13 +249,9 @@ def build_threads() -> int:
 
 
 def is_current(path: str | os.PathLike[str]) -> bool:
-    """Whether the compiled file at ``path`` is in the current format: format 2 and, with a GADDAG, its
-    anagram section of the current version (version 3: tables one to five)."""
-    graph = WordGraph.load(Path(path), verify=False)
-    try:
-        return graph.in_current_format
-    finally:
-        graph.close()
+    """Whether the compiled file at ``path`` is in the current format (format 2 and, with a GADDAG, its anagram
+    section of the current version), from its header and its section's magic: no load, nothing checked."""
+    return file_in_current_format(path)
 
 
 def upgrade(path: str | os.PathLike[str], *, anagram_rack: int = ANAGRAM_RACK) -> bool:
@@ -439,10 +437,9 @@ class WordGraph:
 
     @property
     def in_current_format(self) -> bool:
-        """Format 2 and, with a GADDAG, an anagram section of the current version (tables one to five):
-        what a build writes now (``upgrade`` rewrites any other file)."""
-        current = self._anagrams is not None and bytes(self._anagrams[:8]) == ANA_MAGIC
-        return self.format_version == VERSION and (current or not self.has_gaddag)
+        """:func:`lexicon.graph_file.in_current_format` of this file (``upgrade`` rewrites any other)."""
+        magic = None if self._anagrams is None else bytes(self._anagrams[: len(ANA_MAGIC)])
+        return in_current_format(self.format_version, self.has_gaddag, magic)
 
     def anagram_section(self) -> memoryview | None:
         """The stored anagram index (format 2; bytes, 8-aligned in the mapping), or None without one:

@@ -93,6 +93,28 @@ def write_graph(
     return HEADER_SIZE + sum(len(c) for c in chunks), digest.hexdigest()
 
 
+def in_current_format(version: int, gaddag: bool, section_magic: bytes | None) -> bool:
+    """Format VERSION and, with a GADDAG, an anagram section of the current version (tables one to five):
+    what a build writes now (``lexicon.graph.upgrade`` rewrites any other file)."""
+    return version == VERSION and (not gaddag or section_magic == ANA_MAGIC)
+
+
+def file_in_current_format(path: str | os.PathLike[str]) -> bool:
+    """:func:`in_current_format` of the file at ``path``, from its header and its section's magic alone (the
+    rest is neither read nor checked: a file that is not a word graph is not current)."""
+    with open(path, "rb") as f:
+        head = f.read(HEADER_SIZE)
+        if len(head) < HEADER_SIZE:
+            return False
+        magic, version, flags, _nletters, nodes, _words, alpha_len, *_hashes = _HEADER.unpack(head)
+        section_magic = None
+        if flags & FLAG_ANAGRAMS:
+            edges_end = HEADER_SIZE + alpha_len + (-alpha_len % 4) + 4 * nodes
+            f.seek(edges_end + (-edges_end % 8))
+            section_magic = f.read(len(ANA_MAGIC))
+    return magic == MAGIC and in_current_format(version, bool(flags & FLAG_GADDAG), section_magic)
+
+
 def map_anagrams(
     mapping: mmap.mmap, name: Path, edges_end: int, size: int, digest: bytes | None
 ) -> memoryview:

@@ -1125,14 +1125,12 @@ typedef struct {
     int32_t wo[MAXRACK];         /* the bounds found so far of the moves without a tile of that class */
     uint16_t bit_of[MAXC];       /* by letter, its class's bit (0: not on the rack) ... */
     uint16_t stride_of[MAXC];    /* ... and stride */
-    /* the words the tiles spell (the anagram index with its table five, NULL without it): exact_bound drops the
+    /* the words the tiles spell: with the anagram index's table five (bi, else NULL), exact_bound drops the
      * states whose tiles, with the span's board tiles, spell no word (index_spells) */
-    const HSet *spelled;
-    const BingoIndexObject *bi;  /* ... the index */
-    const uint64_t *z;           /* ... its letter keys */
-    uint64_t skey[1 << MAXRACK]; /* by state, the key of its tiles (blanks as z[0]) ... */
-    uint8_t ntiles[1 << MAXRACK]; /* ... and their number ... */
-    uint8_t nblank[1 << MAXRACK]; /* ... of which blanks */
+    const BingoIndexObject *bi;
+    uint64_t skey[1 << MAXRACK];  /* by state, the key of its tiles but blanks ... */
+    uint8_t nknown[1 << MAXRACK]; /* ... their number ... */
+    uint8_t nblank[1 << MAXRACK]; /* ... and its blanks */
     uint8_t spells[1 << MAXRACK]; /* spans without board tiles: 0 not asked yet, 1 spells a word, 2 does not */
     int two;                     /* the rack has two blanks (or more) */
     int32_t need;                /* exact_bound also marks the spans whose bound reaches this, for the moves */
@@ -1179,9 +1177,7 @@ static void exact_init(Exact *ex, const Gen *g, const BingoIndexObject *bi, uint
         if (ex->letter[c] && ex->cnt[c] == 1 && ((rare >> ex->letter[c]) & 1u)) ex->single |= 1u << c;
     /* the words spelled: with a blank or more (without, the bounds count only the rack's letters where
      * they fit) and table five */
-    ex->spelled = g->blanks && bi && bi->t[4].cap ? &bi->t[4] : NULL;
-    ex->z = bi ? bi->z : NULL;
-    ex->bi = bi;
+    ex->bi = g->blanks && bi && bi->t[4].cap ? bi : NULL;
     memset(ex->spells, 0, sizeof ex->spells);
     for (int s = 0; s < st; s++) {
         uint16_t m = 0;
@@ -1193,12 +1189,12 @@ static void exact_init(Exact *ex, const Gen *g, const BingoIndexObject *bi, uint
             used[s] = (uint8_t)(used[s] + u);
             if (u < ex->cnt[c]) m |= (uint16_t)(1u << c);
             if (u) ex->has[s] |= (uint8_t)(1u << c);
-            if (ex->spelled) key += (uint64_t)u * ex->z[ex->letter[c]]; /* blanks: z[0] each */
+            if (ex->bi && ex->letter[c]) key += (uint64_t)u * ex->bi->z[ex->letter[c]];
         }
         ex->left[s] = m;
         ex->skey[s] = key;
-        ex->ntiles[s] = used[s];
         ex->nblank[s] = (uint8_t)(s / ex->bstride);
+        ex->nknown[s] = (uint8_t)(used[s] - ex->nblank[s]);
     }
     int z = 0;
     for (int u = 0; u <= tiles; u++) {
@@ -1212,14 +1208,13 @@ static void exact_init(Exact *ex, const Gen *g, const BingoIndexObject *bi, uint
 /* Whether the tiles of state s, with the board tiles of key bkey (nb of them; bx one of their letters), may
  * spell a word (index_spells; asked once per state for the spans without board tiles). */
 static inline int may_spell(Exact *ex, int s, uint64_t bkey, int nb, int bx) {
-    int b = ex->nblank[s], n = ex->ntiles[s] - b + nb; /* the known letters */
+    int b = ex->nblank[s], n = ex->nknown[s] + nb; /* the known letters */
     if (nb == 0) {
         if (n + b <= 1) return 1; /* one tile: its word may be the perpendicular one alone */
-        if (!ex->spells[s])
-            ex->spells[s] = index_spells(ex->bi, ex->skey[s] - (uint64_t)b * ex->z[0], n, b, 0) == 0 ? 2 : 1;
+        if (!ex->spells[s]) ex->spells[s] = index_spells(ex->bi, ex->skey[s], n, b, 0) == 0 ? 2 : 1;
         return ex->spells[s] == 1;
     }
-    return index_spells(ex->bi, ex->skey[s] - (uint64_t)b * ex->z[0] + bkey, n, b, bx) != 0;
+    return index_spells(ex->bi, ex->skey[s] + bkey, n, b, bx) != 0;
 }
 
 /* The bound of a span that is not whole-rack, worked out exactly (walked_bound, cheaper, pairs values and
@@ -1282,11 +1277,11 @@ ALWAYS_INLINE int32_t exact_bound_(const TablesObject *t, const Line *ln, Exact 
         /* its board tiles, for the words spelled (the prefix's: nb counts the whole span's) */
         uint64_t bkey = 0;
         int bn = 0, bx = 0;
-        if (nb && ex->spelled)
+        if (nb && ex->bi)
             for (int x = start; x <= end; x++)
                 if (ln->tile[x]) {
                     bx = ln->tile[x] & CODE_MASK;
-                    bkey += ex->z[bx];
+                    bkey += ex->bi->z[bx];
                     bn++;
                 }
         for (int z = ex->from[i + 1]; z < ex->from[i + 2]; z++) {
@@ -1294,7 +1289,7 @@ ALWAYS_INLINE int32_t exact_bound_(const TablesObject *t, const Line *ln, Exact 
             if (best[s] < 0) continue;
             int32_t v = best[s] + add;
             /* the tiles must spell a word with the span's board tiles: asked only where it counts */
-            if (ex->spelled && v >= ex->need && !may_spell(ex, s, bkey, bn, bx)) continue;
+            if (ex->bi && v >= ex->need && !may_spell(ex, s, bkey, bn, bx)) continue;
             int b = s / ex->bstride;
             if (b > 2) b = 2;
             if (v > ex->bb[b]) ex->bb[b] = v;
@@ -1773,7 +1768,7 @@ __attribute__((noinline)) static void run_search(Gen *g, const Query *q) {
             r->exact = 1;
             r->req = 0;
             /* the states whose tiles spell no word with the span's board tiles are left out (table five of
-             * the anagram index: pl-literaki #1, ??DFKPS, 4.24M → 2.10M instructions; each set −3 to −5 %) */
+             * the anagram index: pl-literaki #1, ??DFKPS, 4.24M → 2.08M instructions; each set −3.5 to −6 %) */
             int32_t b = exact_pass(t, &lines[r->dir][r->line], r->pos, rv, P - whole_possible, g->blanks, lmx, binfo,
                                    ex, g->heap[0]);
             memcpy(r->bb, ex->bb, sizeof r->bb);

@@ -182,6 +182,10 @@ def test_format_1_still_loads_and_is_upgraded_in_place(graph_file: Path, tmp_pat
     before = solver.solve(Board(RULES), "AEINRST", top=5)
     content_hash = graph.content_hash
 
+    assert not is_current(v1)  # told from the header alone
+    garbage = tmp_path / "words.txt"
+    garbage.write_text("NOT A GRAPH\n")
+    assert not is_current(garbage)
     assert upgrade(v1) is True
     assert upgrade(v1) is False  # current already
     assert format_version(v1) == 2
