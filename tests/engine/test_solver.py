@@ -583,9 +583,16 @@ def test_bench_solver_command(manage, tmp_path):
     assert any(line.startswith("# MISMATCH 1:") for line in lines)
     tops.write_text("0\t90\tH4 ЗДОРОВЫ\n1\t82\tH4 ЗДОРОВы\n", encoding="utf-8")
     assert manage("bench_solver", *args, "--check", str(tops)).returncode == 0
-    woven = manage("bench_solver", *args, "--interleave", "--check", str(tops))  # the same answers, in passes
-    assert woven.returncode == 0, woven.stdout
-    assert [line.split("\t")[:3] for line in woven.stdout.splitlines()[1:3]] == [
+    assert any(" reps=2 interleaved " in line for line in lines)  # the default: the set in --reps passes
+    in_row = manage("bench_solver", *args, "--in-a-row", "--series", "--check", str(tops))  # the same, in a row
+    assert in_row.returncode == 0, in_row.stdout
+    rows = [line.split("\t") for line in in_row.stdout.splitlines()[:3]]
+    assert rows[0][-1] == "runs_us" and [row[:3] for row in rows[1:]] == [
         ["0", "90", "H4 ЗДОРОВЫ"], ["1", "82", "H4 ЗДОРОВы"]]
-    assert any(" reps=2 interleaved " in line for line in woven.stdout.splitlines())
+    for row in rows[1:]:  # --series: each timed run, in order; the best of them is best_us
+        runs = [float(v) for v in row[5].split(",")]
+        assert len(runs) == 2 and abs(min(runs) - float(row[3])) <= 0.5, row
+    assert any(" reps=2 in-a-row " in line for line in in_row.stdout.splitlines())
+    both = manage("bench_solver", *args, "--interleave", "--in-a-row")
+    assert both.returncode == 2 and "Traceback" not in both.stderr, both.stderr
     assert manage("bench_solver", *args[:-2], "--reps", "x").returncode == 2

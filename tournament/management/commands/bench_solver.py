@@ -2,9 +2,14 @@
 
 Reads ``<FEN> <RACK>`` lines (``shared/bench/<rs>.dev.txt``), loads the lexicon
 and builds the solver's tables first, then times ``solve(board, rack, top=1)``
-``--reps`` times per position in this one thread (in a row, or with ``--interleave`` in ``--reps`` passes over
-the set). Prints a TSV line per
-position (``idx  top_score  top_move  best_us  median_us``) and summary lines
+``--reps`` times per position in this one thread: in ``--reps`` passes over the set (each run of a position
+after the other positions, as a hall solves each round's position once, after others), or with ``--in-a-row``
+each position's runs one after the other. The two differ most for the longest searches: run again and again
+on the same position, a search gets faster run after run (the processor's branch predictor learns that one
+search: pl #56, 390 µs on the first run, 160 µs from about the twentieth), and a short search learns faster
+than a long one, so the median of a few runs in a row sets the long searches further above the others than a
+hall ever sees them. Prints a TSV line per
+position (``idx  top_score  top_move  best_us  median_us``, and with ``--series`` every run's µs) and summary lines
 per number of blanks on the rack, and a ``call_overhead`` line: the time of a call outside the compiled
 search itself, per position the median of ``--reps`` runs of ``OVERHEAD_LOOP`` calls in a row (timed
 together, less the time they spent in the search: ``Solver.total_search_ns``; so the timer's own cost,
@@ -109,9 +114,13 @@ class Command(BaseCommand):
         parser.add_argument("--lexicon", required=True, help="lexicon name, compiled graph (.kwg) or word-list file")
         parser.add_argument("--positions", required=True, help="file of «FEN RACK» lines")
         parser.add_argument("--reps", type=positive_int, default=5, help="timed runs per position (default 5)")
-        parser.add_argument("--interleave", action="store_true",
-                            help="time the set in --reps passes (each run after the other positions) instead of "
-                                 "each position's runs in a row")
+        mode = parser.add_mutually_exclusive_group()
+        mode.add_argument("--interleave", action="store_true",
+                          help="time the set in --reps passes, each run after the other positions (the default)")
+        mode.add_argument("--in-a-row", action="store_true",
+                          help="time each position's --reps runs one after the other instead")
+        parser.add_argument("--series", action="store_true",
+                            help="add a column: every timed run of the position, in µs, in the order run")
         parser.add_argument("--check", metavar="TOPS.tsv", help="expected top scores «idx<TAB>score<TAB>move»")
         parser.add_argument("--instructions", action="store_true",
                             help="count the generation's instructions with valgrind's callgrind instead of timing")
@@ -146,12 +155,13 @@ class Command(BaseCommand):
         by_blanks: dict[int, list[float]] = {}
         results: list[tuple[int, str]] = []
         overhead: list[float] = []  # per position, the median time of a call outside the search itself
-        self.stdout.write("idx\ttop_score\ttop_move\tbest_us\tmedian_us")
-        # every position is solved once (the answer; it also warms the caches), then timed --reps times: its
-        # runs one after the other (warm caches: what the position costs by itself), or with --interleave in
-        # --reps passes over the whole set (each run after the other positions, so with the caches they left:
-        # closer to a hall's one solve per round; and a slow spell of a shared machine falls on every
-        # position alike instead of on the runs of one)
+        self.stdout.write("idx\ttop_score\ttop_move\tbest_us\tmedian_us" + ("\truns_us" if opts["series"] else ""))
+        # every position is solved once (the answer; it also warms the caches), then timed --reps times: in
+        # --reps passes over the whole set (each run after the other positions, so with the caches and the
+        # branch history they left: a hall's one solve per round; and a slow spell of a shared machine falls on
+        # every position alike instead of on the runs of one), or with --in-a-row its runs one after the other
+        # (each run faster than the one before while the branch predictor learns the search: see above)
+        interleave = not opts["in_a_row"]
         times: list[list[float]] = [[] for _ in positions]
 
         def timed(idx: int) -> None:
@@ -163,9 +173,9 @@ class Command(BaseCommand):
         for idx, (board, _rack, rack_text) in enumerate(positions):
             best = solver.solve(board, rack_text, top=1).best
             results.append((best.score, best.notation()) if best else (0, "-"))
-            for _ in range(0 if opts["interleave"] else reps):
+            for _ in range(0 if interleave else reps):
                 timed(idx)
-        for _ in range(reps if opts["interleave"] else 0):
+        for _ in range(reps if interleave else 0):
             for idx in range(len(positions)):
                 timed(idx)
         for idx, (board, rack, rack_text) in enumerate(positions):
@@ -173,13 +183,14 @@ class Command(BaseCommand):
             median = statistics.median(times[idx])
             by_blanks.setdefault(rack.count("?"), []).append(median)
             score, move = results[idx]
-            self.stdout.write(f"{idx}\t{score}\t{move}\t{min(times[idx]):.1f}\t{median:.1f}")
+            series = "\t" + ",".join(f"{t:.0f}" for t in times[idx]) if opts["series"] else ""
+            self.stdout.write(f"{idx}\t{score}\t{move}\t{min(times[idx]):.1f}\t{median:.1f}{series}")
         for blanks in sorted(by_blanks):
             self.stdout.write(summary_line(f"blanks={blanks}", by_blanks[blanks], "us"))
         every = [v for values in by_blanks.values() for v in values]
         if every:
             rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
-            mode = " interleaved" if opts["interleave"] else ""
+            mode = " interleaved" if interleave else " in-a-row"
             self.stdout.write(
                 summary_line("all", every, "us") + f" reps={reps}{mode} lexicon_load_s={load_s:.2f} max_rss_mb={rss_mb:.0f}"
             )
