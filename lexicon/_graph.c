@@ -1340,7 +1340,7 @@ static PyObject *py_anagram_section(PyObject *self, PyObject *args) {
     if (failed) return PyErr_NoMemory();
     size_t caps[ANA_TABLES];
     for (int k = 0; k < ANA_TABLES; k++) caps[k] = ana_stored_cap(t[k].n);
-    size_t size = ana_section_size(3, caps);
+    size_t size = ana_section_size(ANA_VERSION, caps);
     PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
     if (out) {
         uint8_t *buf = (uint8_t *)PyBytes_AS_STRING(out);

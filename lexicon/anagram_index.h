@@ -42,6 +42,7 @@
 #define ANA_MAXC 64
 #define ANA_MAX_RACK 8
 #define ANA_TABLES 5 /* one to five; table one has values, the others keys only */
+#define ANA_VERSION 3 /* the section written (graph_format.h: KWG_ANA_MAGIC); versions 1 and 2 are read */
 #define ANA_SPELL_BLANKS 2 /* table five: multisets with up to this many letters left out */
 #define ANA_MIN_CAP ((size_t)1 << 12)  /* built in memory */
 #define ANA_MIN_STORED_CAP ((size_t)16) /* stored: a small lexicon's file stays small */
@@ -246,7 +247,7 @@ static size_t ana_section_size(int version, const size_t caps[ANA_TABLES]) {
     return ana_header_size(version) + 8 * slots;
 }
 
-/* Writes the section (version 3) of the tables into out (ana_section_size bytes, zeroed by the caller),
+/* Writes the section (version ANA_VERSION) of the tables into out (ana_section_size bytes, zeroed by the caller),
  * with the stored sizes (caps[0..4]: tables one to five, from ana_stored_cap). */
 static void ana_write_section(uint8_t *out, const HSet t[ANA_TABLES], const size_t caps[ANA_TABLES], int nletters,
                               int rack_size, const uint64_t z[ANA_MAXC]) {
@@ -304,7 +305,7 @@ static const char *ana_map_section(const uint8_t *sec, size_t size, HSet out[ANA
     memset(&hd, 0, sizeof hd);
     if (size < KWG_ANA_HEADER_SIZE_V1) return "the anagram section is truncated (shorter than its header)";
     memcpy(&hd, sec, KWG_ANA_HEADER_SIZE_V1);
-    int version = memcmp(hd.magic, KWG_ANA_MAGIC, 8) == 0      ? 3
+    int version = memcmp(hd.magic, KWG_ANA_MAGIC, 8) == 0      ? ANA_VERSION
                   : memcmp(hd.magic, KWG_ANA_MAGIC_V2, 8) == 0 ? 2
                   : memcmp(hd.magic, KWG_ANA_MAGIC_V1, 8) == 0 ? 1
                                                                 : 0;

@@ -1112,19 +1112,16 @@ static inline int32_t max_i32(int32_t a, int32_t b) { return a > b ? a : b; }
  * state counts the tiles used of each class (mixed radix, stride[c]); left[s]: bit c if state s leaves a
  * tile of class c; the states by number of tiles used: bycount[from[n] .. from[n + 1] - 1]. */
 typedef struct {
-    int ncls, nstates;
+    int ncls;
     uint8_t letter[MAXRACK], cnt[MAXRACK];
     int stride[MAXRACK];
     int from[MAXRACK + 2];
     uint16_t left[1 << MAXRACK];
     uint8_t bycount[1 << MAXRACK];
-    int bstride;    /* the blanks' stride (their class is the last): a state's blanks are state / bstride */
     int32_t bb[3];  /* the bounds found so far of the moves with 0, 1, 2 or more blanks (-1: none) */
     uint8_t has[1 << MAXRACK];   /* the classes a state holds a tile of */
     uint32_t single;             /* the classes of a rare letter (Query.rare) the rack has one tile of */
     int32_t wo[MAXRACK];         /* the bounds found so far of the moves without a tile of that class */
-    uint16_t bit_of[MAXC];       /* by letter, its class's bit (0: not on the rack) ... */
-    uint16_t stride_of[MAXC];    /* ... and stride */
     /* the words the tiles spell: with the anagram index's table five (bi, else NULL), exact_bound drops the
      * states whose tiles, with the span's board tiles, spell no word (index_spells) */
     const BingoIndexObject *bi;
@@ -1147,8 +1144,6 @@ typedef struct {
 
 static void exact_init(Exact *ex, const Gen *g, const BingoIndexObject *bi, uint64_t rare) {
     int n = 0, st = 1, tiles = 0;
-    memset(ex->bit_of, 0, sizeof ex->bit_of);
-    memset(ex->stride_of, 0, sizeof ex->stride_of);
     for (int L = 1; L < MAXC; L++)
         if (g->counts[L]) {
             ex->letter[n] = (uint8_t)L;
@@ -1160,16 +1155,11 @@ static void exact_init(Exact *ex, const Gen *g, const BingoIndexObject *bi, uint
     }
     for (int c = 0; c < n; c++) {
         ex->stride[c] = st;
-        if (ex->letter[c]) {
-            ex->bit_of[ex->letter[c]] = (uint16_t)(1u << c);
-            ex->stride_of[ex->letter[c]] = (uint16_t)st;
-        }
         st *= ex->cnt[c] + 1;
         tiles += ex->cnt[c];
     }
     ex->ncls = n;
-    ex->nstates = st;
-    ex->bstride = g->blanks ? ex->stride[n - 1] : st;
+    int bstride = g->blanks ? ex->stride[n - 1] : st; /* the blanks' class is the last */
     ex->two = g->blanks >= 2;
     uint8_t used[1 << MAXRACK];
     ex->single = 0;
@@ -1193,7 +1183,7 @@ static void exact_init(Exact *ex, const Gen *g, const BingoIndexObject *bi, uint
         }
         ex->left[s] = m;
         ex->skey[s] = key;
-        ex->nblank[s] = (uint8_t)(s / ex->bstride);
+        ex->nblank[s] = (uint8_t)(s / bstride);
         ex->nknown[s] = (uint8_t)(used[s] - ex->nblank[s]);
     }
     int z = 0;
@@ -1290,8 +1280,7 @@ ALWAYS_INLINE int32_t exact_bound_(const TablesObject *t, const Line *ln, Exact 
             int32_t v = best[s] + add;
             /* the tiles must spell a word with the span's board tiles: asked only where it counts */
             if (ex->bi && v >= ex->need && !may_spell(ex, s, bkey, bn, bx)) continue;
-            int b = s / ex->bstride;
-            if (b > 2) b = 2;
+            int b = ex->nblank[s] > 2 ? 2 : ex->nblank[s];
             if (v > ex->bb[b]) ex->bb[b] = v;
             if (v > ptop[two && b == 2]) ptop[two && b == 2] = v;
             for (uint32_t m = ex->single & ~(uint32_t)ex->has[s]; m; m &= m - 1) {

@@ -6,7 +6,7 @@ and builds the solver's tables first, then times ``solve(board, rack, top=1)``
 after the other positions, as a hall solves each round's position once, after others), or with ``--in-a-row``
 each position's runs one after the other. The two differ most for the longest searches: run again and again
 on the same position, a search gets faster run after run (the processor's branch predictor learns that one
-search: pl #56, 390 µs on the first run, 160 µs from about the twentieth), and a short search learns faster
+search: pl #56, 332 µs on its first timed run, about 160 µs from the twentieth), and a short search learns faster
 than a long one, so the median of a few runs in a row sets the long searches further above the others than a
 hall ever sees them. Prints a TSV line per
 position (``idx  top_score  top_move  best_us  median_us``, and with ``--series`` every run's µs) and summary lines
