@@ -23,6 +23,7 @@ from ..errors import Code, ServiceError
 from ..models import VARIANT_CHOICES, Game, Simultaneous, Tournament
 from ..services import simulfiles, simulhall, simultaneous
 from ..web.access import arbiter_view, flash_error
+from ..web.address import address_of
 from ..web.organiser import organiser_view
 from .tournaments import context
 
@@ -128,15 +129,15 @@ def simul_detail(request: HttpRequest, simul: Simultaneous) -> HttpResponse:
     choices = simultaneous.filter_choices(simul)
     rows = simultaneous.national_standings(simul, **filters)
     halls = simultaneous.hall_summaries(simul)
-    base = request.build_absolute_uri("/")[:-1]
-    links = {h.hall.code: (base + reverse("api:simul-package", args=[simul.game_id, h.hall.code]),
+    tops = simultaneous.played_tops(simul)
+    links = {h.hall.code: (address_of(request, reverse("api:simul-package", args=[simul.game_id, h.hall.code])),
                            simulfiles.hall_token(h.hall.key, str(simul.game_id), h.hall.code)) for h in halls}
     return render(request, "arbiter/simul_detail.html", {
         "active": "simultaneous", "simul": simul, "halls": halls, "links": links, "rows": rows,
         "filters": filters, "filter_menus": [(k, FILTER_LABELS[k], choices[k]) for k in simultaneous.FILTERS],
         "hall_form": HallForm(), "file_form": FileForm(),
-        "top_total": sum(r["score"] for r in simul.rounds), "results_url": base + reverse(
-            "api:simul-results", args=[simul.game_id]),
+        "played": len(tops), "top_total": sum(tops),
+        "results_url": address_of(request, reverse("api:simul-results", args=[simul.game_id])),
         "query": request.GET.urlencode()})
 
 
@@ -163,7 +164,7 @@ def simul_package(request: HttpRequest, simul: Simultaneous, code: str) -> HttpR
     except ServiceError as exc:
         flash_error(request, exc)
         return redirect("arbiter:simul", game=simul.game_id)
-    url = request.build_absolute_uri(reverse("api:simul-results", args=[simul.game_id]))
+    url = address_of(request, reverse("api:simul-results", args=[simul.game_id]))
     return _download(simultaneous.package(hall, results_url=url), f"package-{str(simul.game_id)[:8]}-{code}.json")
 
 
