@@ -98,7 +98,7 @@ def save(request: HttpRequest, rnd: Round, reg: Registration, data: dict[str, An
     return True
 
 
-def _html(template: str, **values: object) -> SafeString:
+def _html(template: str, **values: int | str) -> SafeString:
     """A translated text with its values, escaped but for the ones already made safe (a marked coordinate)."""
     shown = {k: v if isinstance(v, int) else conditional_escape(v) for k, v in values.items()}
     return mark_safe(conditional_escape(template) % shown)  # noqa: S308 - every part escaped
