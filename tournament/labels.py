@@ -340,6 +340,25 @@ class CoordStyle:
         return [str(i + 1) for i in range(SIZE)]
 
 
+#: What a coordinate input says under it while it is typed (``static/js/coords.js``, ``echo``): the square the
+#: typed text names, or why it cannot be read. Placeholders: the coordinate in the tournament's rows, its row and
+#: column; what was typed, the first and last letter of the tournament's rows (columns in the English
+#: convention) and an example of each direction.
+COORD_ECHO: dict[str, Promise] = {
+    "across": _("%(coord)s — row %(row)s, column %(col)s, horizontal"),
+    "down": _("%(coord)s — column %(col)s, row %(row)s, vertical"),
+    "bad": _("«%(typed)s» cannot be read: coordinates are a letter %(first)s–%(last)s and a number 1–15, "
+             "e.g. %(across)s or %(down)s."),
+    "no_letter": _("«%(typed)s» has no letter: coordinates are a letter %(first)s–%(last)s and a number 1–15, "
+                   "e.g. %(across)s or %(down)s."),
+}
+
+
+def coordinate_texts() -> dict[str, str]:
+    """The texts of a coordinate input's echo, in the active language (for the screens' scripts)."""
+    return {code: str(text) for code, text in COORD_ECHO.items()}
+
+
 def script_style(convention: str, script: str) -> CoordStyle:
     """The one rule: rows are Cyrillic (А Б В … П) when the tournament chose Cyrillic row letters and writes
     coordinates in the duplicate convention (the English convention puts letters on columns: Latin)."""
@@ -545,7 +564,7 @@ def board_config(tournament: BoardSettings) -> BoardConfig:
             "alphabet": list(ruleset.letters), "rack_size": ruleset.rack_size}
 
 
-__all__ = ["CYRILLIC", "CYRILLIC_READERS", "LATIN", "REDRAW_REASONS", "BoardSettings", "default_script", "end_reason_texts",
+__all__ = ["COORD_ECHO", "CYRILLIC", "CYRILLIC_READERS", "LATIN", "coordinate_texts", "REDRAW_REASONS", "BoardSettings", "default_script", "end_reason_texts",
            "end_text", "engine_error", "explain", "redraw_reason_texts", "renderer", "script_style", "letter_parts", "split_coordinate",
            "verdict_explanation", "END_REASONS", "ENGINE_ERRORS", "PLACEMENT", "engine_refusal", "PREMIUM_CLASS",
            "PREMIUM_TEXT", "REASONS", "BoardConfig",

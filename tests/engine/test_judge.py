@@ -299,7 +299,7 @@ def test_judge_command_text(manage):
     result = manage("judge", "--ruleset", "en", "--lexicon", str(WORDLIST), "--board", CAT_FEN,
                     "--rack", RACK, "--slip", "11D DOERS 20")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("18 points, warning (score_wrong)")
+    assert result.stdout.startswith("18 points, warning (score wrong): ")  # en: English, the reason's label
 
 
 @pytest.mark.parametrize(
