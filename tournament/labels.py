@@ -175,6 +175,19 @@ REDRAW_REASONS: dict[str, Promise] = {
 }
 
 
+#: A valid rack drawn under the relaxed minimum (RULES §4: the tiles left cannot meet the rule).
+RELAXED_MINIMUM: Promise = _("relaxed minimum: the tiles left cannot meet the rule")
+
+
+def time_per_move(seconds: object) -> str:
+    """A number of seconds as the time per move is written ("2:00", "0:42"); the value itself when it is no number."""
+    try:
+        total = int(str(seconds))
+    except ValueError:
+        return str(seconds)
+    return f"{total // 60}:{total % 60:02d}"
+
+
 def redraw_reason_texts() -> dict[str, str]:
     return {code: str(text) for code, text in REDRAW_REASONS.items()}
 
@@ -553,4 +566,4 @@ __all__ = ["CYRILLIC", "CYRILLIC_READERS", "LATIN", "REDRAW_REASONS", "BoardSett
            "board_config", "end_reason_label", "flagged", "placement_texts", "points_forms", "reason_label",
            "reason_text", "reason_texts", "table_ranges", "tournament_style"]
 __all__ += ["AUDIT_ACTIONS", "AUDIT_FIELDS", "AUDIT_GROUPS", "AUDIT_OBJECTS", "DATETIME_FORMAT", "DATE_FORMAT", "DRAW_KINDS",
-            "audit_action", "audit_group"]
+            "audit_action", "audit_group", "RELAXED_MINIMUM", "time_per_move"]

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from lexicon.models import Lexicon
 from scoring.coords import Convention, CoordError, parse_coord
@@ -236,12 +237,17 @@ def _max_length(name: str) -> int:
     return field.max_length
 
 
+#: The example line of the import's text box, in the page's language (a name and a club of its country).
+EXAMPLE_LINE = pgettext_lazy("a player line of the CSV import: name;club;category;series;licence",
+                             "Smith John;Riverside;adults;A;GB-123")
+
+
 class ImportForm(forms.Form):
     file = forms.FileField(label=_("CSV file"), required=False, widget=forms.ClearableFileInput(
         attrs={"data-choose": _("Choose a file…"), "data-none": _("No file chosen")}))  # the page's words
     text = forms.CharField(label=_("or paste the lines"), required=False,
                            widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false",
-                                                        "placeholder": "Иванов Иван;Спартак;взрослые;A;RU-123"}))
+                                                        "placeholder": EXAMPLE_LINE}))
 
     def clean(self) -> dict[str, Any]:
         super().clean()
