@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import ngettext, pgettext_lazy
 
 from lexicon.models import Lexicon
 from scoring.coords import Convention, CoordError, parse_coord
@@ -370,8 +370,11 @@ class SlipForm(forms.Form):
             raise forms.ValidationError(_("«%(ch)s» is not a letter of this tournament's tiles.")
                                         % {"ch": bad}) from None
         if len(tiles) > BOARD_SIZE:
-            raise forms.ValidationError(_("A word has at most %(n)d letters (the width of the board); "
-                                          "this one has %(k)d.") % {"n": BOARD_SIZE, "k": len(tiles)})
+            raise forms.ValidationError(ngettext("A word has at most %(n)d letter (the width of the board); "
+                                                 "this one has %(k)d.",
+                                                 "A word has at most %(n)d letters (the width of the board); "
+                                                 "this one has %(k)d.", BOARD_SIZE)
+                                        % {"n": BOARD_SIZE, "k": len(tiles)})
         return word
 
     def clean_coordinates(self) -> str:
