@@ -307,7 +307,7 @@ class GameForm(forms.Form):
 
 class DrawForm(forms.Form):
     typed_rack = forms.CharField(
-        label=_("rack from the bag"), required=False, max_length=16,
+        label=_("Rack from the bag"), required=False, max_length=16,
         widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false", "autocapitalize": "characters",
                                       "placeholder": _("empty: automatic draw")}),
         help_text=_("Type the tiles drawn from a physical bag (? for a blank), or leave empty."))
