@@ -262,7 +262,7 @@ AUDIT_FIELDS: dict[str, Promise] = {
     "source": _("source"), "verdicts": _("verdicts"), "awarded": _("points awarded"), "warning": _("warning"),
     "true_score": _("true score"), "automatic": _("automatic"), "round": _("round"), "game": _("game"),
     "archive": _("archive"), "written_at": _("written at"), "host": _("machine"), "program": _("program"),
-    "replaced": _("replaced"), "bytes": _("bytes"), "seconds": _("seconds"),
+    "replaced": _("replaced"), "bytes": _("bytes"), "seconds": _("topping time"),
     "variant": _("variant"), "seconds_per_move": _("time per move"), "code": _("code"), "digest": _("digest"),
     "hall": _("hall"), "players": _("players"), "received_at": _("received at"),
 }

@@ -83,3 +83,15 @@ def test_a_rack_sent_back_says_why_in_the_pages_language(client, alice, lexicon_
     text = audit_text(client, t)
     assert "BCDFGHJ (замало голосних)" in text
     assert not re.search(r"rounds 1|a rack needs|vowel|consonant|relaxed", text)
+
+
+def test_a_topping_time_reads_as_a_time(alice, lexicon_row):
+    from django.utils import translation
+
+    from tournament.console.audit import Presenter
+
+    presenter = Presenter(hall(alice, lexicon_row, "uk"))
+    with translation.override("uk"):
+        assert presenter.field("slip.topping_time", "seconds") == "час топінгу"
+        assert presenter.value("slip.topping_time", "seconds", 102) == "1:42"
+        assert presenter.value("slip.topping_time", "seconds", None) == "—"
