@@ -129,7 +129,7 @@
     var form = byId("standings-search"), input = byId("standings-q"), shown = byId("standings-shown");
     if (!form || !input) return;
     var rows = Array.prototype.slice.call(document.querySelectorAll("tr[data-find]"));
-    var total = rows.length, template = shown.dataset.template;
+    var total = rows.length, forms = JSON.parse(shown.dataset.forms || "{}"), lang = document.documentElement.lang;
     function apply() {
       var q = input.value.trim().replace(/\s+/g, " ").toLowerCase(), n = 0;
       rows.forEach(function (tr) {
@@ -143,7 +143,7 @@
         table.hidden = !!(q && empty);
         if (head && head.tagName === "H2") head.hidden = table.hidden;
       });
-      shown.textContent = q ? T.fmt(template, {shown: n, total: total}) : "";
+      shown.textContent = q ? T.plural(forms, total, lang, {shown: n, total: total}) : "";
     }
     if (input.value) return;  // the page holds the result of a search sent (?q=): Enter searches again
     input.addEventListener("input", apply);

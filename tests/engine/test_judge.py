@@ -42,7 +42,7 @@ def test_right_move_right_score(solve_fn):
     v = judge("11D DOERS 18", solve_fn=solve_fn)
     assert summary(v) == (18, False, "ok", 18)
     assert v.move == "11D DOERS"
-    assert "scores 18, as announced" in v.message
+    assert "scores 18 points, as announced" in v.message
 
 
 # -- row 2: score wrong or missing ----------------------------------------------------------

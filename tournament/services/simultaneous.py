@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from lexicon.models import Lexicon, LexiconError
 from scoring import sheet
@@ -126,7 +127,8 @@ def check_rounds(simul: Simultaneous, played: list[RoundPlayed]) -> None:
     fewer rounds, never more nor others)."""
     rounds: list[RoundPlayed] = simul.rounds
     if len(played) > len(rounds):
-        raise ServiceError(Code.SIMUL_RACKS, _("the file has %(n)s rounds, the game %(m)s")
+        raise ServiceError(Code.SIMUL_RACKS, ngettext("the file has %(n)s round, the game %(m)s",
+                                                            "the file has %(n)s rounds, the game %(m)s", len(played))
                            % {"n": len(played), "m": len(rounds)})
     for mine, theirs in zip(rounds, played, strict=False):
         same = (rack_tiles(mine["rack"]) == rack_tiles(theirs["rack"]) and mine["top"] == theirs["top"]

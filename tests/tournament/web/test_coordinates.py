@@ -95,7 +95,7 @@ def test_engine_messages_take_the_tournaments_rows():
     translation.activate("en")
     style = labels.tournament_style(Settings("cyrillic"))
     m = msg("place_wrong", word="ФАГА", announced=26, move=Written(Coord(3, 10, True), "ФАГА"), awarded=21)
-    assert labels.explain(m, style) == "the place is wrong; ФАГА for 26 is playable at 11Г ФАГА: announced − 5 = 21"
+    assert labels.explain(m, style) == "the place is wrong; ФАГА for 26 points is playable at 11Г ФАГА: announced − 5 = 21"
     assert "11Г" in labels.explain(m.to_json(), style)
     assert labels.explain(msg("square_taken", square=Square(7, 10)), style) == "square З11 already holds a tile"
     assert labels.explain(msg("not_touching", word="AB", place=Place(Coord(7, 7, True))), style).startswith(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import textwrap
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import ngettext
 from reportlab.lib.units import mm
 from reportlab.platypus import LongTable, Paragraph, Spacer
 
@@ -86,7 +87,8 @@ class ArbitrationDocument(SheetDocument):
             escape(_("Rack")) + ": " + rack_markup(sheet.kept, sheet.drawn, f),
             escape(_("Top")) + (f": {top} {sheet.top_score}" if top else ": —"),
             escape(str(sheet.status_label)),
-            escape(_("%(n)s of %(total)s slips received.") % {"n": received, "total": len(sheet.lines)}),
+            escape(ngettext("%(n)s of %(total)s slip received.", "%(n)s of %(total)s slips received.", len(sheet.lines))
+                   % {"n": received, "total": len(sheet.lines)}),
             f'<font color="#b5651d">{FLAG}</font> ' + escape(_("To look at: %(n)s") % {"n": flagged}),
         ]
 
