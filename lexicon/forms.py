@@ -52,7 +52,8 @@ class CheckForm(forms.Form):
         if not words:
             raise forms.ValidationError(_("Type at least one word."))
         if len(words) > MAX_CHECK_WORDS:
-            raise forms.ValidationError(_("At most %(n)d words at a time.") % {"n": MAX_CHECK_WORDS})
+            raise forms.ValidationError(ngettext("At most %(n)d word at a time.", "At most %(n)d words at a time.",
+                                                 MAX_CHECK_WORDS) % {"n": MAX_CHECK_WORDS})
         return words
 
 

@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .graph import MAX_WORD_LENGTH, MIN_WORD_LENGTH
 from .skips import REASONS
@@ -21,8 +22,10 @@ def reason_label(reason: str) -> str:
     labels = {
         "foreign_letter": _("a letter that is not in the tile set"),
         "misplaced_apostrophe": _("apostrophe not between two letters"),
-        "too_short": _("shorter than %(n)d tiles") % {"n": MIN_WORD_LENGTH},
-        "too_long": _("longer than %(n)d tiles") % {"n": MAX_WORD_LENGTH},
+        "too_short": ngettext("shorter than %(n)d tile", "shorter than %(n)d tiles", MIN_WORD_LENGTH)
+        % {"n": MIN_WORD_LENGTH},
+        "too_long": ngettext("longer than %(n)d tile", "longer than %(n)d tiles", MAX_WORD_LENGTH)
+        % {"n": MAX_WORD_LENGTH},
         "capitalised": _("written with a capital letter (proper noun or abbreviation)"),
         "duplicate": _("the same word again (after upper-casing and normalising)"),
         "excluded_tag": _("only readings as a proper noun, abbreviation, initial or misspelling"),

@@ -28,6 +28,12 @@ def gettext_noop(text: str) -> str:
     return text
 
 
+def ngettext_noop(singular: str, plural: str) -> tuple[str, str]:
+    """Marks an English template whose words follow a number (a plural entry of the catalogue: the project's
+    ``makemessages`` looks for this name too)."""
+    return singular, plural
+
+
 @dataclass(frozen=True, slots=True)
 class Square:
     """One square of the board (0-based), shown as ``H8``."""
@@ -139,6 +145,19 @@ class Renderer:
     text: Callable[[str], str] = str
     #: … and to every written square or coordinate (e.g. marking its letter apart from the digits).
     coordinate: Callable[[str], str] = str
+    #: The template of a counted message (:data:`COUNTED`) for its number, in the plural form of the language;
+    #: None: English's (1 → the singular).
+    counted: Callable[[str, int], str] | None = None
+
+    def template_of(self, message: Message) -> str:
+        """The template of ``message``: for a counted one, the form its number asks for."""
+        counted = COUNTED.get(message.code)
+        number = message.get(counted[0]) if counted is not None else None
+        if counted is None or not isinstance(number, int) or isinstance(number, bool):
+            return self.template(message.code)
+        if self.counted is not None:
+            return self.counted(message.code, number)
+        return counted[1][0] if number == 1 else counted[1][1]
 
     def value(self, value: Param) -> str:
         if isinstance(value, Square):
@@ -166,7 +185,7 @@ def render(message: Message, renderer: Renderer) -> str:
     """The text of ``message`` by ``renderer`` (a template naming a missing parameter keeps it as written)."""
     values = _Values({k: renderer.value(v) for k, v in message.params})
     try:
-        return renderer.template(message.code).format_map(values)
+        return renderer.template_of(message).format_map(values)
     except (ValueError, IndexError):  # a broken translation: the English text
         return TEXTS.get(message.code, message.code).format_map(values)
 
@@ -209,19 +228,15 @@ TEXTS: dict[str, str] = {
     "not_a_move": _("«{text}» is not a move: write the coordinates, a space and the whole word, e.g. «H8 WORD»"),
     "rack_not_text": _("a rack must be text such as «АБВГ??Д»"),
     "rack_bad_tile": _("«{letter}» on the rack is not a tile of the {tileset} set"),
-    "rack_too_long": _("a rack holds at most {size} tiles, «{rack}» has {count}"),
     # placement (scoring.placement)
     "move_no_coordinates": _("the coordinates of the move are missing"),
     "too_short": _("«{word}»: a word has at least 2 letters"),
-    "off_board_column": _("«{word}» from {place} has {length} letters and would end at column {end}, off the board"),
-    "off_board_row": _("«{word}» from {place} has {length} letters and would end at row {end}, off the board"),
     "board_mismatch": _("square {square} holds {board_letter}, but the word has {word_letter} there"),
     "word_continues_before": _("square {square} before the word holds {letter}: write the whole word, "
                                "letters already on the board included"),
     "word_continues_after": _("square {square} after the word holds {letter}: write the whole word, "
                               "letters already on the board included"),
     "no_new_tile": _("«{word}» is already on the board: a move places at least one tile"),
-    "too_many_blanks": _("the move plays {count} blank(s) (lower-case letters) but the rack {rack} has {have}"),
     "letter_not_on_rack": _("{letter} is not on the rack {rack}"),
     "letter_not_on_rack_blank": _("{letter} is not on the rack {rack} "
                                   "(a letter played with a blank is written in lower case)"),
@@ -230,7 +245,6 @@ TEXTS: dict[str, str] = {
                                     "(a letter played with a blank is written in lower case)"),
     "first_off_centre": _("the first move must cover the centre square {square}"),
     "first_single_tile": _("the first move must place at least 2 tiles"),
-    "too_many_tiles": _("the move places {count} tiles: a move places at most {most}"),
     "not_touching": _("«{word}» at {place} does not touch any tile on the board"),
     "nothing_placed": _("no tile was placed"),
     "tile_off_board": _("a tile was placed off the board"),
@@ -261,24 +275,6 @@ TEXTS: dict[str, str] = {
     "no_slip": _("no slip was handed in"),
     "late": _("the slip came after the deadline and counts as missing"),
     "unreadable": _("the slip cannot be read: {reason}"),
-    "ok": _("{move} scores {score}, as announced"),
-    "score_missing": _("{move} scores {score}; no score was announced: true score, warning"),
-    "score_wrong": _("{move} scores {score}, not the announced {announced}: true score, warning"),
-    "direction_reversed": _("written at {written}, the move is {move} (direction reversed) and scores "
-                            "{announced} as announced: its score, warning"),
-    "coordinates_swapped": _("written at {written}, the move is {move} (row and column swapped) and scores "
-                             "{announced} as announced: its score, warning"),
-    "place_missing": _("the place is missing; {word} for {announced} is playable at {move}: "
-                       "announced − 5 = {awarded}"),
-    "place_wrong": _("the place is wrong; {word} for {announced} is playable at {move}: announced − 5 = {awarded}"),
-    "place_wrong_because": _("the place is wrong ({reason}); {word} for {announced} is playable at {move}: "
-                             "announced − 5 = {awarded}"),
-    "place_missing_low": _("the place is missing; {word} for {announced} is playable at {move}: "
-                           "announced − 5 = 0 (0 because the announced score is 4 or less)"),
-    "place_wrong_low": _("the place is wrong; {word} for {announced} is playable at {move}: "
-                         "announced − 5 = 0 (0 because the announced score is 4 or less)"),
-    "place_wrong_because_low": _("the place is wrong ({reason}); {word} for {announced} is playable at {move}: "
-                                 "announced − 5 = 0 (0 because the announced score is 4 or less)"),
     "place_wrong_score_wrong": _("the place is wrong and the announced {announced}: {word} is playable only "
                                  "for {scores}"),
     "place_missing_score_wrong": _("the place is missing and the announced {announced}: {word} is playable only "
@@ -290,16 +286,86 @@ TEXTS: dict[str, str] = {
                                          "playable only for {scores}"),
     "place_wrong_because_no_score": _("the place is wrong ({reason}) and no score was announced: {word} is "
                                       "playable only for {scores}"),
-    "first_round": _("round 1: {word} scores at best {score} ({move}), as announced"),
-    "first_round_score_missing": _("round 1: {word} scores at best {score} ({move}); no score was announced: "
-                                   "warning"),
-    "first_round_score_wrong": _("round 1: {word} scores at best {score} ({move}), not the announced {announced}: "
-                                 "warning"),
 }
 del _
+
+
+#: The messages whose words follow a number (a noun after it, in English or in a language of the hall): code → the
+#: parameter that counts, and the English singular and plural; a renderer picks the form of the number
+#: (:attr:`Renderer.counted`). Their singular is in :data:`TEXTS` too.
+COUNTED: dict[str, tuple[str, tuple[str, str]]] = {
+    "rack_too_long": ("size", ngettext_noop("a rack holds at most {size} tile, «{rack}» has {count}",
+                                 "a rack holds at most {size} tiles, «{rack}» has {count}")),
+    "off_board_column": ("length", ngettext_noop("«{word}» from {place} has {length} letter and would end at column {end}, "
+                                      "off the board",
+                                      "«{word}» from {place} has {length} letters and would end at column {end}, "
+                                      "off the board")),
+    "off_board_row": ("length", ngettext_noop("«{word}» from {place} has {length} letter and would end at row {end}, off the "
+                                   "board",
+                                   "«{word}» from {place} has {length} letters and would end at row {end}, off the "
+                                   "board")),
+    "too_many_blanks": ("count", ngettext_noop("the move plays {count} blank (a lower-case letter) but the rack {rack} has "
+                                    "{have}",
+                                    "the move plays {count} blanks (lower-case letters) but the rack {rack} has "
+                                    "{have}")),
+    "too_many_tiles": ("count", ngettext_noop("the move places {count} tile: a move places at most {most}",
+                                   "the move places {count} tiles: a move places at most {most}")),
+    # verdicts (scoring.judge)
+    "ok": ("score", ngettext_noop("{move} scores {score} point, as announced", "{move} scores {score} points, as announced")),
+    "score_missing": ("score", ngettext_noop("{move} scores {score} point; no score was announced: true score, warning",
+                                  "{move} scores {score} points; no score was announced: true score, warning")),
+    "score_wrong": ("score", ngettext_noop("{move} scores {score} point, not the announced {announced}: true score, warning",
+                                "{move} scores {score} points, not the announced {announced}: true score, "
+                                "warning")),
+    "direction_reversed": ("announced", ngettext_noop(
+        "written at {written}, the move is {move} (direction reversed) and scores {announced} point as announced: "
+        "its score, warning",
+        "written at {written}, the move is {move} (direction reversed) and scores {announced} points as announced: "
+        "its score, warning")),
+    "coordinates_swapped": ("announced", ngettext_noop(
+        "written at {written}, the move is {move} (row and column swapped) and scores {announced} point as "
+        "announced: its score, warning",
+        "written at {written}, the move is {move} (row and column swapped) and scores {announced} points as "
+        "announced: its score, warning")),
+    "place_missing": ("announced", ngettext_noop(
+        "the place is missing; {word} for {announced} point is playable at {move}: announced − 5 = {awarded}",
+        "the place is missing; {word} for {announced} points is playable at {move}: announced − 5 = {awarded}")),
+    "place_wrong": ("announced", ngettext_noop(
+        "the place is wrong; {word} for {announced} point is playable at {move}: announced − 5 = {awarded}",
+        "the place is wrong; {word} for {announced} points is playable at {move}: announced − 5 = {awarded}")),
+    "place_wrong_because": ("announced", ngettext_noop(
+        "the place is wrong ({reason}); {word} for {announced} point is playable at {move}: announced − 5 = "
+        "{awarded}",
+        "the place is wrong ({reason}); {word} for {announced} points is playable at {move}: announced − 5 = "
+        "{awarded}")),
+    "place_missing_low": ("announced", ngettext_noop(
+        "the place is missing; {word} for {announced} point is playable at {move}: announced − 5 = 0 (0 because "
+        "the announced score is 4 or less)",
+        "the place is missing; {word} for {announced} points is playable at {move}: announced − 5 = 0 (0 because "
+        "the announced score is 4 or less)")),
+    "place_wrong_low": ("announced", ngettext_noop(
+        "the place is wrong; {word} for {announced} point is playable at {move}: announced − 5 = 0 (0 because the "
+        "announced score is 4 or less)",
+        "the place is wrong; {word} for {announced} points is playable at {move}: announced − 5 = 0 (0 because "
+        "the announced score is 4 or less)")),
+    "place_wrong_because_low": ("announced", ngettext_noop(
+        "the place is wrong ({reason}); {word} for {announced} point is playable at {move}: announced − 5 = 0 (0 "
+        "because the announced score is 4 or less)",
+        "the place is wrong ({reason}); {word} for {announced} points is playable at {move}: announced − 5 = 0 (0 "
+        "because the announced score is 4 or less)")),
+    "first_round": ("score", ngettext_noop("round 1: {word} scores at best {score} point ({move}), as announced",
+                                "round 1: {word} scores at best {score} points ({move}), as announced")),
+    "first_round_score_missing": ("score", ngettext_noop(
+        "round 1: {word} scores at best {score} point ({move}); no score was announced: warning",
+        "round 1: {word} scores at best {score} points ({move}); no score was announced: warning")),
+    "first_round_score_wrong": ("score", ngettext_noop(
+        "round 1: {word} scores at best {score} point ({move}), not the announced {announced}: warning",
+        "round 1: {word} scores at best {score} points ({move}), not the announced {announced}: warning")),
+}
+TEXTS.update({code: forms[0] for code, (_count, forms) in COUNTED.items()})
 
 #: The engine's own way of writing a message: English, duplicate convention, Latin rows.
 ENGLISH = Renderer(template=lambda code: TEXTS[code])
 
-__all__ = ["ENGLISH", "TEXTS", "Message", "Param", "Place", "Renderer", "Square", "Written", "gettext_noop", "msg",
-           "placeholders", "render", "walk"]
+__all__ = ["COUNTED", "ENGLISH", "TEXTS", "Message", "Param", "Place", "Renderer", "Square", "Written", "gettext_noop",
+           "msg", "ngettext_noop", "placeholders", "render", "walk"]

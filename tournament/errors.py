@@ -69,6 +69,9 @@ class Code(StrEnum):
     # a simultaneous game (one game, many halls)
     SIMUL_BAD_FILE = "simul_bad_file"
     SIMUL_SIGNATURE = "simul_signature"
+    SIMUL_CHANGED = "simul_changed"
+    SIMUL_TOTALS = "simul_totals"
+    SIMUL_REFUSED = "simul_refused"
     SIMUL_OTHER_GAME = "simul_other_game"
     SIMUL_LEXICON = "simul_lexicon"
     SIMUL_RACKS = "simul_racks"
@@ -162,6 +165,9 @@ CATALOGUE: dict[Code, Entry] = {
     Code.SIMUL_BAD_FILE: Entry(BAD_REQUEST, _("This is not a file of a simultaneous game.")),
     Code.SIMUL_SIGNATURE: Entry(BAD_REQUEST, _("The results file is not signed with the hall's key: it was changed "
                                               "after its export, or it comes from another hall.")),
+    Code.SIMUL_CHANGED: Entry(BAD_REQUEST, _("The results file was changed after it was signed.")),
+    Code.SIMUL_TOTALS: Entry(BAD_REQUEST, _("The hall's results do not add up.")),
+    Code.SIMUL_REFUSED: Entry(CONFLICT, _("The organiser's server refused the request.")),
     Code.SIMUL_OTHER_GAME: Entry(BAD_REQUEST, _("The file belongs to another simultaneous game.")),
     Code.SIMUL_LEXICON: Entry(CONFLICT, _("The file was played with another lexicon version.")),
     Code.SIMUL_RACKS: Entry(BAD_REQUEST, _("The racks or tops of the file are not those of the game.")),

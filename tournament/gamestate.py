@@ -106,12 +106,25 @@ def redraws(rnd: Round) -> list[Redraw]:
         if event.get("kind") == "no_move":
             out.append({"rack": rack, "reason": "no_move"})
             continue
-        mk = Makeup.of(ruleset, list(rack))
-        need_v, need_c = minimums(int(event.get("round", rnd.number)))
-        few_v, few_c = mk.vowels < need_v, mk.consonants < need_c
-        reason = "vowels_consonants" if few_v and few_c else "consonants" if few_c else "vowels"
-        out.append({"rack": rack, "reason": reason})
+        out.append({"rack": rack, "reason": rack_reason(ruleset, rack, int(event.get("round", rnd.number)))})
     return out
+
+
+def rack_reason(ruleset: RuleSet, rack: str, round_no: int) -> str:
+    """Why a rack of round ``round_no`` is not valid (a key of ``labels.REDRAW_REASONS``): too few vowels,
+    consonants, or both."""
+    mk = Makeup.of(ruleset, list(rack))
+    need_v, need_c = minimums(round_no)
+    few_v, few_c = mk.vowels < need_v, mk.consonants < need_c
+    return "vowels_consonants" if few_v and few_c else "consonants" if few_c else "vowels"
+
+
+def redraw_reason(ruleset_id: str, event: dict[str, Any]) -> str:
+    """Why a rack of a draw log went back into the bag (a key of ``labels.REDRAW_REASONS``), from the event itself:
+    the engine's reason in the log is English text for the record."""
+    if event.get("kind") == "no_move":
+        return "no_move"
+    return rack_reason(get_ruleset(ruleset_id), str(event.get("rack", "")), int(event.get("round", 1) or 1))
 
 
 def rack_source(rnd: Round) -> str:

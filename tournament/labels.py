@@ -22,12 +22,12 @@ from dataclasses import dataclass
 from typing import Protocol, TypedDict
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring.coords import LATIN_ROWS, Convention, Coord, CoordError, format_coord, parse_coord, row_label
 from scoring.judge import PLAIN_REASONS, Reason
-from scoring.messages import TEXTS, Message, Renderer, render
+from scoring.messages import COUNTED, TEXTS, Message, Renderer, render
 from scoring.rules import RULESET_NAMES, SIZE, RulesError, get_ruleset
 
 #: Verdict reason → (short label, the player's explanation). ``override``: the arbiter's decision.
@@ -81,7 +81,8 @@ ENGINE_ERRORS: dict[str, Promise] = {
     "no_valid_rack": _("Round %(round)s: no valid rack can be drawn from the tiles left."),
     "leftover_missing": _("The rack «%(typed)s» must keep the leftover %(leftover)s of the previous round "
                           "(%(missing)s missing)."),
-    "wrong_size": _("The rack «%(typed)s» has %(size)s tiles: it must have %(expected)s."),
+    "wrong_size": ngettext_lazy("The rack «%(typed)s» has %(size)s tile: it must have %(expected)s.",
+                                "The rack «%(typed)s» has %(size)s tiles: it must have %(expected)s.", "size"),
     "invalid_rack": _("The rack «%(typed)s» is not valid in round %(round)s: vowels %(vowels)s of %(need_vowels)s, "
                       "consonants %(consonants)s of %(need_consonants)s (a blank counts as either)."),
     "joker_no_blank": _("The rack «%(typed)s» has no blank: in the Joker game every rack holds one while one is "
@@ -91,12 +92,15 @@ ENGINE_ERRORS: dict[str, Promise] = {
     "wrong_phase.draw": _("Round %(round)s needs a rack first."),
     "wrong_phase.play": _("The rack of round %(round)s is already drawn."),
     "bad_state": _("The saved game cannot be read."),
-    "prepared_exhausted": _("Round %(round)s: the prepared game has only %(count)s racks (type the rack drawn "
-                            "from the bag instead)."),
+    "prepared_exhausted": ngettext_lazy("Round %(round)s: the prepared game has only %(count)s rack (type the "
+                                        "rack drawn from the bag instead).",
+                                        "Round %(round)s: the prepared game has only %(count)s racks (type the "
+                                        "rack drawn from the bag instead).", "count"),
     "prepared_redraw": _("Round %(round)s: the prepared rack «%(typed)s» had no legal move and a prepared game "
                          "cannot redraw (type the rack drawn from the bag instead)."),
     "first_move_vertical": _("%(move)s: the first move is placed horizontally"),
-    "not_top": _("%(move)s scores %(score)s, the top of this round scores %(best)s"),
+    "not_top": ngettext_lazy("%(move)s scores %(score)s point, the top of this round scores %(best)s",
+                             "%(move)s scores %(score)s points, the top of this round scores %(best)s", "score"),
     "not_legal": _("%(move)s is not a legal move of the rack %(rack)s: a word is not in the lexicon (%(words)s)."),
     "no_move": _("Round %(round)s: the rack has no legal move."),
     "no_candidates": _("A move given as text needs the legal moves to check it against."),
@@ -145,9 +149,19 @@ def placement_texts() -> dict[str, str]:
     return {code: str(text) for code, text in PLACEMENT.items()}
 
 
+#: A number of each plural form a script tells apart (``D.text.plural`` in static/js/text.js): one, few, many.
+PLURAL_SAMPLES = (1, 2, 5)
+
+
+def plural_forms(text: Callable[[int], str]) -> dict[str, str]:
+    """A counted text (``lambda n: ngettext(…, n)``) in every plural form of the active language, by a number of that
+    form ("1", "2", "5"): a script picks the form of its own number by the language's rule and fills it in."""
+    return {str(n): text(n) for n in PLURAL_SAMPLES}
+
+
 def points_forms() -> dict[str, str]:
-    """"%(n)s points" for n = 1, 2 and 5: a script picks the plural form of the language (1 / few / many)."""
-    return {str(n): ngettext("%(n)s point", "%(n)s points", n) for n in (1, 2, 5)}
+    """"%(n)s points" in each plural form, for the screens' scripts."""
+    return plural_forms(lambda n: ngettext("%(n)s point", "%(n)s points", n))
 
 
 def end_reason_label(code: str) -> str:
@@ -173,6 +187,19 @@ REDRAW_REASONS: dict[str, Promise] = {
     "vowels_consonants": _("too few vowels and consonants"),
     "no_move": _("no legal move"),
 }
+
+
+#: A valid rack drawn under the relaxed minimum (RULES §4: the tiles left cannot meet the rule).
+RELAXED_MINIMUM: Promise = _("relaxed minimum: the tiles left cannot meet the rule")
+
+
+def time_per_move(seconds: object) -> str:
+    """A number of seconds as the time per move is written ("2:00", "0:42"); the value itself when it is no number."""
+    try:
+        total = int(str(seconds))
+    except ValueError:
+        return str(seconds)
+    return f"{total // 60}:{total % 60:02d}"
 
 
 def redraw_reason_texts() -> dict[str, str]:
@@ -235,7 +262,7 @@ AUDIT_FIELDS: dict[str, Promise] = {
     "source": _("source"), "verdicts": _("verdicts"), "awarded": _("points awarded"), "warning": _("warning"),
     "true_score": _("true score"), "automatic": _("automatic"), "round": _("round"), "game": _("game"),
     "archive": _("archive"), "written_at": _("written at"), "host": _("machine"), "program": _("program"),
-    "replaced": _("replaced"), "bytes": _("bytes"), "seconds": _("seconds"),
+    "replaced": _("replaced"), "bytes": _("bytes"), "seconds": _("topping time"),
     "variant": _("variant"), "seconds_per_move": _("time per move"), "code": _("code"), "digest": _("digest"),
     "hall": _("hall"), "players": _("players"), "received_at": _("received at"),
 }
@@ -340,6 +367,25 @@ class CoordStyle:
         return [str(i + 1) for i in range(SIZE)]
 
 
+#: What a coordinate input says under it while it is typed (``static/js/coords.js``, ``echo``): the square the
+#: typed text names, or why it cannot be read. Placeholders: the coordinate in the tournament's rows, its row and
+#: column; what was typed, the first and last letter of the tournament's rows (columns in the English
+#: convention) and an example of each direction.
+COORD_ECHO: dict[str, Promise] = {
+    "across": _("%(coord)s — row %(row)s, column %(col)s, horizontal"),
+    "down": _("%(coord)s — column %(col)s, row %(row)s, vertical"),
+    "bad": _("«%(typed)s» cannot be read: coordinates are a letter %(first)s–%(last)s and a number 1–15, "
+             "e.g. %(across)s or %(down)s."),
+    "no_letter": _("«%(typed)s» has no letter: coordinates are a letter %(first)s–%(last)s and a number 1–15, "
+                   "e.g. %(across)s or %(down)s."),
+}
+
+
+def coordinate_texts() -> dict[str, str]:
+    """The texts of a coordinate input's echo, in the active language (for the screens' scripts)."""
+    return {code: str(text) for code, text in COORD_ECHO.items()}
+
+
 def script_style(convention: str, script: str) -> CoordStyle:
     """The one rule: rows are Cyrillic (А Б В … П) when the tournament chose Cyrillic row letters and writes
     coordinates in the duplicate convention (the English convention puts letters on columns: Latin)."""
@@ -385,7 +431,7 @@ def renderer(style: CoordStyle, *, text: Callable[[str], str] = str,
     """Engine messages in the active language, positions in ``style``; ``text`` and ``coordinate`` shape the
     parameters (e.g. escape them and mark the letter of a coordinate, for a page or a paper)."""
     return Renderer(template=_engine_template, convention=style.convention, cyrillic=style.cyrillic,
-                    quote=_quote, join=_join, text=text, coordinate=coordinate)
+                    quote=_quote, join=_join, text=text, coordinate=coordinate, counted=_engine_counted)
 
 
 def letter_parts(written: str) -> tuple[str, str, str]:
@@ -413,6 +459,12 @@ def split_coordinate(written: str) -> tuple[str, str, str] | None:
 def _engine_template(code: str) -> str:
     text = TEXTS.get(code)
     return gettext(text) if text is not None else code
+
+
+def _engine_counted(code: str, number: int) -> str:
+    """A counted engine template (``scoring.messages.COUNTED``) in the plural form of ``number``."""
+    singular, plural = COUNTED[code][1]
+    return ngettext(singular, plural, number)
 
 
 def _quote(text: str) -> str:
@@ -487,7 +539,7 @@ def engine_refusal(code: str, params: Mapping[str, object], style: CoordStyle) -
     if "top" in values:
         values.setdefault("best", values["top"])
     try:
-        shown = str(text) % values
+        shown = str(text % values)  # a counted text picks its form by its number's parameter
     except (KeyError, TypeError, ValueError):
         return None
     if params.get("prepared"):
@@ -545,12 +597,12 @@ def board_config(tournament: BoardSettings) -> BoardConfig:
             "alphabet": list(ruleset.letters), "rack_size": ruleset.rack_size}
 
 
-__all__ = ["CYRILLIC", "CYRILLIC_READERS", "LATIN", "REDRAW_REASONS", "BoardSettings", "default_script", "end_reason_texts",
+__all__ = ["COORD_ECHO", "CYRILLIC", "CYRILLIC_READERS", "LATIN", "coordinate_texts", "REDRAW_REASONS", "BoardSettings", "default_script", "end_reason_texts",
            "end_text", "engine_error", "explain", "redraw_reason_texts", "renderer", "script_style", "letter_parts", "split_coordinate",
            "verdict_explanation", "END_REASONS", "ENGINE_ERRORS", "PLACEMENT", "engine_refusal", "PREMIUM_CLASS",
            "PREMIUM_TEXT", "REASONS", "BoardConfig",
            "CoordSettings", "CoordStyle",
-           "board_config", "end_reason_label", "flagged", "placement_texts", "points_forms", "reason_label",
+           "board_config", "end_reason_label", "flagged", "placement_texts", "plural_forms", "points_forms", "reason_label",
            "reason_text", "reason_texts", "table_ranges", "tournament_style"]
 __all__ += ["AUDIT_ACTIONS", "AUDIT_FIELDS", "AUDIT_GROUPS", "AUDIT_OBJECTS", "DATETIME_FORMAT", "DATE_FORMAT", "DRAW_KINDS",
-            "audit_action", "audit_group"]
+            "audit_action", "audit_group", "RELAXED_MINIMUM", "time_per_move"]

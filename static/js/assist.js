@@ -129,7 +129,7 @@
       var out = byId("assist-result");
       if (res.status === 200 && res.body.legal) {
         self.move = res.body;
-        out.textContent = res.body.move + " — " + T.points(S.points, res.body.score, o.lang);
+        D.coords.fill(out, D.coords.slipLine(o.config, res.body.move) + " — " + T.points(S.points, res.body.score, o.lang));
         out.className = "tb-assist-result ok";
         byId("assist-use").disabled = false;
       } else {

@@ -3,7 +3,8 @@
  *
  * The board config comes from the server (tournament.labels.board_config): row and column labels,
  * premium classes and their texts, tile values, letter colours. Squares are <span class="sq {premium}">
- * with data-r / data-c (0-based); labels <span class="lbl row|col|corner">; rows are wrapped in
+ * with data-r / data-c (0-based); labels <span class="lbl row|col|corner"> (a letter in a span.coord-letter:
+ * coords.js, label); rows are wrapped in
  * <div class="board-row" role="row"> (display: contents) so that screen readers read a table.
  */
 (function () {
@@ -67,10 +68,11 @@
     if (options.label && !box.getAttribute("aria-label")) box.setAttribute("aria-label", options.label);
     var head = row(box);
     head.appendChild(el("span", "lbl corner")).setAttribute("role", "columnheader");
-    config.cols.forEach(function (c) { head.appendChild(el("span", "lbl col", c)).setAttribute("role", "columnheader"); });
+    // a label that is a letter (rows; columns in the English convention) is drawn apart: З never read as 3
+    config.cols.forEach(function (c) { D.coords.label(head.appendChild(el("span", "lbl col")), c).setAttribute("role", "columnheader"); });
     for (var r = 0; r < this.size; r++) {
       var line = row(box), squares = [];
-      line.appendChild(el("span", "lbl row", config.rows[r])).setAttribute("role", "rowheader");
+      D.coords.label(line.appendChild(el("span", "lbl row")), config.rows[r]).setAttribute("role", "rowheader");
       for (var c = 0; c < this.size; c++) {
         var sq = el("span", "sq " + (config.premiums[r][c] || ""));
         sq.dataset.r = r;

@@ -3,8 +3,9 @@
  *     top's tiles highlighted;
  *   the game page: the countdown of the open round on the server's clock, the live slip panel refreshed
  *     every 2 s while the round takes slips (the page reloads when the round's status changes);
- *   the paper slip page: the table's player shown as its number is typed, the focus on the replacement to
- *     confirm, the first field to fix, or the table number; one click saves once;
+ *   the paper slip page: the table's player shown as its number is typed, the coordinates read back under
+ *     their field (coords.js), the focus on the replacement to confirm, the first field to fix, or the table
+ *     number; one click saves once;
  *   the standings page: the rows filtered as the arbiter types in the search box;
  *   language pickers (select[data-autosubmit]) and print buttons ([data-print]);
  *   file fields (input[type=file][data-choose]): the browser's own button speaks its language, not the
@@ -106,6 +107,8 @@
       if (form.dataset.sent) { e.preventDefault(); return; }
       form.dataset.sent = "1";  // not disabling the button: its name and value (replace) must be sent
     });
+    // the coordinates with their letter drawn apart, what they read as under the field (З9, never 39)
+    D.coords.field(byId("id_coordinates"), T.readJson("coord-config"), {after: byId("table-name")});
     var names = T.readJson("slip-tables") || {}, texts = byId("slip-texts"), out = byId("table-name");
     if (!table || !out || !texts) return;
     var label = (table.labels[0] ? table.labels[0].textContent : "").replace(/:\s*$/, "");
@@ -126,7 +129,7 @@
     var form = byId("standings-search"), input = byId("standings-q"), shown = byId("standings-shown");
     if (!form || !input) return;
     var rows = Array.prototype.slice.call(document.querySelectorAll("tr[data-find]"));
-    var total = rows.length, template = shown.dataset.template;
+    var total = rows.length, forms = JSON.parse(shown.dataset.forms || "{}"), lang = document.documentElement.lang;
     function apply() {
       var q = input.value.trim().replace(/\s+/g, " ").toLowerCase(), n = 0;
       rows.forEach(function (tr) {
@@ -140,7 +143,7 @@
         table.hidden = !!(q && empty);
         if (head && head.tagName === "H2") head.hidden = table.hidden;
       });
-      shown.textContent = q ? T.fmt(template, {shown: n, total: total}) : "";
+      shown.textContent = q ? T.plural(forms, total, lang, {shown: n, total: total}) : "";
     }
     if (input.value) return;  // the page holds the result of a search sent (?q=): Enter searches again
     input.addEventListener("input", apply);

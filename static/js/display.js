@@ -62,7 +62,7 @@
     var r = state.round, on = !!(r && r.variant === "topping" && (phase === "open" || phase === "closed"));
     var box = byId("topped");
     box.hidden = !on || topped.round !== r.id;
-    if (!box.hidden) box.textContent = fmt(S.topped, {n: topped.n, total: topped.players});
+    if (!box.hidden) box.textContent = T.plural(S.topped, topped.players, cfg.lang, {n: topped.n, total: topped.players});
     if (on && !toppedTimer) pollTopped();
   }
   function pollTopped() {

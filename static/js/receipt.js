@@ -8,6 +8,11 @@
 
   function stored(s) { return D.outbox.slipText(s.coordinates, s.word, s.announced_score); }
   function line(parent, cls, text) { return parent.appendChild(el("p", cls, text)); }
+  /** A slip as typed, shown as the hall reads it: its coordinates in the tournament's rows (a Latin H6 in a hall of
+   * Cyrillic rows is З6), the letter drawn apart (coords.js). */
+  function slipShown(parent, tag, cls, config, text) {
+    return D.coords.fill(parent.appendChild(el(tag, cls)), D.coords.slipLine(config, text));
+  }
 
   /** options: config (the board config), strings, lang. */
   function Receipt(options) { this.options = options; }
@@ -34,13 +39,13 @@
       var last = pending[pending.length - 1], next = outbox.nextTry();
       box.classList.add("pending");
       line(box, "tb-receipt-head", "↻ " + S.pending_short);
-      line(box, "tb-receipt-slip mono", D.outbox.slipText(last.coordinates, last.word, last.score));
+      slipShown(box, "p", "tb-receipt-slip mono", this.options.config, D.outbox.slipText(last.coordinates, last.word, last.score));
       line(box, "small", S.pending);
       line(box, "small muted", outbox.sending ? S.sending : next ? fmt(S.retry_in, {s: next}) : "");
     } else if (refused) {
       box.classList.add("refused");
       line(box, "tb-receipt-head", "✖ " + S.refused);
-      line(box, "tb-receipt-slip mono", mine.text);
+      slipShown(box, "p", "tb-receipt-slip mono", this.options.config, mine.text);
       line(box, "", mine.status === "late" ? S.late : mine.code === "no_open_round" ? S.round_over :
         mine.code === "round_changed" ? S.round_changed : fmt(S.invalid, {detail: mine.detail || ""}));
     }
@@ -48,7 +53,7 @@
     if (counted && !ctx.topping) {  // topping: the attempt's answer is on its own card (#topping)
       var part = box.appendChild(el("div", "tb-receipt-ok"));
       line(part, "tb-receipt-head", "✔ " + fmt(S.received, {time: D.clock.timeOfDay(counted.received_at)}));
-      line(part, "tb-receipt-slip mono", stored(counted));
+      slipShown(part, "p", "tb-receipt-slip mono", this.options.config, stored(counted));
       line(part, "small muted", (counted.version > 1 ? fmt(S.version, {n: counted.version}) + " · " : "") +
         (ctx.phase === "open" ? S.can_replace : S.counts));
       if (!pending.length && !refused) box.classList.add("ok");
@@ -66,7 +71,8 @@
     var mine = box.appendChild(el("div", "tb-res-mine"));
     mine.appendChild(el("div", "small muted", S.your_move));
     var slip = state.slip && state.round && state.slip.round === state.round.id ? state.slip : null;
-    mine.appendChild(el("div", slip ? "mono tb-res-move" : "tb-res-none", slip ? stored(slip) : S.no_slip));
+    if (slip) slipShown(mine, "div", "mono tb-res-move", o.config, stored(slip));
+    else mine.appendChild(el("div", "tb-res-none", S.no_slip));
     if (v) {
       var verdict = mine.appendChild(el("div", "tb-res-verdict" + (v.awarded > 0 ? " ok" : " bad"), T.points(S.points, v.awarded, o.lang)));
       if (v.warning) verdict.appendChild(el("span", "tb-warn", " ⚠ " + S.warning));

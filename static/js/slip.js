@@ -35,6 +35,8 @@
     this.options = options;
     var self = this;
     byId("slip-word").addEventListener("input", function () { self.onInput(); });
+    // the typed coordinates with their letter drawn apart, and what they read as under the field (coords.js)
+    D.coords.field(byId("slip-coords"), options.config, {after: byId("slip-coords").closest(".tb-field-row")});
   }
 
   /** The letters of the word with their blank flags. */

@@ -285,7 +285,7 @@
       if (phaseOf() !== "open") return;
       if (state.tournament.assisted_mode && assist.tap(r, c, sq.classList.contains("has-tile"))) return;
       chosen = {row: r, col: c};
-      byId("chooser-text").textContent = fmt(S.start_square, {sq: D.coords.text(B, r, c, false)});
+      D.coords.fillFormat(byId("chooser-text"), S.start_square, {sq: D.coords.text(B, r, c, false)}, ["sq"]);
       D.coords.fill(byId("choose-h"), D.coords.text(B, r, c, false) + " → " + S.horizontal);
       D.coords.fill(byId("choose-v"), D.coords.text(B, r, c, true) + " ↓ " + S.vertical);
       byId("chooser").hidden = false;
@@ -366,9 +366,9 @@
       } else {
         box.classList.add("bad");
         box.appendChild(el("p", "tb-topping-head", "✖ " + (phase === "open" ? S.topping_not_top : S.topping_missed)));
-        var move = D.outbox.slipText(a.coordinates, a.word, null);
-        box.appendChild(el("p", "", a.points == null ? fmt(S.topping_invalid, {move: move}) :
-          fmt(S.topping_points, {move: move, points: T.points(S.points, a.points, cfg.lang)})));
+        var move = D.coords.slip(B, a.coordinates, a.word, null);  // in the tournament's rows, the letter drawn apart
+        D.coords.fillFormat(box.appendChild(el("p")), a.points == null ? S.topping_invalid : S.topping_points,
+          {move: move, points: a.points == null ? "" : T.points(S.points, a.points, cfg.lang)}, ["move"]);
       }
     }
 

@@ -31,16 +31,28 @@
     return node;
   }
 
-  /** "%(n)s points" in the plural form of the language: forms["1"], forms["2"] (few) or forms["5"] (many),
-   * as tournament.labels.points_forms() renders them. */
-  function points(forms, n, lang) {
-    var a = Math.abs(n), d = a % 10, h = a % 100, few = d >= 2 && d <= 4 && (h < 12 || h > 14), k;
-    if (lang === "ru" || lang === "uk") k = d === 1 && h !== 11 ? "1" : few ? "2" : "5";
-    else if (lang === "pl") k = a === 1 ? "1" : few ? "2" : "5";
-    else if (lang === "fr") k = a <= 1 ? "1" : "2";
-    else k = a === 1 ? "1" : "2";
-    return fmt(forms[k], {n: n});
+  /** The plural form of a whole number in a language, named by a number of that form as
+   * tournament.labels.plural_forms() renders a counted text: "1" (one), "2" (few), "5" (many). The catalogues'
+   * rules (Plural-Forms): ru, uk: 1, 21, 31… but not 11 → "1"; 2–4, 22–24… but not 12–14 → "2"; the rest → "5".
+   * pl: 1 only → "1"; 2–4, 22–24… but not 12–14 → "2"; the rest (0, 5–21, 25–31…) → "5". fr: 0 and 1 → "1".
+   * en and the others: 1 → "1". */
+  function pluralKey(n, lang) {
+    var a = Math.abs(n), d = a % 10, h = a % 100, few = d >= 2 && d <= 4 && (h < 12 || h > 14);
+    if (lang === "ru" || lang === "uk") return d === 1 && h !== 11 ? "1" : few ? "2" : "5";
+    if (lang === "pl") return a === 1 ? "1" : few ? "2" : "5";
+    if (lang === "fr") return a <= 1 ? "1" : "2";
+    return a === 1 ? "1" : "2";
   }
+
+  /** A counted text in the plural form of n: its forms as tournament.labels.plural_forms() renders them, filled in
+   * with params (by default {n: n}). Every number a script shows with a noun goes through here. */
+  function plural(forms, n, lang, params) {
+    var text = forms[pluralKey(n, lang)];
+    return fmt(text == null ? forms["2"] : text, params || {n: n});
+  }
+
+  /** "%(n)s points" in the plural form of n (tournament.labels.points_forms()). */
+  function points(forms, n, lang) { return plural(forms, n, lang); }
 
   /** localStorage as JSON; null or undefined removes the key; whether it was kept. Private mode: nothing is kept,
    * nothing breaks. */
@@ -82,7 +94,8 @@
   }
 
   D.text = {
-    byId: byId, readJson: readJson, fmt: fmt, el: el, points: points, save: save, load: load, answer: answer,
+    byId: byId, readJson: readJson, fmt: fmt, el: el, plural: plural, pluralKey: pluralKey, points: points, save: save,
+    load: load, answer: answer,
     olderTag: olderTag, wait: wait, autosubmit: autosubmit
   };
 })();

@@ -42,7 +42,7 @@ def test_right_move_right_score(solve_fn):
     v = judge("11D DOERS 18", solve_fn=solve_fn)
     assert summary(v) == (18, False, "ok", 18)
     assert v.move == "11D DOERS"
-    assert "scores 18, as announced" in v.message
+    assert "scores 18 points, as announced" in v.message
 
 
 # -- row 2: score wrong or missing ----------------------------------------------------------
@@ -299,7 +299,7 @@ def test_judge_command_text(manage):
     result = manage("judge", "--ruleset", "en", "--lexicon", str(WORDLIST), "--board", CAT_FEN,
                     "--rack", RACK, "--slip", "11D DOERS 20")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("18 points, warning (score_wrong)")
+    assert result.stdout.startswith("18 points, warning (score wrong): ")  # en: English, the reason's label
 
 
 @pytest.mark.parametrize(

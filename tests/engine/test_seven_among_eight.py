@@ -239,7 +239,7 @@ def test_judge_and_solve_commands_take_the_variant(tmp_path: Path) -> None:
         "2",
         stdout=out,
     )
-    assert out.getvalue().startswith("0 points (illegal_placement)") and " 8 " in out.getvalue()  # the site's language
+    assert out.getvalue().startswith("0 points (illegal placement)") and " 8 " in out.getvalue()  # en: English
     solved = StringIO()
     call_command(
         "solve",

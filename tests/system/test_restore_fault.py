@@ -114,11 +114,11 @@ def test_restore_on_a_fresh_clone_then_the_next_round_from_the_same_tablets(tmp_
     env2 = stack_env(second)
     started = time.monotonic()
     in_checkout(clone, env2, "manage.py", "migrate", "--no-input", "-v", "0")
-    restored = in_checkout(clone, env2, "manage.py", "restore", str(archive))
+    restored = in_checkout(clone, env2, "manage.py", "restore", str(archive), "--language", "en")
     restore_seconds = time.monotonic() - started
     print(f"\nrestore on the fresh clone (migrate + restore, lexicon included): {restore_seconds:.1f} s\n"
           f"{restored.stdout}")
-    assert "restored load" in restored.stdout
+    assert "Restored load" in restored.stdout
     after = snapshot(clone, env2, setup["slug"])
     assert after == before  # standings, players' results, rounds, audit log
 

@@ -59,6 +59,7 @@ from ..models import (
     Tournament,
     Verdict,
 )
+from . import sniff
 
 FORMAT = "duplicate-scrabble-backup"
 FORMAT_VERSION = 1
@@ -355,22 +356,27 @@ def damaged(path: Path, why: str) -> BackupError:
                        % {"file": path.name, "why": why})
 
 
+def not_a_backup(path: Path) -> BackupError:
+    return BackupError(sniff.not_a_backup_text(path))
+
+
 def read_archive(path: Path) -> Archive:
     """Opens and checks an archive (every part against the manifest's SHA-256); :class:`BackupError` with
     the reason when it is not a backup, is damaged or truncated, or comes from a newer program."""
     if not path.is_file():
         raise BackupError(_("There is no file %(file)s.") % {"file": path})
+    ours = sniff.starts_as_ours(path, (DATA, MANIFEST), (LEXICON_FOLDER,))
     try:
         with zipfile.ZipFile(path) as zf:
             names = set(zf.namelist())
             if MANIFEST not in names:
-                raise damaged(path, _("it has no manifest (not a backup of this program)"))
+                raise damaged(path, _("it has no manifest")) if ours else not_a_backup(path)
             try:
                 manifest: Manifest = json.loads(zf.read(MANIFEST))
             except (ValueError, UnicodeDecodeError):
                 raise damaged(path, _("its manifest cannot be read")) from None
             if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-                raise damaged(path, _("it has no manifest (not a backup of this program)"))
+                raise damaged(path, _("its manifest cannot be read")) if ours else not_a_backup(path)
             if int(manifest.get("format_version", 0)) > FORMAT_VERSION:
                 raise damaged(path, _("it was written by a newer version of the program; update this copy first"))
             parts = manifest.get("parts") or {}
@@ -387,6 +393,8 @@ def read_archive(path: Path) -> Archive:
                     raise damaged(path, _("the part %(part)s is damaged (its checksum differs)") % {"part": member})
             data = json.loads(zf.read(DATA))
     except zipfile.BadZipFile:
+        if not ours:
+            raise not_a_backup(path) from None
         raise damaged(path, _("the file is damaged or incomplete (cut off while copying?)")) from None
     except (zipfile.LargeZipFile, OSError, EOFError) as exc:
         raise damaged(path, str(exc)) from None

@@ -22,8 +22,19 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from .. import labels
-from ..models import AuditLog, Game, Penalty, Registration, Round, Slip, Tournament, Verdict
+from .. import gamestate, labels
+from ..models import (
+    RULESET_CHOICES,
+    VARIANT_CHOICES,
+    AuditLog,
+    Game,
+    Penalty,
+    Registration,
+    Round,
+    Slip,
+    Tournament,
+    Verdict,
+)
 from ..web.access import arbiter_view
 from ..web.timezone import zone_of
 from .tournaments import context
@@ -48,6 +59,7 @@ class Entry:
     """One row of the log as the page shows it."""
 
     row: AuditLog
+    who: str
     action: str
     what: str
     before: list[Line]
@@ -84,11 +96,15 @@ class Presenter:
             "deadline": self.moment,
             "at": self.moment,
             "log": self.draws,
-            "rounds": lambda v: ", ".join(f"{n} ({_choice(Round.Status.choices)(s)})" for n, s in v),
+            "rounds": self.rounds,
             "status": _choice(Round.Status.choices),
             "game_status": _choice(Game.Status.choices),
             "source": _choice(Slip.Source.choices),
             "cancelled": lambda v: ", ".join(str(n) for n in v) or "—",
+            "variant": _choice(VARIANT_CHOICES),
+            "seconds_per_move": labels.time_per_move,
+            "seconds": labels.time_per_move,
+            "ruleset": _choice(RULESET_CHOICES),
         }
 
     def move(self, value: Any) -> str:
@@ -110,8 +126,16 @@ class Presenter:
         return date_format(when, labels.DATETIME_FORMAT)
 
     @staticmethod
-    def draws(events: Any) -> str:
-        """A round's draw log: "drawn again: AEI+OUST (too few consonants); drawn: …"."""
+    def rounds(value: Any) -> str:
+        """Round numbers with their status ("3 (published), 4 (open)"), or a number of rounds."""
+        if not isinstance(value, list):
+            return str(value)
+        status = _choice(Round.Status.choices)
+        return ", ".join(f"{n} ({status(s)})" for n, s in value) or "—"
+
+    def draws(self, events: Any) -> str:
+        """A round's draw log: "drawn again: AEI+OUST (too few consonants); drawn: …" — why a rack went back in
+        the page's language (the engine's English reason is kept in the log, not shown)."""
         if not isinstance(events, list):
             return str(events)
         parts = []
@@ -121,8 +145,10 @@ class Presenter:
                 continue
             tiles = "+".join(t for t in (e.get("leftover", ""), e.get("drawn", "")) if t) or e.get("rack", "")
             text = f"{labels.DRAW_KINDS.get(e.get('kind', ''), e.get('kind', ''))}: {tiles}"
-            if e.get("reason"):
-                text += f" ({labels.REDRAW_REASONS.get(e['reason'], e['reason'])})"
+            if not e.get("valid", True):
+                text += f" ({labels.REDRAW_REASONS[gamestate.redraw_reason(self.tournament.ruleset, e)]})"
+            elif e.get("reason"):  # a valid rack under the relaxed minimum
+                text += f" ({labels.RELAXED_MINIMUM})"
             parts.append(text)
         return "; ".join(parts) or "—"
 
@@ -161,7 +187,7 @@ class Presenter:
             return str(value)
         choices = getattr(model_field, "choices", None)
         if choices:
-            return _choice(choices)(value)
+            return _choice([(str(v), label) for v, label in choices])(str(value))
         if value in ("True", "False"):
             return _yes_no(value == "True")
         return str(value) if value not in (None, "") else "—"
@@ -177,7 +203,8 @@ class Presenter:
 
     def entries(self, rows: list[AuditLog]) -> list[Entry]:
         names = objects(rows)
-        return [Entry(row=row, action=labels.audit_action(row.action),
+        players = tablet_players(rows)
+        return [Entry(row=row, who=who(row, players), action=labels.audit_action(row.action),
                       what=names.get((row.object_type, row.object_id)) or self.kind(row.object_type),
                       before=self.lines(row.action, row.before), after=self.lines(row.action, row.after))
                 for row in rows]
@@ -215,6 +242,26 @@ def objects(rows: list[AuditLog]) -> dict[tuple[str, str], str]:
     for p in Penalty.objects.filter(pk__in=_ids(rows, "Penalty")).select_related("game", "registration"):
         names["Penalty", str(p.pk)] = at(p.game.number, None, p.registration.table_number)
     return names
+
+
+def tablet_players(rows: list[AuditLog]) -> dict[str, str]:
+    """Who handed in each slip of the page that came from a tablet (no user behind it): "table 7 — Ivan Petrenko
+    (tablet)", by the slip's id."""
+    ids = [int(r.object_id) for r in rows if r.actor_id is None and r.object_type == "Slip" and r.object_id.isdigit()]
+    return {str(slip.pk): _("table %(table)s — %(name)s (tablet)") % {"table": slip.registration.table_number,
+                                                                       "name": slip.registration.player.name}
+            for slip in Slip.objects.filter(pk__in=ids, source=Slip.Source.TABLET)
+            .select_related("registration__player")}
+
+
+def who(row: AuditLog, players: dict[str, str]) -> str:
+    """Who made a change: the arbiter's user name, the player whose tablet handed a slip in, else the system (a
+    task of the server: a round closed at its deadline, a solver's result)."""
+    if row.actor is not None:
+        return row.actor.get_username()
+    if row.object_type == "Slip" and row.object_id in players:
+        return players[row.object_id]
+    return _("system")
 
 
 @arbiter_view

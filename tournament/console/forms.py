@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext, pgettext_lazy
 
 from lexicon.models import Lexicon
 from scoring.coords import Convention, CoordError, parse_coord
@@ -236,12 +237,17 @@ def _max_length(name: str) -> int:
     return field.max_length
 
 
+#: The example line of the import's text box, in the page's language (a name and a club of its country).
+EXAMPLE_LINE = pgettext_lazy("a player line of the CSV import: name;club;category;series;licence",
+                             "Smith John;Riverside;adults;A;GB-123")
+
+
 class ImportForm(forms.Form):
     file = forms.FileField(label=_("CSV file"), required=False, widget=forms.ClearableFileInput(
         attrs={"data-choose": _("Choose a file…"), "data-none": _("No file chosen")}))  # the page's words
     text = forms.CharField(label=_("or paste the lines"), required=False,
                            widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false",
-                                                        "placeholder": "Иванов Иван;Спартак;взрослые;A;RU-123"}))
+                                                        "placeholder": EXAMPLE_LINE}))
 
     def clean(self) -> dict[str, Any]:
         super().clean()
@@ -301,7 +307,7 @@ class GameForm(forms.Form):
 
 class DrawForm(forms.Form):
     typed_rack = forms.CharField(
-        label=_("rack from the bag"), required=False, max_length=16,
+        label=_("Rack from the bag"), required=False, max_length=16,
         widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false", "autocapitalize": "characters",
                                       "placeholder": _("empty: automatic draw")}),
         help_text=_("Type the tiles drawn from a physical bag (? for a blank), or leave empty."))
@@ -364,8 +370,11 @@ class SlipForm(forms.Form):
             raise forms.ValidationError(_("«%(ch)s» is not a letter of this tournament's tiles.")
                                         % {"ch": bad}) from None
         if len(tiles) > BOARD_SIZE:
-            raise forms.ValidationError(_("A word has at most %(n)d letters (the width of the board); "
-                                          "this one has %(k)d.") % {"n": BOARD_SIZE, "k": len(tiles)})
+            raise forms.ValidationError(ngettext("A word has at most %(n)d letter (the width of the board); "
+                                                 "this one has %(k)d.",
+                                                 "A word has at most %(n)d letters (the width of the board); "
+                                                 "this one has %(k)d.", BOARD_SIZE)
+                                        % {"n": BOARD_SIZE, "k": len(tiles)})
         return word
 
     def clean_coordinates(self) -> str:

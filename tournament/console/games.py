@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import gamestate, labels
@@ -144,8 +145,10 @@ def _penalty(request: HttpRequest, tournament: Tournament, g: Game) -> None:
         messages.error(request, _("No player at table %(t)d.") % {"t": table})
         return
     games.add_penalty(request.user, g, reg, points=form.cleaned_data["points"], reason=form.cleaned_data["reason"])
-    messages.success(request, _("Penalty of %(p)d points for table %(t)d.")
-                     % {"p": form.cleaned_data["points"], "t": reg.table_number})
+    points = form.cleaned_data["points"]
+    messages.success(request, ngettext("Penalty of %(p)d point for table %(t)d.",
+                                       "Penalty of %(p)d points for table %(t)d.", points)
+                     % {"p": points, "t": reg.table_number})
 
 
 def _round_action(request: HttpRequest, action: str, rnd: Round) -> None:

@@ -7,6 +7,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from ..errors import ServiceError
@@ -18,6 +19,12 @@ from .tournaments import context
 
 #: The session key of the access codes just made, shown once on the next page.
 NEW_CODES = "new_access_codes"
+
+
+def to_correct(n: int) -> str:
+    """The import's refusal: how many lines of the file to correct."""
+    return ngettext("Nothing was imported: %(n)d line to correct.", "Nothing was imported: %(n)d lines to correct.",
+                    n) % {"n": n}
 
 
 @arbiter_view
@@ -69,7 +76,7 @@ def import_players(request: HttpRequest, tournament: Tournament) -> HttpResponse
         if not problems and not rows:
             messages.error(request, _("No player line found."))
         elif problems:
-            messages.error(request, _("Nothing was imported: %(n)d line(s) to correct.") % {"n": len(problems)})
+            messages.error(request, to_correct(len(problems)))
         else:
             try:
                 with transaction.atomic():
@@ -83,8 +90,9 @@ def import_players(request: HttpRequest, tournament: Tournament) -> HttpResponse
                             raise
             except ServiceError:
                 imported = []
-                messages.error(request, _("Nothing was imported: %(n)d line(s) to correct.") % {"n": len(problems)})
+                messages.error(request, to_correct(len(problems)))
             else:
-                messages.success(request, _("%(n)d players imported.") % {"n": len(imported)})
+                messages.success(request, ngettext("%(n)d player imported.", "%(n)d players imported.",
+                                                   len(imported)) % {"n": len(imported)})
     return render(request, "arbiter/import.html", context(
         tournament, "players", form=form, problems=problems, imported=imported))

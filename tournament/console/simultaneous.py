@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from lexicon.models import Lexicon
@@ -23,6 +23,7 @@ from ..errors import Code, ServiceError
 from ..models import VARIANT_CHOICES, Game, Simultaneous, Tournament
 from ..services import simulfiles, simulhall, simultaneous
 from ..web.access import arbiter_view, flash_error
+from ..web.address import address_of
 from ..web.organiser import organiser_view
 from .tournaments import context
 
@@ -105,7 +106,8 @@ def simul_list(request: HttpRequest) -> HttpResponse:
         except ServiceError as exc:
             flash_error(request, exc)
         else:
-            messages.success(request, _("The game is prepared: %(n)s rounds.") % {"n": len(simul.rounds)})
+            messages.success(request, ngettext("The game is prepared: %(n)s round.", "The game is prepared: %(n)s rounds.",
+                                               len(simul.rounds)) % {"n": len(simul.rounds)})
             return redirect("arbiter:simul", game=simul.game_id)
     games = Simultaneous.objects.select_related("lexicon").annotate(
         hall_count=Count("halls", distinct=True), result_count=Count("halls__result", distinct=True))
@@ -128,15 +130,15 @@ def simul_detail(request: HttpRequest, simul: Simultaneous) -> HttpResponse:
     choices = simultaneous.filter_choices(simul)
     rows = simultaneous.national_standings(simul, **filters)
     halls = simultaneous.hall_summaries(simul)
-    base = request.build_absolute_uri("/")[:-1]
-    links = {h.hall.code: (base + reverse("api:simul-package", args=[simul.game_id, h.hall.code]),
+    tops = simultaneous.played_tops(simul)
+    links = {h.hall.code: (address_of(request, reverse("api:simul-package", args=[simul.game_id, h.hall.code])),
                            simulfiles.hall_token(h.hall.key, str(simul.game_id), h.hall.code)) for h in halls}
     return render(request, "arbiter/simul_detail.html", {
         "active": "simultaneous", "simul": simul, "halls": halls, "links": links, "rows": rows,
         "filters": filters, "filter_menus": [(k, FILTER_LABELS[k], choices[k]) for k in simultaneous.FILTERS],
         "hall_form": HallForm(), "file_form": FileForm(),
-        "top_total": sum(r["score"] for r in simul.rounds), "results_url": base + reverse(
-            "api:simul-results", args=[simul.game_id]),
+        "played": len(tops), "top_total": sum(tops),
+        "results_url": address_of(request, reverse("api:simul-results", args=[simul.game_id])),
         "query": request.GET.urlencode()})
 
 
@@ -163,7 +165,7 @@ def simul_package(request: HttpRequest, simul: Simultaneous, code: str) -> HttpR
     except ServiceError as exc:
         flash_error(request, exc)
         return redirect("arbiter:simul", game=simul.game_id)
-    url = request.build_absolute_uri(reverse("api:simul-results", args=[simul.game_id]))
+    url = address_of(request, reverse("api:simul-results", args=[simul.game_id]))
     return _download(simultaneous.package(hall, results_url=url), f"package-{str(simul.game_id)[:8]}-{code}.json")
 
 
@@ -179,11 +181,12 @@ def simul_results(request: HttpRequest, simul: Simultaneous) -> HttpResponse:
     except ServiceError as exc:
         flash_error(request, exc)
     else:
-        said = {"new": _("Results of «%(hall)s» imported: %(n)s players."),
+        n = len(result.document["players"])
+        said = {"new": ngettext("Results of «%(hall)s» imported: %(n)s player.",
+                                "Results of «%(hall)s» imported: %(n)s players.", n),
                 "same": _("These results of «%(hall)s» were imported already: nothing changed."),
                 "replaced": _("Results of «%(hall)s» replaced by the corrected file (version %(v)s).")}[outcome]
-        messages.success(request, said % {"hall": result.hall.name, "n": len(result.document["players"]),
-                                          "v": result.version})
+        messages.success(request, said % {"hall": result.hall.name, "n": n, "v": result.version})
     return redirect("arbiter:simul", game=simul.game_id)
 
 
@@ -219,10 +222,13 @@ def hall_results(request: HttpRequest, tournament: Tournament, number: int) -> H
     try:
         if request.POST.get("send"):
             answer = simulhall.send_results(request.user, game)
+            n = int(answer.get("players") or 0)
             said = {"same": _("The organiser had these results already: nothing changed."),
-                    "replaced": _("The organiser replaced the hall's earlier results: %(n)s players.")}
-            messages.success(request, said.get(str(answer.get("outcome")), _(
-                "The organiser received the results: %(n)s players.")) % {"n": answer.get("players", "")})
+                    "replaced": ngettext("The organiser replaced the hall's earlier results: %(n)s player.",
+                                         "The organiser replaced the hall's earlier results: %(n)s players.", n)}
+            messages.success(request, said.get(str(answer.get("outcome")), ngettext(
+                "The organiser received the results: %(n)s player.",
+                "The organiser received the results: %(n)s players.", n)) % {"n": n})
             return redirect("arbiter:simul_hall", slug=tournament.slug)
         signed = simulhall.results_file(request.user, game)
     except ServiceError as exc:

@@ -14,6 +14,8 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -21,6 +23,7 @@ from .. import labels
 from ..errors import ServiceError
 from ..models import Registration, Round, Slip, Tournament
 from ..services import rounds, slips, topping
+from ..templatetags.duplicate import coord_marked
 from ..web.access import arbiter_view, flash_error
 from . import forms
 from .games import game_of, live_state
@@ -84,13 +87,21 @@ def save(request: HttpRequest, rnd: Round, reg: Registration, data: dict[str, An
     except ServiceError as exc:
         flash_error(request, exc)
         return False
-    text = labels.tournament_style(slip.round.game.tournament).slip(slip.coordinates, slip.word, slip.announced_score)
+    # the slip in the tournament's rows, the letter of its coordinates drawn apart (З9, never read as 39)
+    text = coord_marked(labels.tournament_style(slip.round.game.tournament).slip(slip.coordinates, slip.word,
+                                                                                 slip.announced_score))
     if slip.late:
-        messages.warning(request, _("Table %(n)d: %(text)s saved as late (it does not count).")
-                         % {"n": data["table"], "text": text})
+        messages.warning(request, _html(_("Table %(n)d: %(text)s saved as late (it does not count)."),
+                                        n=data["table"], text=text))
     else:
-        messages.success(request, _("Table %(n)d: %(text)s saved.") % {"n": data["table"], "text": text})
+        messages.success(request, _html(_("Table %(n)d: %(text)s saved."), n=data["table"], text=text))
     return True
+
+
+def _html(template: str, **values: int | str) -> SafeString:
+    """A translated text with its values, escaped but for the ones already made safe (a marked coordinate)."""
+    shown = {k: v if isinstance(v, int) else conditional_escape(v) for k, v in values.items()}
+    return mark_safe(conditional_escape(template) % shown)  # noqa: S308 - every part escaped
 
 
 def table_data(tournament: Tournament, rnd: Round | None) -> dict[str, list[str]]:

@@ -3,11 +3,15 @@ club (``?q=``, and as the arbiter types, by ``console.js``)."""
 
 from __future__ import annotations
 
+import json
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
+from .. import labels
 from ..models import Game, Tournament
 from ..services import standings as standing_service
 from ..services import topping
@@ -51,4 +55,6 @@ def standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         tournament, "standings", tables=tables, group=group, games=games, game=game_obj, query=query,
         times=shown_lines(topping.standings_times(tournament, game_obj)) if not group else [],
         players=players, shown=sum(len(rows) for rows in tables.values()),
+        shown_forms=json.dumps(labels.plural_forms(lambda n: ngettext(
+            "%(shown)s of %(total)s player", "%(shown)s of %(total)s players", n)), ensure_ascii=False),
         groups=[("series", _("Series")), ("category", _("Categories")), ("club", _("Clubs"))]))

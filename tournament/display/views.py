@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
 from .. import labels
@@ -48,7 +49,9 @@ def display_strings() -> dict[str, str | dict[str, str]]:
         "redraw_reasons": labels.redraw_reason_texts(),
         "game_over_n": _("Game %(game)s is over"),
         "end_reasons": labels.end_reason_texts(),
-        "topped": _("Topping: %(n)s of %(total)s players have found the top"),
+        "topped": labels.plural_forms(lambda n: ngettext("Topping: %(n)s of %(total)s player has found the top",
+                                                         "Topping: %(n)s of %(total)s players have found the top",
+                                                         n)),
     }
 
 

@@ -1,5 +1,6 @@
-"""What the engine commands (``solve``, ``bench_solver``, ``simulate``) share: one-line argument errors,
-argument types, and the solver over a lexicon given on the command line."""
+"""What the engine commands (``solve``, ``judge``, ``bench_solver``, ``simulate``) share: one-line argument errors,
+argument types, the solver over a lexicon given on the command line, and the script and language of what they
+print."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import sys
 from collections.abc import Callable
 from typing import NoReturn
 
+from django.conf import settings
 from django.core.management.base import CommandError, CommandParser
 
 from lexicon.resolve import LexiconNotFound, open_lexicon
@@ -62,16 +64,35 @@ def open_solver(ruleset: RuleSet, lexicon: str) -> Solver:
         raise CommandError(str(exc), returncode=2) from None
 
 
-__all__ = ["one_line_errors", "open_solver", "positive_int"]
+#: The language a command speaks for a rule set when ``--language`` is not given: Russian for ru, Ukrainian for uk,
+#: English for the others.
+RULESET_LANGUAGES = {"ru": "ru", "uk": "uk"}
 
 
 def add_script_argument(parser: CommandParser) -> None:
-    """``--script latin|cyrillic``: the row letters of the coordinates printed (a Cyrillic rule set's
-    tournaments usually read А–П; both are read on input)."""
-    parser.add_argument("--script", choices=[labels.LATIN, labels.CYRILLIC], default=labels.LATIN,
-                        help="row letters of the coordinates printed: latin (A–O, default) or cyrillic (А–П)")
+    """``--script latin|cyrillic`` (the row letters of the coordinates printed; both are read on input) and
+    ``--language`` (of the texts printed); by default the rule set's, as a new tournament of it starts."""
+    parser.add_argument("--script", choices=[labels.LATIN, labels.CYRILLIC], default=None,
+                        help="row letters of the coordinates printed: latin (A–O) or cyrillic (А–П); default: the "
+                             "rule set's (cyrillic for ru and uk read in Russian or Ukrainian; --json: latin, as "
+                             "the engine writes moves)")
+    parser.add_argument("--language", choices=[code for code, _name in settings.LANGUAGES], default=None,
+                        help="language of the texts printed; default: the rule set's (ru, uk), English otherwise")
 
 
-def script_style(opts: dict[str, object]) -> labels.CoordStyle:
-    """The coordinate style the options ask for (``--script``, ``--convention`` when the command has it)."""
-    return labels.script_style(str(opts.get("convention") or "duplicate"), str(opts.get("script") or labels.LATIN))
+def command_language(opts: dict[str, object]) -> str:
+    """The language of what a command prints: ``--language``, else the rule set's (:data:`RULESET_LANGUAGES`)."""
+    return str(opts.get("language") or RULESET_LANGUAGES.get(str(opts.get("ruleset") or ""), "en"))
+
+
+def script_style(opts: dict[str, object], *, data: bool = False) -> labels.CoordStyle:
+    """The coordinate style of what a command prints (``--script``, ``--convention`` when the command has it):
+    by default the script a new tournament of the rule set starts with in the command's language
+    (:func:`tournament.labels.default_script`: ru and uk → Cyrillic); ``data`` (``--json``): Latin, the engine's."""
+    script = opts.get("script") or (labels.LATIN if data else labels.default_script(
+        str(opts.get("ruleset") or ""), command_language(opts)))
+    return labels.script_style(str(opts.get("convention") or "duplicate"), str(script))
+
+
+__all__ = ["RULESET_LANGUAGES", "add_script_argument", "command_language", "one_line_errors", "open_solver",
+           "positive_int", "script_style"]

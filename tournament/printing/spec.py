@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import ngettext
 
 from ..models import Tournament
 from ..services import reading
@@ -118,7 +119,8 @@ def make_spec(tournament: Tournament, kind: str, *, game: Any = None, round: Any
     if flagged and kind != "arbitration":
         raise SpecError(_("“flagged only” applies to the arbitration sheet only"))
     if copies_n > MAX_COPIES:
-        raise SpecError(_("At most %(n)s slips per table.") % {"n": MAX_COPIES})
+        raise SpecError(ngettext("At most %(n)s slip per table.", "At most %(n)s slips per table.", MAX_COPIES)
+                        % {"n": MAX_COPIES})
     if copies_n > 1 and kind != "slips":
         raise SpecError(_("copies apply to the slips only"))
     if kind in ("game-sheet", "arbitration") and game_n is None:

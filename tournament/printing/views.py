@@ -8,7 +8,7 @@ and ``game``, ``round``, ``player`` (a Player id; for the player sheets also ``a
 ``series:<name>``, ``category:<name>``), ``group_by``, ``copies``, ``flagged_only=1`` (arbitration); cards
 also need ``confirm=1`` (printing cards issues new access codes) and take ``base_url`` (the address the
 tablets open, ``http(s)://host[:port]``; the machine's LAN address by default, see
-:mod:`tournament.printing.address`) and ``log_out_tablets=1``. The answer is the job as
+:mod:`tournament.web.address`) and ``log_out_tablets=1``. The answer is the job as
 JSON (``Accept: application/json`` or ``format=json``) or a redirect to its progress page.
 """
 
@@ -26,9 +26,10 @@ from django.views.decorators.http import require_GET, require_POST
 from ..models import Tournament
 from ..services import reading
 from ..web.access import arbiter_view
+from ..web.address import suggested_address
 from . import build
 from . import spec as specs
-from .address import AddressError, clean_address, suggested_address
+from .address import AddressError, clean_address
 from .jobs import Job, get_job, job_file, start_job
 from .layout import tr as _
 

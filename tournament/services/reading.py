@@ -170,6 +170,8 @@ class GameSheet:
     board: str  # FEN: the board as it is now
     variant: str = "classic"
     variant_label: StrOrPromise = ""
+    end_reason: str = ""  # why a finished game ended (``labels.END_REASONS``)
+    end_note: str = ""  # the arbiter's own words when he ended it
 
     @property
     def finished(self) -> bool:
@@ -204,7 +206,7 @@ def game_sheet(game: Game) -> GameSheet:
                for number, rnd in sorted(live.items())
                if number not in done and rnd.status != Round.Status.PUBLISHED]
     return GameSheet(game.number, game.status, Game.Status(game.status).label, rounds, gamestate.board_fen(game),
-                     game.variant, game.get_variant_display())
+                     game.variant, game.get_variant_display(), game.end_reason, game.end_note)
 
 
 # -- slips as the papers show them -----------------------------------------------------------------------
@@ -501,7 +503,7 @@ def fingerprint(kind: str, params: str, tournament: Tournament, *, game: Game | 
         g = game
         assert g is not None
         state = gamestate.fingerprint(g)
-        parts += [g.pk, g.number, g.status, g.end_reason, state.board, state.rounds, _rounds_part(g.rounds.all())]
+        parts += [g.pk, g.number, g.status, g.end_reason, g.end_note, state.board, state.rounds, _rounds_part(g.rounds.all())]
     elif kind == "player-sheet" and registration is None:  # several players: what any of them shows
         published = Round.objects.filter(game__in=games, status=Round.Status.PUBLISHED)
         parts += [

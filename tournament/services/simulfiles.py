@@ -142,15 +142,22 @@ def _player(p: Any, rounds: int) -> PlayerResult:
         "category": _field(p, "category", str), "scores": scores, "warnings": _field(p, "warnings", int),
         "solos": _field(p, "solos", int), "penalties": _field(p, "penalties", int), "total": _field(p, "total", int),
     }
-    if line["total"] != sum(scores) + line["solos"] - line["penalties"]:
-        raise _bad(_("the total of «%(name)s» is not the sum of the scores, solos and penalties")
-                   % {"name": line["name"]})
     return line
+
+
+def adds_up(line: PlayerResult) -> bool:
+    """Whether a player's total is the sum of his scores and solos less his penalties."""
+    return line["total"] == sum(line["scores"]) + line["solos"] - line["penalties"]
+
+
+def unbalanced(results: dict[str, Any]) -> str | None:
+    """The name of the first player whose total does not add up (:func:`adds_up`), or None."""
+    return next((p["name"] for p in results["players"] if not adds_up(p)), None)
 
 
 def read_results(data: bytes | str | dict[str, Any]) -> tuple[dict[str, Any], str]:
     """A results file: (the results, their signature), the shape checked; the signature is checked against the
-    hall's key by the organiser (:func:`verify`)."""
+    hall's key by the organiser (:func:`verify`), then the totals (:func:`check_totals`)."""
     doc = load(data)
     results, signature = doc.get("results"), doc.get("signature")
     if not isinstance(results, dict) or results.get("format") != RESULTS_FORMAT:
@@ -169,10 +176,25 @@ def read_results(data: bytes | str | dict[str, Any]) -> tuple[dict[str, Any], st
 
 
 def verify(results: dict[str, Any], signature: str, key: str) -> None:
-    """Refuses results whose signature is not the hall key's HMAC of their canonical form."""
-    if not hmac.compare_digest(sign(results, key), signature.strip().lower()):
-        raise ServiceError(Code.SIMUL_SIGNATURE, _("the signature does not match the results of hall «%(hall)s»")
-                           % {"hall": results.get("hall", "")})
+    """Refuses results whose signature is not the hall key's HMAC of their canonical form: as changed after they
+    were signed when a total no longer adds up (the change is named), else as changed or signed with another key."""
+    if hmac.compare_digest(sign(results, key), signature.strip().lower()):
+        return
+    name = unbalanced(results)
+    if name is not None:
+        raise ServiceError(Code.SIMUL_CHANGED, _("the total of «%(name)s» is not the sum of the scores, solos and "
+                                                 "penalties") % {"name": name})
+    raise ServiceError(Code.SIMUL_SIGNATURE, _("the signature does not match the results of hall «%(hall)s»")
+                       % {"hall": results.get("hall", "")})
+
+
+def check_totals(results: dict[str, Any]) -> None:
+    """Refuses signed results in which a total is not the sum of the scores, solos and penalties (the hall's
+    server wrote them so)."""
+    name = unbalanced(results)
+    if name is not None:
+        raise ServiceError(Code.SIMUL_TOTALS, _("the total of «%(name)s» is not the sum of the scores, solos and "
+                                                "penalties") % {"name": name})
 
 
 def signed_results(results: dict[str, Any], key: str) -> dict[str, Any]:
@@ -185,6 +207,6 @@ def dumps(doc: Any) -> bytes:
     return json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=True).encode("utf-8") + b"\n"
 
 
-__all__ = ["MAX_BYTES", "PACKAGE_FORMAT", "RESULTS_FORMAT", "VERSION", "PlayerResult", "RoundPlayed", "canonical",
-           "digest", "dumps", "hall_token", "load", "prepared_rack", "read_package", "read_results", "sign", "signed_results",
-           "verify"]
+__all__ = ["MAX_BYTES", "PACKAGE_FORMAT", "RESULTS_FORMAT", "VERSION", "PlayerResult", "RoundPlayed", "adds_up",
+           "canonical", "check_totals", "digest", "dumps", "hall_token", "load", "prepared_rack", "read_package", "read_results", "sign", "signed_results",
+           "unbalanced", "verify"]

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from .. import gamestate
-from ..errors import Code, ServiceError
+from ..errors import Code, ServiceError, entry_of
 from ..models import Game, HallGame, Tournament
 from . import audit, games, simulfiles, standings
 from .simulfiles import PlayerResult, RoundPlayed
@@ -127,10 +127,14 @@ def _ask_organiser(request: urllib.request.Request, refused: str, *, limit: int 
             return bytes(answer.read(limit))
     except urllib.error.HTTPError as exc:
         try:
-            detail = json.loads(exc.read()).get("detail", "")
+            answer = json.loads(exc.read())
         except ValueError:
-            detail = ""
-        raise ServiceError(Code.SIMUL_BAD_FILE, refused % {"why": detail or exc.reason}) from None
+            answer = {}
+        answer = answer if isinstance(answer, dict) else {}
+        detail, code = str(answer.get("detail", "")), str(answer.get("code", ""))
+        # the organiser's own refusal (a changed file, another game…) keeps its headline here
+        said = code if code.startswith("simul_") and entry_of(code) is not None else Code.SIMUL_REFUSED
+        raise ServiceError(said, refused % {"why": detail or exc.reason}) from None
     except (OSError, ValueError) as exc:
         raise ServiceError(Code.CONFLICT, _("the organiser's server cannot be reached: %(why)s")
                            % {"why": exc}) from None

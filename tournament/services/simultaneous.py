@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from lexicon.models import Lexicon, LexiconError
 from scoring import sheet
@@ -126,7 +127,8 @@ def check_rounds(simul: Simultaneous, played: list[RoundPlayed]) -> None:
     fewer rounds, never more nor others)."""
     rounds: list[RoundPlayed] = simul.rounds
     if len(played) > len(rounds):
-        raise ServiceError(Code.SIMUL_RACKS, _("the file has %(n)s rounds, the game %(m)s")
+        raise ServiceError(Code.SIMUL_RACKS, ngettext("the file has %(n)s round, the game %(m)s",
+                                                            "the file has %(n)s rounds, the game %(m)s", len(played))
                            % {"n": len(played), "m": len(rounds)})
     for mine, theirs in zip(rounds, played, strict=False):
         same = (rack_tiles(mine["rack"]) == rack_tiles(theirs["rack"]) and mine["top"] == theirs["top"]
@@ -148,6 +150,7 @@ def import_results(actor: audit.Actor, simul: Simultaneous, data: bytes | str | 
                            % {"theirs": results["game"], "name": simul.name, "ours": simul.game_id})
     hall = hall_of(simul, results["hall"])
     simulfiles.verify(results, signature, hall.key)
+    simulfiles.check_totals(results)
     if results["lexicon_hash"] != simul.lexicon_hash:
         raise ServiceError(Code.SIMUL_LEXICON, _("the hall played with lexicon %(theirs)s…, the game is on "
                                                  "%(ours)s… (%(label)s)") % {
@@ -209,15 +212,25 @@ def _hall_lines(hall: SimulHall, tops: list[int], players: list[PlayerResult]) -
     return lines
 
 
+def played_tops(simul: Simultaneous) -> list[int]:
+    """The top scores of the rounds played: the game's first rounds, as many as the hall that played the most sent
+    (a hall plays the game's rounds in order; none before any results came). Every player's deficit and
+    percentage is against their total, the national standings' top total."""
+    played = max((len(r) for r in SimulResult.objects.filter(hall__simultaneous=simul)
+                  .values_list("document__rounds", flat=True)), default=0)
+    return [r["score"] for r in simul.rounds[:played]]
+
+
 def national_standings(simul: Simultaneous, **filters: str) -> list[NationalRow]:
     """Every player of every hall that sent results, best first, ranked by :func:`scoring.sheet.ranked` as a
-    tournament's standings; ``filters`` (hall code, club, series, category) keep some rows, ranked among
-    themselves (each row keeps its national rank)."""
+    tournament's standings, each against the tops of the rounds played (:func:`played_tops`: a hall that stopped
+    earlier has no points in the rounds it did not play); ``filters`` (hall code, club, series, category) keep
+    some rows, ranked among themselves (each row keeps its national rank)."""
     rows: dict[tuple[int, int], NationalRow] = {}
     lines: list[sheet.Line[tuple[int, int]]] = []
+    tops = played_tops(simul)
     for hall in simul.halls.filter(result__isnull=False).select_related("result"):
         doc = hall.result.document
-        tops = [r["score"] for r in doc["rounds"]]
         for line in _hall_lines(hall, tops, doc["players"]):
             rows[line.player] = NationalRow(hall, doc["players"][line.player[1]], line)
             lines.append(line)
@@ -279,4 +292,4 @@ def hall_summaries(simul: Simultaneous) -> list[HallSummary]:
 
 __all__ = ["FILTERS", "HallSummary", "NationalRow", "add_hall", "check_rounds", "filter_choices", "hall_of",
            "hall_summaries", "import_results", "lexicon_solver", "national_standings", "package",
-           "play_in_advance", "prepare", "rack_tiles"]
+           "play_in_advance", "played_tops", "prepare", "rack_tiles"]

@@ -16,6 +16,7 @@ from collections.abc import Container
 from typing import TypedDict
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.board import Board
 from scoring.moves import Move, SolveFn
@@ -147,7 +148,10 @@ def checked_top(rnd: Round, text: str, tools: Tools | None = None) -> Play:
     if board.is_empty() and play.coord.vertical:
         raise ServiceError(Code.NOT_LEGAL, _("%(move)s: the first move is placed horizontally") % {"move": shown})
     if play.score != best:
-        raise ServiceError(Code.NOT_TOP, _("%(move)s scores %(score)s, the top of this round scores %(best)s")
+        raise ServiceError(Code.NOT_TOP, ngettext("%(move)s scores %(score)s point, the top of this round scores "
+                                                  "%(best)s",
+                                                  "%(move)s scores %(score)s points, the top of this round scores "
+                                                  "%(best)s", play.score)
                            % {"move": shown, "score": play.score, "best": best})
     return play
 

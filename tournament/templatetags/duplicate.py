@@ -8,7 +8,7 @@ from typing import Protocol
 
 from django import template
 from django.template.defaultfilters import date as date_filter
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import conditional_escape, format_html, json_script
 from django.utils.safestring import SafeString, mark_safe
 
 from .. import labels
@@ -57,6 +57,22 @@ def _marked(text: str) -> str | SafeString:
     if not letter:
         return text
     return format_html('{}<span class="coord-letter">{}</span>{}', before, letter, after)
+
+
+@register.simple_tag
+def coord_texts() -> SafeString:
+    """The texts of the coordinate inputs' echo in the page's language, as the JSON block ``coord-texts`` that
+    ``static/js/coords.js`` reads."""
+    return json_script(labels.coordinate_texts(), "coord-texts")
+
+
+@register.filter
+def coord_config(tournament: labels.BoardSettings) -> dict[str, object]:
+    """What ``static/js/coords.js`` reads and writes a tournament's coordinates with (a page with a coordinate
+    input and no board: the paper slips)."""
+    config = labels.board_config(tournament)
+    return {"rows": config["rows"], "cols": config["cols"], "convention": config["convention"],
+            "cyrillic": config["cyrillic"], "cyrillic_input": config["cyrillic_input"]}
 
 
 @register.filter

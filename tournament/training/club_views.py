@@ -13,6 +13,7 @@ from django.utils.translation import override
 from django.views.decorators.http import require_GET, require_POST
 
 from ..models import Game, TrainingClub, TrainingGame
+from ..web.address import address_of
 from ..web.language import languages, render_in
 from . import clubs, services
 from .views import LANG_COOKIE, index_page, language, number, respond
@@ -61,8 +62,10 @@ def _leader_or_404(code: str, key: str) -> TrainingClub:
 
 
 def _signature(club: TrainingClub) -> str:
+    """What the club's pages compare to know that the session moved on: a round started, a slip came in, a player
+    joined, or the round's time ran out."""
     rows = clubs.table(club)
-    return f"{club.round}:{sum(1 for r in rows if r.handed_in)}:{len(rows)}"
+    return f"{club.round}:{sum(1 for r in rows if r.handed_in)}:{len(rows)}:{int(clubs.is_running(club))}"
 
 
 @require_GET
@@ -75,9 +78,10 @@ def lead(request: HttpRequest, code: str, key: str) -> HttpResponse:
 def _club_page(request: HttpRequest, club: TrainingClub, *, leader: bool) -> HttpResponse:
     lang, store = language(request, club.game.language)
     deadline = clubs.deadline(club)
-    running = clubs.is_running(club)
+    running = clubs.is_running(club)  # the round's time is not over: who has handed in is shown
+    awaited = clubs.round_open(club)  # and a slip is still awaited: the clock shows the time left (else none)
     config = {
-        "deadline": deadline.isoformat() if deadline and running else None,
+        "deadline": deadline.isoformat() if deadline and awaited else None,
         "server_time": timezone.now().isoformat(),
         "poll": {"url": reverse("training:club_state", args=[club.code]), "signature": _signature(club)},
     }
@@ -88,8 +92,9 @@ def _club_page(request: HttpRequest, club: TrainingClub, *, leader: bool) -> Htt
         "leader": leader,
         "count": clubs.rounds_count(club),
         "running": running,
+        "awaited": awaited,
         "over": clubs.is_over(club),
-        "join_url": request.build_absolute_uri("/training/"),
+        "join_url": address_of(request, reverse("training:index")),  # what the players' tablets can open
         "config": config,
         "languages": languages(),
         "lang_cookie": request.COOKIES.get(LANG_COOKIE, "") if store is None else store,

@@ -54,7 +54,7 @@ def is_over(club: TrainingClub, now: datetime | None = None) -> bool:
     """The last round was started and every slip is in, or its time is over."""
     if club.round < rounds_count(club):
         return False
-    return not is_running(club, now) or not any(services.is_playing(r) for r in club.runs.all())
+    return not round_open(club, now)
 
 
 def deadline(club: TrainingClub) -> datetime | None:
@@ -67,6 +67,12 @@ def is_running(club: TrainingClub, now: datetime | None = None) -> bool:
     """The current round's clock (and its grace) has not run out."""
     end = deadline(club)
     return end is not None and (now or timezone.now()) <= end + timedelta(seconds=services.GRACE_SECONDS)
+
+
+def round_open(club: TrainingClub, now: datetime | None = None) -> bool:
+    """A round is being played: its clock (and its grace) runs and a slip is still awaited. Once every slip is in,
+    or the time is over, the round is done: the pages show no clock."""
+    return is_running(club, now) and any(services.is_playing(r) for r in club.runs.all())
 
 
 def _catch_up(run: TrainingRun, upto: int, now: datetime) -> TrainingRun:

@@ -179,10 +179,10 @@ def rewritten(path: Path, change) -> bytes:
 
 @pytest.mark.parametrize("damage, message", [
     (lambda p: p.read_bytes()[: len(p.read_bytes()) // 2], "damaged or incomplete"),
-    (lambda p: b"player,club\nAnna,Paris\n", "damaged or incomplete"),
+    (lambda p: b"player,club\nAnna,Paris\n", "not a backup archive of this system"),
     (lambda p: rewritten(p, lambda n, b: b.replace(b"DOZERS", b"DOZENS") if n == DATA else b),
      "data.json is damaged"),
-    (lambda p: rewritten(p, lambda n, b: b if n != MANIFEST else b"{}"), "no manifest"),
+    (lambda p: rewritten(p, lambda n, b: b if n != MANIFEST else b"{}"), "manifest cannot be read"),
     (lambda p: rewritten(p, lambda n, b: b if n != MANIFEST else json.dumps(
         {**json.loads(b), "format_version": 99}).encode()), "newer version"),
 ])

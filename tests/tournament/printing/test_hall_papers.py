@@ -32,6 +32,7 @@ from tournament.printing import spec as specs
 from tournament.printing.documents.arbitration import EXPLANATION_CHARS, _explanation
 from tournament.printing.documents.board import BoardDiagram, colour_values, premium_text
 from tournament.services import reading
+from tournament.web import address as web_address
 
 pytestmark = [pytest.mark.django_db]
 
@@ -56,7 +57,7 @@ def test_the_flagged_only_arbitration_sheet_lists_only_the_verdicts_to_look_at(t
     text = flat(out)
     assert "Ёлкин Пётр" in text and "Jean Dupont" in text  # a warning, no slip
     assert "Іван Ґудзь" not in text and "Łukasz Żółć" not in text  # right: nothing to look at
-    assert "Требуют внимания: 2" in text and "Получено бланков: 3 из 4." in text  # the round's figures
+    assert "Требуют внимания: 2" in text and "Получено 3 из 4 бланков." in text  # the round's figures
     assert "flagged" in pdf.download_name(specs.make_spec(tournament, "arbitration", game=1, round=1,
                                                           flagged_only=True), tournament)
     render(out, tmp_path / "png")
@@ -247,7 +248,7 @@ def test_the_cards_qr_code_holds_the_address_given_on_the_form(client, alice, to
 
 
 def test_the_form_offers_the_machines_lan_address(client, alice, tournament, people, eager, tmp_path, monkeypatch):
-    monkeypatch.setattr(address, "lan_address", lambda: "192.168.7.7")
+    monkeypatch.setattr(web_address, "lan_address", lambda: "192.168.7.7")
     client.force_login(alice)
     page = client.get(reverse("pdf:index", args=[tournament.slug]), SERVER_PORT="8000").content.decode()
     assert 'value="http://192.168.7.7:8000"' in page and "localhost" not in page.split('id="ac-base"')[1][:200]
@@ -277,7 +278,7 @@ def test_a_bad_address_is_refused_with_a_translated_message(client, alice, tourn
 
 
 def test_the_lan_address_is_found_without_a_network(monkeypatch):
-    found = address.lan_address()
+    found = web_address.lan_address()
     assert found is None or not found.startswith("127.")
 
     class NoRoute:
@@ -296,11 +297,11 @@ def test_the_lan_address_is_found_without_a_network(monkeypatch):
     monkeypatch.setattr(socket, "socket", NoRoute)
     monkeypatch.setattr(socket, "getaddrinfo", lambda *a, **k: [(2, 1, 6, "", ("127.0.1.1", 0)),
                                                                (2, 1, 6, "", ("10.0.0.5", 0))])
-    assert address.lan_address() == "10.0.0.5"
+    assert web_address.lan_address() == "10.0.0.5"
     monkeypatch.setattr(socket, "getaddrinfo", lambda *a, **k: [(2, 1, 6, "", ("127.0.0.1", 0))])
-    assert address.lan_address() is None
+    assert web_address.lan_address() is None
     request = RequestFactory().get("/", HTTP_HOST="localhost:8000")
-    assert address.suggested_address(request) == "http://localhost:8000"  # the request's host, at worst
+    assert web_address.suggested_address(request) == "http://localhost:8000"  # the request's host, at worst
 
 
 # -- dates --------------------------------------------------------------------------------------------------------

@@ -215,8 +215,8 @@ def test_arbitration_sheet_flags_what_needs_a_look(tournament, played, tmp_path,
     assert "⚑ 3 Ёлкин Пётр ACT 11 планшет 1-й ход: неверные очки предупреждение 1-й ход: неверные очки 10 10" in text
     assert "⚑ 4 Jean Dupont — нет бланка нет бланка 0" in text
     assert re.findall(r"⚑ (\d+) ", text) == ["3", "4"]
-    assert "Требуют внимания: 2" in text and "Получено бланков: 3 из 4." in text
-    assert "Набор: CATSROE" in text and "Топ: H4 CARTS 20" in text
+    assert "Требуют внимания: 2" in text and "Получено 3 из 4 бланков." in text
+    assert "Подставка: CATSROE" in text and "Топ: H4 CARTS 20" in text
     # an arbiter's decision is flagged too
     v = Verdict.objects.get(registration=played.tournament.registrations.get(table_number=1), round__number=1)
     services.judging.override_verdict(alice, v, awarded=18, warning=False, why="блок зачёркнут")

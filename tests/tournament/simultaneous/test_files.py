@@ -6,6 +6,7 @@ import copy
 import json
 
 import pytest
+from django.utils import translation
 
 from tests.tournament.simultaneous.rows import ROUNDS
 from tournament.errors import ServiceError
@@ -40,7 +41,7 @@ def test_a_file_of_the_wrong_shape_is_refused_with_the_reason():
     assert refused(b"\xff\xfe") == "simul_bad_file"
     assert refused("[1, 2]") == "simul_bad_file"
     assert refused(json.dumps({"results": RESULTS})) == "simul_signature"  # no signature at all
-    for change in ({"total": 54}, {"scores": [20]}, {"scores": [20, "28"]}, {"name": None}):
+    for change in ({"scores": [20]}, {"scores": [20, "28"]}, {"name": None}):
         doc = copy.deepcopy(RESULTS)
         doc["players"][0].update(change)
         assert refused(simulfiles.signed_results(doc, KEY)) == "simul_bad_file", change
@@ -50,3 +51,19 @@ def test_a_file_of_the_wrong_shape_is_refused_with_the_reason():
     with pytest.raises(ServiceError) as exc:
         simulfiles.read_package(simulfiles.signed_results(RESULTS, KEY))
     assert exc.value.code == "simul_bad_file"
+
+
+def test_a_total_that_does_not_add_up_is_named_after_the_signature_is_checked():
+    signed = simulfiles.signed_results(RESULTS, KEY)
+    signed["results"]["players"][0]["total"] = 54  # changed after signing
+    results, signature = simulfiles.read_results(signed)  # the shape is right
+    with pytest.raises(ServiceError) as exc:
+        simulfiles.verify(results, signature, KEY)
+    assert exc.value.code == "simul_changed" and "Анна" in exc.value.message
+    with translation.override("en"):
+        assert exc.value.hint == "The results file was changed after it was signed."
+    resigned = simulfiles.signed_results(results, KEY)  # signed so by the hall's own server
+    simulfiles.verify(*simulfiles.read_results(resigned), KEY)
+    with pytest.raises(ServiceError) as exc:
+        simulfiles.check_totals(resigned["results"])
+    assert exc.value.code == "simul_totals"

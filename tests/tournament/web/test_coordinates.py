@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
 from django.core.management import call_command
@@ -27,17 +28,51 @@ def solve(*extra: str) -> list[str]:
     return [m["move"] for m in json.loads(out.getvalue())["moves"]]
 
 
-def test_solve_prints_the_script_asked_for():
+def command(name: str, *args: str) -> str:
+    out = io.StringIO()
+    call_command(name, "--lexicon", str(SIM_UK), "--rack", "МОРИСТУ", *args, stdout=out)
+    return out.getvalue()
+
+
+LATIN_WORD = re.compile(r"[A-Za-z]")
+
+
+def test_solve_json_keeps_the_engines_notation_unless_a_script_is_asked_for():
     latin, cyrillic = solve(), solve("--script", "cyrillic")
     assert latin[0] == "H4 УМИТО" and cyrillic[0] == "З4 УМИТО"
     assert [parse_coord(m.split()[0]) for m in latin] == [parse_coord(m.split()[0]) for m in cyrillic]
 
 
-def test_judge_explains_in_the_script_asked_for():
-    out = io.StringIO()
-    call_command("judge", "--ruleset", "uk", "--lexicon", str(SIM_UK), "--rack", "МОРИСТУ", "--slip", "УМИТО 20",
-                 "--round", "1", "--script", "cyrillic", stdout=out)
-    assert "(З4 УМИТО)" in out.getvalue() and "H4" not in out.getvalue()
+def test_solve_prints_the_rule_sets_rows_and_language():
+    """Issue 34, defect 3: a uk table in Cyrillic rows and in Ukrainian, not Latin rows under English heads."""
+    text = command("solve", "--ruleset", "uk", "--top", "3", "--count-all")
+    lines = text.splitlines()
+    assert lines[0].split()[:3] == ["#", "Хід", "Бали"] and lines[1].split()[:3] == ["1", "З4", "УМИТО"]
+    assert "3 ходи (найкращі 3), усього" in lines[-1] and lines[-1].endswith(" мс")
+    assert not LATIN_WORD.search(text), text
+    russian = command("solve", "--ruleset", "uk", "--top", "1", "--language", "ru")
+    assert russian.splitlines()[0].split()[1] == "Ход" and "З4 УМИТО" in russian  # a Cyrillic reader: Cyrillic rows
+    english = command("solve", "--ruleset", "uk", "--top", "1", "--language", "en")
+    assert english.splitlines()[0].split()[1] == "Move" and "H4 УМИТО" in english  # as a new tournament in English
+    assert "З4 УМИТО" in command("solve", "--ruleset", "uk", "--top", "1", "--language", "en", "--script", "cyrillic")
+    assert "H4 УМИТО" in command("solve", "--ruleset", "uk", "--top", "1", "--script", "latin")
+
+
+def test_judge_explains_in_one_language_the_rule_sets():
+    """Issue 34, defect 3: "51 points (place_wrong): место неверно (на клетке H11 …)" for a uk slip."""
+    text = command("judge", "--ruleset", "uk", "--slip", "УМИТО 20", "--round", "1").strip()
+    assert text.startswith("22 бали, попередження (") and "(З4 УМИТО)" in text, text
+    assert not LATIN_WORD.search(text), text
+    placed = command("judge", "--ruleset", "uk", "--slip", "H11 УМИТО 22", "--round", "2").strip()
+    assert placed.startswith("17 балів (") and "З8" in placed and "8Г УМИТО" in placed, placed  # place wrong
+    assert not LATIN_WORD.search(placed), placed
+    russian = command("judge", "--ruleset", "uk", "--slip", "УМИТО 20", "--round", "1", "--language", "ru")
+    assert russian.startswith("22 очка, предупреждение (") and "(З4 УМИТО)" in russian, russian
+    english = command("judge", "--ruleset", "uk", "--slip", "УМИТО 20", "--round", "1", "--language", "en")
+    assert english.startswith("22 points, warning (round 1: score wrong): ") and "(H4 УМИТО)" in english, english
+    cyrillic = command("judge", "--ruleset", "uk", "--slip", "УМИТО 20", "--round", "1", "--script", "cyrillic",
+                       "--language", "en")
+    assert "(З4 УМИТО)" in cyrillic and "H4" not in cyrillic
 
 
 class Settings:
@@ -60,7 +95,7 @@ def test_engine_messages_take_the_tournaments_rows():
     translation.activate("en")
     style = labels.tournament_style(Settings("cyrillic"))
     m = msg("place_wrong", word="ФАГА", announced=26, move=Written(Coord(3, 10, True), "ФАГА"), awarded=21)
-    assert labels.explain(m, style) == "the place is wrong; ФАГА for 26 is playable at 11Г ФАГА: announced − 5 = 21"
+    assert labels.explain(m, style) == "the place is wrong; ФАГА for 26 points is playable at 11Г ФАГА: announced − 5 = 21"
     assert "11Г" in labels.explain(m.to_json(), style)
     assert labels.explain(msg("square_taken", square=Square(7, 10)), style) == "square З11 already holds a tile"
     assert labels.explain(msg("not_touching", word="AB", place=Place(Coord(7, 7, True))), style).startswith(

@@ -1,4 +1,6 @@
-"""``manage.py judge``: the verdict on one slip (RULES §4), as the automatic judge gives it."""
+"""``manage.py judge``: the verdict on one slip (RULES §4), as the automatic judge gives it, in one language: the rule
+set's (Russian for ru, Ukrainian for uk, English otherwise) or ``--language``, its coordinates in the rule set's
+rows (Cyrillic for ru and uk) or ``--script``."""
 
 from __future__ import annotations
 
@@ -6,6 +8,9 @@ import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from lexicon.graph import WordGraph
 from lexicon.resolve import open_lexicon
@@ -19,7 +24,7 @@ from scoring.solver import SolvedMove, SolverError, solver_for
 from scoring.variants import variant_ids
 
 from ... import labels
-from ..cli import add_script_argument, script_style
+from ..cli import add_script_argument, command_language, script_style
 
 
 def solve_fn_for(ruleset: RuleSet, lexicon: WordGraph) -> SolveFn | None:
@@ -63,6 +68,10 @@ class Command(BaseCommand):
         add_script_argument(parser)
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        with translation.override(command_language(opts)):
+            self._handle(opts)
+
+    def _handle(self, opts: dict[str, Any]) -> None:
         try:
             ruleset, board, rack = load_position_and_rack(opts["ruleset"], opts["board"], opts["rack"], opts["variant"])
         except UnusableInput as exc:
@@ -87,6 +96,13 @@ class Command(BaseCommand):
         if opts["json"]:
             self.stdout.write(json.dumps(verdict.to_dict(), ensure_ascii=False))
             return
-        warning = ", warning" if verdict.warning else ""
-        explanation = labels.explain(verdict.explanation, script_style(opts), verdict.message)
-        self.stdout.write(f"{verdict.awarded} points{warning} ({verdict.reason}): {explanation}")
+        self.stdout.write(verdict_line(verdict.awarded, verdict.warning, verdict.reason,
+                                       labels.explain(verdict.explanation, script_style(opts), verdict.message)))
+
+
+def verdict_line(awarded: int, warning: bool, reason: str, explanation: str) -> str:
+    """The verdict as one line in the active language: the points (in the language's plural), the warning, the
+    reason's label and the explanation."""
+    points = ngettext("%(n)s point", "%(n)s points", awarded) % {"n": awarded}
+    text = _("%(points)s, warning (%(reason)s): %(why)s") if warning else _("%(points)s (%(reason)s): %(why)s")
+    return text % {"points": points, "reason": labels.reason_label(reason), "why": explanation}

@@ -2,6 +2,8 @@
 
 Run it on a migrated database (``./hall setup`` on a fresh clone). The archive is checked whole before
 anything changes; a tournament already here is refused unless ``--replace``.
+It speaks one language throughout, its report and its refusals alike: ``--language`` (one of the interface's
+languages), by default the server's ``LANGUAGE_CODE``.
 Exit status: 0 restored, 1 refused (the message says why; nothing changed), 2 unusable arguments.
 """
 
@@ -10,9 +12,27 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from django.apps import apps
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import translation
+from django.utils.translation import gettext as _
 
-from tournament.backup import BackupError, read_archive, restore_archive
+from tournament.backup import Archive, BackupError, RestoreReport, read_archive, restore_archive
+
+
+def counts_text(counts: dict[str, int]) -> str:
+    """Row counts by table, each table by its name in the active language ("slips: 12; verdicts: 12")."""
+    parts = []
+    for label, n in counts.items():
+        if not n:
+            continue
+        try:
+            name = str(apps.get_model(label)._meta.verbose_name_plural)
+        except (LookupError, ValueError):
+            name = label.split(".")[-1]
+        parts.append(_("%(table)s: %(n)s") % {"table": name, "n": n})
+    return "; ".join(parts)
 
 
 class Command(BaseCommand):
@@ -25,32 +45,46 @@ class Command(BaseCommand):
         parser.add_argument("--replace", action="store_true",
                             help="replace a tournament of the archive that this database already holds")
         parser.add_argument("--check", action="store_true", help="only check the archive and say what it holds")
+        parser.add_argument("--language", choices=[code for code, _name in settings.LANGUAGES],
+                            help="the language of the report and the refusals (default: the server's LANGUAGE_CODE)")
 
     def handle(self, *args: Any, **opts: Any) -> None:
-        path = Path(opts["file"])
+        with translation.override(opts["language"] or settings.LANGUAGE_CODE):
+            self.restore(Path(opts["file"]), replace=opts["replace"], check=opts["check"])
+
+    def restore(self, path: Path, *, replace: bool, check: bool) -> None:
         try:
             archive = read_archive(path)
-            m = archive.manifest
-            self.stdout.write(f"{path.name}: written {m['created_at']} on {m['host']} ({m['program']}, "
-                              f"{m['database']}); " + ", ".join(f"{t['slug']} ({t['name']})" for t in m["tournaments"]))
-            if opts["check"]:
-                counts = ", ".join(f"{k.split('.')[-1]} {v}" for k, v in m["counts"].items() if v)
-                self.stdout.write(f"the archive is whole: {counts}")
+            self.stdout.write(self.holds(archive))
+            if check:
+                self.stdout.write(_("The archive is whole: %(counts)s") % {
+                    "counts": counts_text(archive.manifest["counts"])})
                 return
-            report = restore_archive(archive, replace=opts["replace"])
+            report = restore_archive(archive, replace=replace)
         except BackupError as exc:
             raise CommandError(exc.message, returncode=1) from None
-        counts = ", ".join(f"{k.split('.')[-1]} {v}" for k, v in report.counts.items() if v)
-        self.stdout.write(f"restored {', '.join(report.tournaments)} in {report.seconds:.1f} s: {counts}")
-        if report.replaced:
-            self.stdout.write(f"replaced: {', '.join(report.replaced)}")
-        for what, names in (("lexicons copied", report.lexicons_copied), ("lexicons already here",
-                                                                          report.lexicons_reused),
-                            ("arbiters added", report.users_created), ("arbiters already here",
-                                                                       report.users_matched)):
+        self.report(report)
+
+    @staticmethod
+    def holds(archive: Archive) -> str:
+        m = archive.manifest
+        return _("%(file)s: written %(when)s on %(host)s (%(program)s, %(database)s); %(tournaments)s") % {
+            "file": archive.path.name, "when": m["created_at"], "host": m["host"], "program": m["program"],
+            "database": m["database"],
+            "tournaments": ", ".join(f"{t['slug']} ({t['name']})" for t in m["tournaments"])}
+
+    def report(self, report: RestoreReport) -> None:
+        self.stdout.write(_("Restored %(tournaments)s in %(seconds)s s: %(counts)s") % {
+            "tournaments": ", ".join(report.tournaments), "seconds": f"{report.seconds:.1f}",
+            "counts": counts_text(report.counts)})
+        for text, names in ((_("Replaced: %(list)s"), report.replaced),
+                            (_("Lexicons copied: %(list)s"), report.lexicons_copied),
+                            (_("Lexicons already here: %(list)s"), report.lexicons_reused),
+                            (_("Arbiters added: %(list)s"), report.users_created),
+                            (_("Arbiters already here: %(list)s"), report.users_matched)):
             if names:
-                self.stdout.write(f"{what}: {', '.join(names)}")
+                self.stdout.write(text % {"list": ", ".join(names)})
         for note in report.notes:
-            self.stdout.write(f"note: {note}")
-        self.stdout.write("The tablets carry on with their logins; start the server (./hall run) and check the "
-                          "console's round status.")
+            self.stdout.write(_("Note: %(note)s") % {"note": note})
+        self.stdout.write(_("The tablets carry on with their logins; start the server (./hall run) and check the "
+                            "console's round status."))

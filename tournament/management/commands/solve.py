@@ -2,7 +2,9 @@
 
 Moves of equal score come in the order of the top (:func:`scoring.tops.ranked_moves`): the first move is the
 top the console proposes and the publication plays. On the empty board only horizontal moves are listed, as
-the game offers them.
+the game offers them. The table is printed in the rule set's language and coordinates (Russian and Cyrillic rows
+for ru, Ukrainian and Cyrillic rows for uk, English and Latin rows otherwise; ``--language``, ``--script``); the
+JSON keeps the engine's notation (Latin rows) unless ``--script`` says otherwise.
 """
 
 from __future__ import annotations
@@ -11,6 +13,9 @@ import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.check import UnusableInput, load_position_and_rack
 from scoring.rules import ruleset_ids
@@ -19,7 +24,14 @@ from scoring.tops import ranked_moves
 from scoring.variants import variant_ids
 
 from ... import labels
-from ..cli import add_script_argument, one_line_errors, open_solver, positive_int, script_style
+from ..cli import (
+    add_script_argument,
+    command_language,
+    one_line_errors,
+    open_solver,
+    positive_int,
+    script_style,
+)
 
 
 class Command(BaseCommand):
@@ -45,6 +57,10 @@ class Command(BaseCommand):
         add_script_argument(parser)
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        with translation.override(command_language(opts)):
+            self._handle(opts)
+
+    def _handle(self, opts: dict[str, Any]) -> None:
         try:
             ruleset, board, rack = load_position_and_rack(opts["ruleset"], opts["board"], opts["rack"], opts["variant"])
         except UnusableInput as exc:
@@ -57,7 +73,7 @@ class Command(BaseCommand):
             del moves[top:]
         if opts["json"]:
             data = result.to_dict()
-            style = script_style(opts)
+            style = script_style(opts, data=True)
             data["moves"] = [{**m.to_dict(), "move": style.move(m.notation())} for m in moves]
             self.stdout.write(json.dumps(data, ensure_ascii=False))
             return
@@ -65,16 +81,22 @@ class Command(BaseCommand):
 
     def _print_table(self, moves: list[SolvedMove], result: SolveResult, top: int | None,
                      style: labels.CoordStyle) -> None:
+        """The moves as a table, in the command's language and the style's coordinates."""
         if not moves:
-            self.stdout.write("no legal move")
+            self.stdout.write(_("No legal move."))
         else:
-            width = max(len(style.move(m.notation())) for m in moves)
-            self.stdout.write(f"{'#':>4}  {'move':<{width}}  {'score':>5}  {'tiles':>5}  {'blanks':>6}  words")
+            heads = [_("Move"), _("Score"), _("Tiles"), _("Blanks"), _("Words")]
+            width = max(len(heads[0]), *(len(style.move(m.notation())) for m in moves))
+            nums = [max(5, len(h)) for h in heads[1:4]]
+            self.stdout.write(f"{'#':>4}  {heads[0]:<{width}}  " + "  ".join(f"{h:>{n}}" for h, n in zip(heads[1:4], nums,
+                              strict=True)) + f"  {heads[4]}")
             for i, m in enumerate(moves, 1):
-                words = " ".join(m.words)
-                self.stdout.write(
-                    f"{i:>4}  {style.move(m.notation()):<{width}}  {m.score:>5}  {m.tiles_placed:>5}  {m.blanks:>6}  {words}"
-                )
-        count = f", {result.count_all} legal moves in all" if result.count_all is not None else ""
-        shown = f"{len(moves)} move(s)" + (f" (best {top})" if top else "")
-        self.stdout.write(f"{shown}{count}; {result.elapsed_ms:.2f} ms")
+                figures = "  ".join(f"{v:>{n}}" for v, n in zip((m.score, m.tiles_placed, m.blanks), nums, strict=True))
+                self.stdout.write(f"{i:>4}  {style.move(m.notation()):<{width}}  {figures}  {' '.join(m.words)}")
+        shown = ngettext("%(n)s move", "%(n)s moves", len(moves)) % {"n": len(moves)}
+        if top:
+            shown = _("%(moves)s (the best %(top)s)") % {"moves": shown, "top": top}
+        if result.count_all is not None:
+            shown += ", " + ngettext("%(n)s legal move in all", "%(n)s legal moves in all", result.count_all) % {
+                "n": result.count_all}
+        self.stdout.write(f"{shown}; " + _("%(ms)s ms") % {"ms": f"{result.elapsed_ms:.2f}"})

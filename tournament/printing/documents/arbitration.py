@@ -6,12 +6,14 @@ from __future__ import annotations
 import textwrap
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import ngettext
 from reportlab.lib.units import mm
 from reportlab.platypus import LongTable, Paragraph, Spacer
 
 from ... import labels
 from ...services import reading
 from ...services.reading import ArbitrationLine, ArbitrationSheet, TournamentInfo, VerdictLine
+from ..columns import words_cell
 from ..layout import ACCENT, FLAG_BG, Fonts, escape
 from ..layout import tr as _
 from .common import (
@@ -65,6 +67,7 @@ class ArbitrationDocument(SheetDocument):
         self.flagged_only = flagged_only
         #: the lines printed: every table's, or only those to look at again
         self.lines = [line for line in sheet.lines if line.flagged or not flagged_only]
+        self.name_width = 44 * mm  # the player's column (names wrap between words)
         super().__init__(info, **kwargs)
 
     def document_title(self) -> str:
@@ -84,7 +87,8 @@ class ArbitrationDocument(SheetDocument):
             escape(_("Rack")) + ": " + rack_markup(sheet.kept, sheet.drawn, f),
             escape(_("Top")) + (f": {top} {sheet.top_score}" if top else ": —"),
             escape(str(sheet.status_label)),
-            escape(_("%(n)s of %(total)s slips received.") % {"n": received, "total": len(sheet.lines)}),
+            escape(ngettext("%(n)s of %(total)s slip received.", "%(n)s of %(total)s slips received.", len(sheet.lines))
+                   % {"n": received, "total": len(sheet.lines)}),
             f'<font color="#b5651d">{FLAG}</font> ' + escape(_("To look at: %(n)s") % {"n": flagged}),
         ]
 
@@ -114,7 +118,7 @@ class ArbitrationDocument(SheetDocument):
         explanation = f'<font size="7.5">{_explanation(v, self.tournament, f)}</font>'
         return [
             FLAG if line.flagged else "", str(line.table),
-            self.p(escape(line.name)), self.p(slip), str(line.source), self.p(verdict), self.p(explanation),
+            words_cell(line.name, self.name_width, f.regular, self.styles["cell"]), self.p(slip), str(line.source), self.p(verdict), self.p(explanation),
             "" if v is None or v.true_score is None else str(v.true_score),
             "" if v is None else str(v.awarded),
         ]
@@ -127,6 +131,7 @@ class ArbitrationDocument(SheetDocument):
         widths = [6 * mm, self.col(_("Table"), 10 * mm), 44 * mm, 37 * mm, self.col(_("Source"), 15 * mm), 37 * mm,
                   0, self.col(_("True score"), 13 * mm), self.col(_("Awarded"), 14 * mm)]
         widths[6] = self.frame_width - sum(widths)
+        self.name_width = widths[2]
         rows: list[list] = [header]
         extra = []
         for i, line in enumerate(self.lines, start=1):

@@ -38,6 +38,10 @@ TILE_EDGE = colors.HexColor("#a8843a")
 SQUARE_FILL = colors.HexColor("#f4f6f2")
 BLANK_INK = colors.HexColor("#c0392b")
 HATCH_INK = colors.HexColor("#3d5f86")
+#: The letter of a coordinate and a letter label of the board: ink, box and edge (as ``.coord-letter`` on screens).
+LETTER_INK = colors.HexColor("#173a8a")
+LETTER_FILL = colors.HexColor("#e2e9fb")
+LETTER_EDGE = colors.HexColor("#7f97d3")
 
 
 #: What an empty premium square shows, as on the screens (:data:`tournament.labels.PREMIUM_TEXT`): a word
@@ -109,7 +113,7 @@ class BoardDiagram(Flowable):
 
     Rows are labelled on the left and columns on top as the coordinate style says
     (:meth:`tournament.labels.CoordStyle.rows` / :meth:`~tournament.labels.CoordStyle.columns`):
-    A–O (or А–П on Cyrillic papers) and 1–15; the English convention the other way round.
+    A–O (or А–П on Cyrillic papers), each letter in a box, and 1–15; the English convention the other way round.
     """
 
     def __init__(self, ruleset_id: str, fen: str, *, width: float, fonts: Fonts, style: CoordStyle,
@@ -132,11 +136,9 @@ class BoardDiagram(Flowable):
         layout = self.ruleset.layout
         top = self.height
         cv.saveState()
-        cv.setFont(f.bold, s * 0.42)
-        cv.setFillColor(MUTED)
         for i in range(SIZE):
-            cv.drawCentredString(s * (i + 1.5), top - s * 0.68, self.column_names[i])
-            cv.drawCentredString(s * 0.5, top - s * (i + 1) - s * 0.66, self.row_names[i])
+            self._label(s * (i + 1.5), top - s * 0.68, self.column_names[i])
+            self._label(s * 0.5, top - s * (i + 1) - s * 0.66, self.row_names[i])
         for r in range(SIZE):
             for c in range(SIZE):
                 x, y = s * (c + 1), top - s * (r + 2)
@@ -152,6 +154,24 @@ class BoardDiagram(Flowable):
         cv.setLineWidth(0.8)
         cv.rect(s, 0, s * SIZE, s * SIZE, stroke=1, fill=0)
         cv.restoreState()
+
+    def _label(self, x: float, baseline: float, text: str) -> None:
+        """A row or column label centred on ``x``: a letter in a box, as on the screens (З never read as the
+        digit 3, О as 0, Б as 6), a number plain."""
+        cv, s, f = self.canv, self.cell, self.fonts
+        size = s * 0.42
+        cv.setFont(f.bold, size)
+        if text.isdigit():
+            cv.setFillColor(MUTED)
+            cv.drawCentredString(x, baseline, text)
+            return
+        width = max(pdfmetrics.stringWidth(text, f.bold, size) + s * 0.2, s * 0.52)
+        cv.setFillColor(LETTER_FILL)
+        cv.setStrokeColor(LETTER_EDGE)
+        cv.setLineWidth(max(0.5, s * 0.035))
+        cv.roundRect(x - width / 2, baseline - s * 0.13, width, s * 0.56, s * 0.08, stroke=1, fill=1)
+        cv.setFillColor(LETTER_INK)
+        cv.drawCentredString(x, baseline, text)
 
     def _tile(self, x: float, y: float, tile: Tile, highlight: bool) -> None:
         """A tile: the letter, and its value small in the tile's lower right corner, inside its edge."""
@@ -228,4 +248,4 @@ def board_legend(ruleset_id: str, styles: dict[str, Any], fonts: Fonts | None = 
     return table
 
 
-__all__ = ["BoardDiagram", "PremiumSample", "board_legend", "colour_values", "draw_square", "premium_text"]
+__all__ = ["LETTER_EDGE", "LETTER_FILL", "LETTER_INK", "BoardDiagram", "PremiumSample", "board_legend", "colour_values", "draw_square", "premium_text"]

@@ -12,6 +12,7 @@ from reportlab.platypus import Paragraph, TableStyle
 from ... import labels
 from ...services.reading import TournamentInfo
 from ..layout import HEAD_BG, INK, LINE, MUTED, ZEBRA, Document, Fonts, escape, minus, text_width
+from .board import LETTER_FILL, LETTER_INK
 
 FLAG = "\u2691"  # ⚑
 
@@ -38,8 +39,10 @@ def written_markup(text: str, fonts: Fonts) -> str:
 
 
 def letter_markup(letter: str, fonts: Fonts) -> str:
-    """The letter of a coordinate on paper: underlined, in the sans face (З never read as 3)."""
-    return f'<u><font name="{fonts.bold}">{escape(letter)}</font></u>'
+    """The letter of a coordinate on paper: in the sans face, underlined, on the tint of the boxed letters of the
+    board's labels and the screens (З never read as 3)."""
+    return (f'<u><font name="{fonts.bold}" color="{LETTER_INK.hexval().replace("0x", "#")}" '
+            f'backColor="{LETTER_FILL.hexval().replace("0x", "#")}">{escape(letter)}</font></u>')
 
 
 def coordinate_markup(written: str, fonts: Fonts) -> str:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, LongTable, Paragraph, Spacer, Table
 
+from ... import labels
 from ...services import reading
 from ...services.reading import GameSheet, SheetRound, TournamentInfo
 from ..layout import escape
@@ -92,6 +93,15 @@ class GameSheetDocument(SheetDocument):
                 "example": f"? \u2192 {letter}", "letter": letter}
         return note
 
+    def status_text(self) -> str:
+        """Where the game is: playing, cancelled, or over and why (the arbiter's own words when he ended it)."""
+        sheet = self.sheet
+        if not sheet.finished:
+            return _("Game: %(status)s") % {"status": sheet.status_label}
+        if not sheet.end_reason:
+            return _("Game over")
+        return _("Game over (%(reason)s)") % {"reason": labels.end_text(sheet.end_reason, sheet.end_note)}
+
     def story(self) -> list:
         played = [r for r in self.sheet.rounds if r.score is not None]
         top_total = played[-1].cumulative if played else 0
@@ -99,7 +109,7 @@ class GameSheetDocument(SheetDocument):
             escape(_("Game %(n)s") % {"n": self.sheet.number}),
             escape(_("Rounds: %(n)s") % {"n": len(played)}),
             escape(_("Top total") + f": {top_total}"),
-            escape(str(self.sheet.status_label)),
+            escape(self.status_text()),
         ]
         if self.sheet.variant != "classic":
             facts.insert(1, escape(_("Variant: %(name)s") % {"name": self.sheet.variant_label}))

@@ -14,7 +14,8 @@ from ...services import reading, topping
 from ...services.reading import StandingsSheet, TournamentInfo
 from ...services.standings import Standing
 from ...services.topping import GameRow
-from ..layout import escape, fit_text, minus, text_width
+from ..columns import Column, column_widths, fits, one_line, words_cell
+from ..layout import escape, minus
 from ..layout import tr as _
 from .common import SheetDocument, percent, table_style
 
@@ -42,6 +43,9 @@ class StandingsDocument(SheetDocument):
         self.game_columns = counted if data.game is None and 1 < len(counted) <= self.MAX_GAME_COLUMNS else []
         self.landscape = len(self.game_columns) > 3
         super().__init__(info, **kwargs)
+        f = self.fonts  # the page turns when the columns do not fit it with every value whole
+        self.landscape = self.landscape or not fits(self.columns(), self.frame_width, font=f.regular, bold=f.bold,
+                                                    size=8.5)
 
     def standings_title(self) -> str:
         title = _("Standings")
@@ -70,40 +74,37 @@ class StandingsDocument(SheetDocument):
         rows = sum(len(r) for _h, r in self.data.sections) + 3 * len(self.data.sections)
         return 1 + rows // (34 if self.landscape else 52)
 
-    def columns(self) -> list[tuple[str, float, str]]:
-        """(header, width, alignment) of every column; name and club share what is left."""
-        fixed = [
-            ("#", 10 * mm, "RIGHT"),
-            (_("Name"), 0, "LEFT"),
-            (_("Club"), 0, "LEFT"),
-            (_("Series"), self.col(_("Series"), 12 * mm), "LEFT"),
-            (_("Category"), self.col(_("Category"), 16 * mm), "LEFT"),
-            *[(_("G%(n)s") % {"n": n}, 11 * mm, "RIGHT") for n in self.game_columns],
-            (_("Total"), self.col(_("Total"), 13 * mm), "RIGHT"),
-            (_("Deficit"), self.col(_("Deficit"), 15 * mm), "RIGHT"),
-            ("%", 14 * mm, "RIGHT"),
+    def columns(self) -> list[Column]:
+        """Every column, sized to what it prints; name and club share what is left."""
+        rows = [row for _name, ranked in self.data.sections for row in ranked]
+        people = [row.player for row in rows]
+        games = [list(row.per_game) + [0] * len(self.game_columns) for row in rows]
+        return [
+            Column("#", "RIGHT", [str(row.rank) for row in rows], 10 * mm),
+            Column(_("Name"), texts=[p.name for p in people], grow=0.58),
+            Column(_("Club"), texts=[p.club for p in people], grow=0.42),
+            Column(_("Series"), texts=[p.series for p in people], minimum=12 * mm),
+            Column(_("Category"), texts=[p.category for p in people], minimum=16 * mm),
+            *[Column(_("G%(n)s") % {"n": n}, "RIGHT", [minus(g[i]) for g in games], 11 * mm)
+              for i, n in enumerate(self.game_columns)],
+            Column(_("Total"), "RIGHT", [minus(row.total) for row in rows], 13 * mm),
+            Column(_("Deficit"), "RIGHT", [minus(row.deficit) for row in rows], 15 * mm),
+            Column("%", "RIGHT", [percent(row.percentage) for row in rows], 14 * mm),
         ]
-        used = sum(w for _h, w, _a in fixed)
-        rest = self.frame_width - used
-        fixed[1] = (fixed[1][0], rest * 0.58, "LEFT")
-        fixed[2] = (fixed[2][0], rest * 0.42, "LEFT")
-        return fixed
 
     def whole(self, text: str, width: float, size: float) -> str | Paragraph:
-        """A name as printed in its column: on one line when it fits, else wrapped (never cut)."""
-        if text_width(text or "", self.fonts.regular, size) <= width:
-            return text or ""
-        return Paragraph(escape(text), self.styles["cell"])
+        """A name as printed in its column: on one line when it fits, else wrapped between words (never cut)."""
+        return words_cell(text, width, self.fonts.regular, self.styles["cell"])
 
     def line(self, row: Standing, widths: list[float], size: float) -> list[str | Paragraph]:
         """A standings row as printed: rank, player, the game totals when shown, total, deficit, percentage."""
         f, player = self.fonts, row.player
         line: list[str | Paragraph] = [
             str(row.rank),
-            self.whole(player.name, widths[1] - 6, size),
-            self.whole(player.club, widths[2] - 6, size),
-            fit_text(player.series, f.regular, size, widths[3] - 6),
-            fit_text(player.category, f.regular, size, widths[4] - 6),
+            self.whole(player.name, widths[1], size),
+            self.whole(player.club, widths[2], size),
+            one_line(player.series, widths[3], f.regular, size),
+            one_line(player.category, widths[4], f.regular, size),
         ]
         if self.game_columns:
             per_game = list(row.per_game) + [0] * len(self.game_columns)
@@ -116,10 +117,10 @@ class StandingsDocument(SheetDocument):
         if self.times:  # topping: the times first, the points below
             story += self.times_story()
         cols = self.columns()
-        widths = [w for _h, w, _a in cols]
-        header = self.header_row([h for h, _w, _a in cols], right=[i for i, c in enumerate(cols) if c[2] == "RIGHT"])
         size = 8.5
-        aligns = [("ALIGN", (i, 0), (i, -1), a) for i, (_h, _w, a) in enumerate(cols)]
+        widths = column_widths(cols, self.frame_width, font=f.regular, bold=f.bold, size=size)
+        header = self.header_row([c.header for c in cols], right=[i for i, c in enumerate(cols) if c.align == "RIGHT"])
+        aligns = [("ALIGN", (i, 0), (i, -1), c.align) for i, c in enumerate(cols)]
         total_col = len(cols) - 3
         for name, ranked in self.data.sections:
             if self.group_by:
@@ -141,7 +142,7 @@ class StandingsDocument(SheetDocument):
         rest = self.frame_width - (10 + 14 + 22 + 14 + 18) * mm
         widths = [10 * mm, 14 * mm, rest, 22 * mm, 14 * mm, 18 * mm]
         rows: list[list[Any]] = [self.header_row(head, right=[0, 1, 3, 4, 5])]
-        rows += [[str(r["rank"]), str(r["table"]), self.whole(r["name"], widths[2] - 6, size),
+        rows += [[str(r["rank"]), str(r["table"]), self.whole(r["name"], widths[2], size),
                   format_seconds(r["total"]), str(r["topped"]), str(r["attempts"])] for r in self.times]
         aligns = [("ALIGN", (i, 0), (i, -1), "RIGHT") for i in (0, 1, 3, 4, 5)]
         style = table_style(*aligns, ("FONT", (3, 1), (3, -1), f.bold, size), font=f.regular, bold=f.bold, size=size)
