@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from .board import Board, Tile
 from .coords import Convention, CoordError, format_coord, parse_coord
@@ -36,6 +36,9 @@ class TrainingRound(TypedDict):
     board_before: str  # FEN
     top: str  # duplicate notation, Latin row labels
     score: int
+    #: the Joker variant: the letters whose tiles replaced on the board the blanks the top played (a round
+    #: without a replacement, and a game of another variant, has no such key)
+    replaced: NotRequired[str]
 
 
 def training_rounds(game: DuplicateGame) -> list[TrainingRound]:
@@ -43,15 +46,16 @@ def training_rounds(game: DuplicateGame) -> list[TrainingRound]:
     board = Board(game.ruleset)
     out: list[TrainingRound] = []
     for r in game.rounds:
-        out.append(
-            {
-                "round": r.round,
-                "rack": r.rack,
-                "board_before": board.to_fen(),
-                "top": r.move,
-                "score": r.score,
-            }
-        )
+        row: TrainingRound = {
+            "round": r.round,
+            "rack": r.rack,
+            "board_before": board.to_fen(),
+            "top": r.move,
+            "score": r.score,
+        }
+        if r.replaced:
+            row["replaced"] = r.replaced
+        out.append(row)
         board = board_after(board, r.move, r.replaced)
     return out
 
