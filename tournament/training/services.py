@@ -27,8 +27,10 @@ from django.utils.translation import gettext as _
 from lexicon.models import Lexicon
 from scoring import sheet
 from scoring.board import Board
+from scoring.coords import Convention
 from scoring.game import DuplicateGame
 from scoring.judge import SlipParts, judge_slip
+from scoring.messages import Message
 from scoring.records import ReplayError, replay_json
 from scoring.rules import RuleSet
 from scoring.solver import solver_for
@@ -133,8 +135,9 @@ def from_tournament_game(game: Game) -> TrainingGame:
     return made
 
 
-def read_record(text: str, lexicon: Lexicon) -> DuplicateGame:
-    """The game of a record (JSON or duplicate GCG), replayed and checked; TrainingError otherwise."""
+def read_record(text: str, lexicon: Lexicon, style: labels.CoordStyle | None = None) -> DuplicateGame:
+    """The game of a record (JSON or duplicate GCG), replayed and checked; TrainingError otherwise, its reason
+    in the active language (moves and squares in ``style``)."""
     stripped = text.lstrip("\ufeff").strip()
     if not stripped:
         raise TrainingError(_("The file is empty."))
@@ -152,7 +155,7 @@ def read_record(text: str, lexicon: Lexicon) -> DuplicateGame:
         else:
             raise TrainingError(_("The file is neither a JSON record nor a GCG record."))
     except ReplayError as exc:
-        raise TrainingError(_refusal(exc)) from None
+        raise TrainingError(_refusal(exc, style or labels.CoordStyle())) from None
     if game.ruleset.id != lexicon.ruleset:
         raise TrainingError(
             _("The record is a game of the rule set %(game)s, the lexicon %(lexicon)s is for %(rules)s.")
@@ -163,18 +166,35 @@ def read_record(text: str, lexicon: Lexicon) -> DuplicateGame:
     return game
 
 
-def _refusal(exc: ReplayError) -> str:
+def _refusal(exc: ReplayError, style: labels.CoordStyle) -> str:
+    """Why a record is refused, wholly in the active language: the engine's message (or the draw's or the game's
+    refusal it passes on) written by :mod:`tournament.labels`, never its English text."""
     if exc.code == "two_players":
         return _(
             "This GCG record is a game of two players: training needs a duplicate game's record "
             "(one player, the top of each round with its rack)."
         )
+    detail = _detail(exc, style)
     if exc.round is not None:
-        return _("Round %(round)s of the record does not replay: %(detail)s") % {
-            "round": exc.round,
-            "detail": str(exc),
-        }
-    return _("The record cannot be read: %(detail)s") % {"detail": str(exc)}
+        if detail is None:
+            return _("Round %(round)s of the record does not replay.") % {"round": exc.round}
+        return _("Round %(round)s of the record does not replay: %(detail)s") % {"round": exc.round, "detail": detail}
+    if detail is None:
+        return _("The record cannot be read.")
+    return _("The record cannot be read: %(detail)s") % {"detail": detail}
+
+
+def _detail(exc: ReplayError, style: labels.CoordStyle) -> str | None:
+    cause = exc.cause
+    if cause is not None:
+        params = getattr(cause, "params", None)
+        shown = labels.engine_refusal(str(getattr(cause, "code", "")), params if isinstance(params, dict) else {},
+                                      style)
+        if shown is not None:
+            return shown
+    if isinstance(exc.message, Message):
+        return labels.explain(exc.message, style)
+    return None
 
 
 def import_record(
@@ -185,14 +205,15 @@ def import_record(
         raise TrainingError(_("The file is too large for a game record."))
     if lexicon.status != Lexicon.Status.READY:
         raise TrainingError(_("The lexicon %(name)s is not ready.") % {"name": lexicon.name})
-    game = read_record(text, lexicon)
+    script = labels.default_script(lexicon.ruleset, language)
+    game = read_record(text, lexicon, labels.script_style(Convention.DUPLICATE, script))
     return TrainingGame.objects.create(
         title=title.strip() or _("Imported game, rounds: %(rounds)s") % {"rounds": len(game.rounds)},
         ruleset=game.ruleset.id,
         variant=game.variant.id,
         lexicon=lexicon,
         seconds_per_move=seconds_per_move,
-        coordinate_script=labels.default_script(game.ruleset.id, language),
+        coordinate_script=script,
         language=language,
         rounds=training_rounds(game),
     )
