@@ -22,7 +22,7 @@ from scoring.rules import get_ruleset
 
 from .. import gamestate, labels
 from ..errors import Code, ServiceError
-from ..models import Registration, Round, Slip
+from ..models import Registration, Round, Slip, Tournament
 from . import audit, push, rows, solving
 
 #: Slips listed on the console's live panel (the newest); the counts cover every slip.
@@ -63,12 +63,7 @@ def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinate
                                                  "(table, time, move) on the times page") % {"n": rnd.number})
     if tournament.pk != rnd.game.tournament_id:
         raise ServiceError(Code.WRONG_TOURNAMENT, _("this player is not registered in this round's tournament"))
-    try:  # a word with a letter outside the tile set is refused at once (a typo to fix), never stored
-        tiles = parse_word(word, get_ruleset(tournament.ruleset))
-    except NotationError as exc:
-        raise ServiceError(Code.BAD_LETTER, _("word: %(why)s") % {
-            "why": labels.engine_error(exc, labels.tournament_style(tournament))}) from None
-    check_tiles(rnd, word.strip(), [t.letter for t in tiles], coordinates or "")
+    check_word(tournament, rnd, word, coordinates or "")
     try:
         with transaction.atomic():
             slip = _store(rnd, registration, key, word=word, coordinates=coordinates, score=score, source=source,
@@ -79,6 +74,17 @@ def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinate
             raise
         return _same_slip(existing, rnd, registration)
     return slip
+
+
+def check_word(tournament: Tournament, rnd: Round, word: str, coordinates: str) -> None:
+    """Refuses a slip's word before anything is stored: a letter outside the tile set (``bad_letter``: a typo to
+    fix), more tiles than a move may place (:func:`check_tiles`)."""
+    try:
+        tiles = parse_word(word, get_ruleset(tournament.ruleset))
+    except NotationError as exc:
+        raise ServiceError(Code.BAD_LETTER, _("word: %(why)s") % {
+            "why": labels.engine_error(exc, labels.tournament_style(tournament))}) from None
+    check_tiles(rnd, word.strip(), [t.letter for t in tiles], coordinates)
 
 
 def check_tiles(rnd: Round, word: str, letters: list[str], coordinates: str) -> None:
@@ -264,5 +270,5 @@ def recent(rnd: Round, limit: int = RECENT_SLIPS) -> list[Slip]:
                 .select_related("registration__player").order_by("registration__table_number", "-version")[:limit])
 
 
-__all__ = ["RECENT_SLIPS", "Count", "check_tiles", "count", "last_version", "recent", "retried_slip", "same_body", "slip_for_key", "submit_once",
+__all__ = ["RECENT_SLIPS", "Count", "check_tiles", "check_word", "count", "last_version", "recent", "retried_slip", "same_body", "slip_for_key", "submit_once",
            "submit_slip"]
