@@ -7,7 +7,7 @@ Each illegal case raises :class:`IllegalMove` with a short ``code`` (the rule br
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Container, Iterable
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .board import Board, Tile
@@ -118,6 +118,41 @@ def locate(board: Board, move: MoveText) -> tuple[Coord, tuple[Placement, ...]]:
     if not placed:
         raise IllegalMove("no_new_tile", msg("no_new_tile", word=word_text(tiles)))
     return coord, tuple(placed)
+
+
+def new_tiles_at(board: Board, coord: Coord, letters: Sequence[str]) -> int | None:
+    """How many tiles the word ``letters`` written at ``coord`` puts on ``board``: the squares it covers that are
+    empty (a letter already on the board is not a tile placed). None when it does not lie there: off the board,
+    or a square holds another letter."""
+    count = 0
+    for i, letter in enumerate(letters):
+        r, c = coord.square(i)
+        if not (0 <= r < SIZE and 0 <= c < SIZE):
+            return None
+        on_board = board[r, c]
+        if on_board is None:
+            count += 1
+        elif on_board.letter != letter:
+            return None
+    return count
+
+
+def fewest_new_tiles(board: Board, letters: Sequence[str]) -> int:
+    """The fewest tiles the word ``letters`` puts on ``board`` wherever it lies in line with the board's letters
+    (in either direction): its length on an empty board or where it crosses no letter of the board.
+
+    A word placing more than :attr:`RuleSet.move_tiles` even so is no move anywhere, whatever its coordinates."""
+    best = len(letters)
+    if board.is_empty():
+        return best
+    for vertical in (False, True):
+        for line in range(SIZE):
+            for start in range(SIZE - len(letters) + 1):
+                coord = Coord(start, line, True) if vertical else Coord(line, start, False)
+                n = new_tiles_at(board, coord, letters)
+                if n is not None and n < best:
+                    best = n
+    return best
 
 
 def check_rack(placed: Iterable[Placement], rack: Iterable[str]) -> None:

@@ -39,10 +39,11 @@ from .board import Board, BoardError, Tile
 from .coords import Convention, format_coord
 from .draw import DrawError, DrawEvent, accept_rack, sort_tiles, tiles_text
 from .game import PREPARED_REDRAW, DuplicateGame, GameError, RoundRecord
+from .messages import Message, Param, Written, msg
 from .moves import SolveFn
-from .notation import NotationError, parse_move
+from .notation import NotationError, parse_move, word_text
 from .placement import IllegalMove, evaluate
-from .rules import RulesError, get_ruleset
+from .rules import RulesError, RuleSet, get_ruleset
 from .tops import END_REASONS, offered_moves
 from .variants import VariantError, get_variant
 
@@ -50,12 +51,37 @@ _T = TypeVar("_T")
 
 
 class ReplayError(ValueError):
-    """A record that does not replay; ``round`` names the round (None: the whole record)."""
+    """A record that does not replay; ``round`` names the round (None: the whole record).
 
-    def __init__(self, code: str, message: str, round: int | None = None):
-        super().__init__(f"round {round}: {message}" if round is not None else message)
+    ``message`` says why as data (:class:`~scoring.messages.Message`: the tournament writes it in the reader's
+    language); a refusal of the draw or the game passed on is ``cause`` (its ``code`` and ``params``), its
+    English text the message. ``str()`` is the English text, the round first."""
+
+    def __init__(self, code: str, message: Message | str, round: int | None = None, *,
+                 cause: Exception | None = None):
+        text = str(message)
+        super().__init__(f"round {round}: {text}" if round is not None else text)
         self.code = code
+        self.message = message
         self.round = round
+        self.cause = cause
+
+
+#: The kind a record's field is checked to be, as the refusal names it.
+_KINDS = {int: "kind_int", str: "kind_str", list: "kind_list", dict: "kind_dict"}
+
+
+def _nothing(tiles: str) -> Param:
+    return tiles or msg("nothing")
+
+
+def _written(move_text: str, ruleset: RuleSet) -> Param:
+    """A record's move as a position (written in the reader's coordinates), or as text when it cannot be read."""
+    try:
+        move = parse_move(move_text, ruleset)
+    except NotationError:
+        return move_text
+    return Written(move.coord, word_text(move.tiles))
 
 
 # -- JSON --------------------------------------------------------------------------
@@ -135,10 +161,10 @@ def dumps(game: DuplicateGame, *, lexicon: str | None = None, indent: int | None
 def _field(data: Mapping[str, Any], key: str, kind: type[_T], where: int | None = None) -> _T:
     """``data[key]``, checked to be a ``kind`` (a bool is not an int here); ReplayError otherwise."""
     if key not in data:
-        raise ReplayError("bad_record", f"the record has no «{key}»", where)
+        raise ReplayError("bad_record", msg("record_field_missing", key=key), where)
     value = data[key]
     if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-        raise ReplayError("bad_record", f"«{key}» should be {getattr(kind, '__name__', kind)}, not {value!r}", where)
+        raise ReplayError("bad_record", msg("record_field_kind", key=key, kind=msg(_KINDS.get(kind, "kind_dict"))), where)
     return value
 
 
@@ -161,58 +187,50 @@ def replay_json(
         try:
             data = json.loads(data)
         except json.JSONDecodeError as exc:
-            raise ReplayError("bad_record", f"the record is not JSON: {exc}") from None
+            raise ReplayError("bad_record", msg("record_not_json", line=exc.lineno, column=exc.colno)) from None
     if not isinstance(data, dict):
-        raise ReplayError("bad_record", "the record must be a JSON object")
+        raise ReplayError("bad_record", msg("record_not_object"))
     seed = _field(data, "seed", int)
+    name = _field(data, "ruleset", str)
     try:
-        ruleset = get_ruleset(_field(data, "ruleset", str))
-    except RulesError as exc:
-        raise ReplayError("bad_record", str(exc)) from None
+        ruleset = get_ruleset(name)
+    except RulesError:
+        raise ReplayError("bad_record", msg("record_ruleset", name=name)) from None
     rounds = _field(data, "rounds", list)
     try:
         variant = get_variant(data.get("variant"))
-    except VariantError as exc:
-        raise ReplayError("bad_record", str(exc)) from None
+    except VariantError:
+        raise ReplayError("bad_record", msg("record_variant", name=str(data.get("variant")))) from None
     game = DuplicateGame(ruleset, seed, variant=variant)
     for i, rec in enumerate(rounds, start=1):
         if not isinstance(rec, dict):
-            raise ReplayError("bad_record", "a round must be a JSON object", i)
+            raise ReplayError("bad_record", msg("record_round_not_object"), i)
         n = _field(rec, "round", int, i)
         if n != i:
-            raise ReplayError("bad_record", f"the rounds are out of order: round {n} comes as round {i}", i)
+            raise ReplayError("bad_record", msg("record_out_of_order", number=n, round=i), i)
         if game.over:
-            raise ReplayError(
-                "after_end", f"the game was over after round {i - 1} ({game.end_message}) but the record goes on", i
-            )
+            raise ReplayError("after_end", msg("record_after_end", round=i - 1), i)
         _replay_round(game, rec, i, lexicon, solve_fn)
     end = data.get("end_reason")
     if not game.over:
         if end == "no_move":
             if solve_fn is not None and offered_moves(game.board, solve_fn(game.board, game.leftover)):
-                raise ReplayError("end_reason", "the record ends with no legal move, but the rack left has one")
+                raise ReplayError("end_reason", msg("record_no_move_left"))
             game._finish("no_move")
         else:
-            left = len(game.tiles_left())
-            raise ReplayError(
-                "end_reason",
-                f"the record stops after round {len(rounds)} ({END_REASONS.get(str(end), str(end))}) but the game goes on "
-                f"with {left} tiles left",
-            )
+            raise ReplayError("end_reason", msg("record_stops", round=len(rounds), left=len(game.tiles_left())))
     if end != game.end_reason:
-        raise ReplayError(
-            "end_reason", f"the game ends because {game.end_message}, the record says {end!r}"
-        )
+        raise ReplayError("end_reason", msg("record_end", said=str(end)))
     total = _field(data, "total", int)
     if total != game.total:
-        raise ReplayError("total", f"the tops add up to {game.total}, the record says {total}")
+        raise ReplayError("total", msg("record_total", total=game.total, said=total))
     if "final_board" in data:
         try:
             board = Board.from_fen(ruleset, data["final_board"])
-        except BoardError as exc:
-            raise ReplayError("final_board", f"the final board cannot be read: {exc}") from None
+        except BoardError:
+            raise ReplayError("final_board", msg("record_board_unreadable")) from None
         if board != game.board:
-            raise ReplayError("final_board", "the final board is not the board the moves make")
+            raise ReplayError("final_board", msg("record_board"))
     return game
 
 
@@ -233,13 +251,10 @@ def _replay_round(
     score = _field(top, "score", int, i)
     stand = game.on_stand()
     if not _same_tiles(leftover, stand):
-        raise ReplayError(
-            "leftover",
-            f"the previous rack left {tiles_text(stand) or 'nothing'}, the record says {leftover or 'nothing'}",
-            i,
-        )
+        raise ReplayError("leftover", msg("record_leftover", left=_nothing(tiles_text(stand)),
+                                          said=_nothing(leftover)), i)
     if redraws < 0:
-        raise ReplayError("bad_record", f"redraws cannot be negative ({redraws})", i)
+        raise ReplayError("bad_record", msg("record_redraws", count=redraws), i)
     keep = list(stand)
     if redraws:
         # the leftover went back into the bag with the invalid racks
@@ -250,42 +265,44 @@ def _replay_round(
         game.redraws = redraws
     expected = tiles_text(keep) + drawn
     if not _same_tiles(rack_text, expected):
-        what = f"the leftover {tiles_text(keep)} + the drawn {drawn}" if keep else f"the drawn tiles {drawn}"
-        raise ReplayError("rack", f"the rack {rack_text} is not {what}", i)
+        why = (msg("record_rack_kept", rack=rack_text, kept=tiles_text(keep), drawn=drawn) if keep
+               else msg("record_rack_drawn", rack=rack_text, drawn=drawn))
+        raise ReplayError("rack", why, i)
     # the rack in leftover-then-drawn order, as drawn
     ordered = keep + list(drawn)
     try:
         outcome = accept_rack(rs, game.bag, keep, i, ordered, kind="replay", invalid="raise", variant=game.variant)
     except DrawError as exc:
-        raise ReplayError(exc.code, str(exc), i) from None
+        raise ReplayError(exc.code, str(exc), i, cause=exc) from None
     game._take(outcome)
     game.redraws = redraws
     if "bag_after" in rec and rec["bag_after"] != len(game.bag):
-        raise ReplayError("bag_after", f"the bag holds {len(game.bag)} tiles after the draw, the record says {rec['bag_after']}", i)
+        raise ReplayError("bag_after", msg("record_bag_after", count=len(game.bag), said=str(rec["bag_after"])), i)
+    move = _written(move_text, rs)
     try:
         written = parse_move(move_text, rs)
         play = evaluate(game.board, written, rack=game.rack, lexicon=lexicon)
     except (NotationError, IllegalMove) as exc:
-        raise ReplayError(getattr(exc, "code", "illegal"), f"{move_text}: {exc}", i) from None
+        raise ReplayError(getattr(exc, "code", "illegal"), msg("placement_at", move=move, reason=exc.message),
+                          i) from None
     if play.invalid_words:
-        words = ", ".join(play.invalid_words)
-        raise ReplayError("not_a_word", f"{move_text}: not in the lexicon: {words}", i)
+        code = "not_in_lexicon_one" if len(play.invalid_words) == 1 else "not_in_lexicon_many"
+        raise ReplayError("not_a_word", msg(code, move=move, words=tuple(play.invalid_words)), i)
     if game.board.is_empty() and play.coord.vertical:
-        raise ReplayError("first_move_vertical", f"{move_text}: the first move is placed horizontally", i)
+        raise ReplayError("first_move_vertical", msg("record_first_vertical", move=move), i)
     if play.score != score:
-        raise ReplayError("score", f"{move_text} scores {play.score}, the record says {score}", i)
+        raise ReplayError("score", msg("record_score", move=move, score=play.score, said=score), i)
     if solve_fn is not None:
         offered = offered_moves(game.board, solve_fn(game.board, game.on_stand()))
         best = max((m.score for m in offered), default=None)
         if best is not None and best != score:
-            raise ReplayError("not_top", f"{move_text} scores {score}, the top of the rack {rack_text} scores {best}", i)
+            raise ReplayError("not_top", msg("record_not_top", move=move, score=score, rack=rack_text, best=best), i)
     try:
         played = game.play(play)
     except GameError as exc:
-        raise ReplayError(exc.code, str(exc), i) from None
+        raise ReplayError(exc.code, str(exc), i, cause=exc) from None
     if "replaced" in rec and not _same_tiles(str(rec["replaced"]), played.replaced):
-        raise ReplayError("replaced", f"the blanks were replaced by «{played.replaced}», the record says "
-                          f"«{rec['replaced']}»", i)
+        raise ReplayError("replaced", msg("record_replaced", got=played.replaced, said=str(rec["replaced"])), i)
 
 
 def load_json(

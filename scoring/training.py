@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from .board import Board, Tile
-from .coords import Convention, CoordError, format_coord, parse_coord
+from .coords import Convention, Coord, CoordError, parse_coord
 from .draw import DrawError, DrawEvent, accept_rack, tiles_text
 from .game import DuplicateGame, GameError
-from .notation import MoveText, NotationError, parse_move, parse_rack, parse_word
+from .messages import Square, Written, msg
+from .notation import MoveText, NotationError, parse_move, parse_rack, parse_word, word_text
 from .placement import IllegalMove, evaluate
 from .records import ReplayError
 from .rules import RulesError, get_ruleset
@@ -36,6 +37,9 @@ class TrainingRound(TypedDict):
     board_before: str  # FEN
     top: str  # duplicate notation, Latin row labels
     score: int
+    #: the Joker variant: the letters whose tiles replaced on the board the blanks the top played (a round
+    #: without a replacement, and a game of another variant, has no such key)
+    replaced: NotRequired[str]
 
 
 def training_rounds(game: DuplicateGame) -> list[TrainingRound]:
@@ -43,15 +47,16 @@ def training_rounds(game: DuplicateGame) -> list[TrainingRound]:
     board = Board(game.ruleset)
     out: list[TrainingRound] = []
     for r in game.rounds:
-        out.append(
-            {
-                "round": r.round,
-                "rack": r.rack,
-                "board_before": board.to_fen(),
-                "top": r.move,
-                "score": r.score,
-            }
-        )
+        row: TrainingRound = {
+            "round": r.round,
+            "rack": r.rack,
+            "board_before": board.to_fen(),
+            "top": r.move,
+            "score": r.score,
+        }
+        if r.replaced:
+            row["replaced"] = r.replaced
+        out.append(row)
         board = board_after(board, r.move, r.replaced)
     return out
 
@@ -75,6 +80,8 @@ def board_after(board: Board, move: str, replaced: str = "") -> Board:
 _MOVE_LINE = re.compile(r"^>(?P<player>[^:]+):\s*(?P<rest>.*)$")
 _RULE_SET = re.compile(r"rule set (?P<id>[\w-]+)")
 _VARIANT = re.compile(r"^#note variant (?P<id>[\w-]+):")
+#: A GCG word's runs: letters, or dots (letters already on the board)
+_RUNS = re.compile(r"\.+|[^.]+")
 
 
 def read_gcg(text: str, *, ruleset: str | None = None) -> DuplicateGame:
@@ -94,20 +101,21 @@ def read_gcg(text: str, *, ruleset: str | None = None) -> DuplicateGame:
     variant_id = next((m.group("id") for line in lines for m in [_VARIANT.match(line)] if m), None)
     try:
         rs = get_ruleset(named or ruleset or "")
+    except RulesError:
+        raise ReplayError("bad_record", msg("record_ruleset", name=named or ruleset or "")) from None
+    try:
         variant = get_variant(variant_id)
-    except (RulesError, VariantError) as exc:
-        raise ReplayError("bad_record", str(exc)) from None
+    except VariantError:
+        raise ReplayError("bad_record", msg("record_variant", name=str(variant_id))) from None
     moves = [m for line in lines for m in [_MOVE_LINE.match(line)] if m]
     if not moves:
-        raise ReplayError(
-            "bad_record", "the record has no move line (>player: rack coordinates word +score total)"
-        )
+        raise ReplayError("bad_record", msg("record_no_move_line"))
     if len({m.group("player").strip() for m in moves}) > 1:
-        raise ReplayError("two_players", "the record is a game of two players, not a duplicate game")
+        raise ReplayError("two_players", msg("record_two_players"))
     game = DuplicateGame(rs, 0, variant=variant)
     for i, m in enumerate(moves, start=1):
         if game.over:
-            raise ReplayError("after_end", f"the game was over after round {i - 1} but the record goes on", i)
+            raise ReplayError("after_end", msg("record_after_end", round=i - 1), i)
         _gcg_round(game, m.group("rest").split(), i)
     return game
 
@@ -115,35 +123,52 @@ def read_gcg(text: str, *, ruleset: str | None = None) -> DuplicateGame:
 def _gcg_round(game: DuplicateGame, parts: list[str], i: int) -> None:
     rs = game.ruleset
     if len(parts) < 4 or not parts[3].startswith("+"):
-        raise ReplayError(
-            "bad_record",
-            f"a move line reads «rack coordinates word +score total», not «{' '.join(parts)}»",
-            i,
-        )
-    rack_text, coord_text, word_text, score_text = parts[:4]
+        raise ReplayError("bad_record", msg("record_bad_line", text=" ".join(parts)), i)
+    rack_text, coord_text, word, score_text = parts[:4]
     try:
         rack = parse_rack(rack_text, rs)
         coord = parse_coord(coord_text, cyrillic=rs.cyrillic, convention=Convention.ENGLISH)
-        score = int(score_text[1:])
-    except (NotationError, CoordError, ValueError) as exc:
-        raise ReplayError("bad_record", f"{' '.join(parts[:4])}: {exc}", i) from None
+    except (NotationError, CoordError) as exc:
+        raise ReplayError("bad_record", msg("record_part", text=" ".join(parts[:4]), reason=exc.message), i) from None
+    if not score_text[1:].isdigit():
+        raise ReplayError("bad_record", msg("record_part", text=" ".join(parts[:4]),
+                                            reason=msg("score_not_whole", text=score_text[1:])), i)
+    score = int(score_text[1:])
     board = game.board
-    try:
-        tiles = [board[coord.square(k)] if ch == "." else None for k, ch in enumerate(word_text)]
-        letters = parse_word("".join("A" if ch == "." else ch for ch in word_text), rs)
-    except (NotationError, IndexError) as exc:
-        raise ReplayError("bad_record", f"{coord_text} {word_text}: {exc}", i) from None
-    written = tuple(t if t is not None else letters[k] for k, t in enumerate(tiles))
+    written = _gcg_word(board, coord, word, i)
+    move = Written(coord, word_text(written))
     _take_rack(game, rack, i)
     try:
         play = evaluate(board, MoveText(coord, written), rack=list(game.rack or []))
-        if play.score != score:
-            raise ReplayError(
-                "score", f"{format_coord(coord)} {word_text} scores {play.score}, the record says {score}", i
-            )
+    except IllegalMove as exc:
+        raise ReplayError(exc.code, msg("placement_at", move=move, reason=exc.message), i) from None
+    if play.score != score:
+        raise ReplayError("score", msg("record_score", move=move, score=play.score, said=score), i)
+    try:
         game.play(play)
-    except (IllegalMove, GameError) as exc:
-        raise ReplayError(getattr(exc, "code", "illegal"), f"{coord_text} {word_text}: {exc}", i) from None
+    except GameError as exc:
+        raise ReplayError(exc.code, str(exc), i, cause=exc) from None
+
+
+def _gcg_word(board: Board, coord: Coord, word: str, i: int) -> tuple[Tile, ...]:
+    """The tiles of a GCG move's word: each run of letters read in the rule set's letters (a blank in lower
+    case), each ``.`` the tile already on the board at its square (a letter played through), whatever the
+    tile set (a Cyrillic letter, the Ukrainian apostrophe, a Polish letter …)."""
+    tiles: list[Tile] = []
+    for run in _RUNS.findall(word):
+        if run.startswith("."):
+            for _dot in run:
+                square = coord.square(len(tiles))
+                on_board = board.tile(*square)
+                if on_board is None:
+                    raise ReplayError("bad_record", msg("record_played_through", square=Square(*square)), i)
+                tiles.append(on_board)
+            continue
+        try:
+            tiles.extend(parse_word(run, board.ruleset))
+        except NotationError as exc:
+            raise ReplayError("bad_record", msg("record_part", text=word, reason=exc.message), i) from None
+    return tuple(tiles)
 
 
 def _take_rack(game: DuplicateGame, rack: list[str], i: int) -> None:
@@ -170,7 +195,7 @@ def _take_rack(game: DuplicateGame, rack: list[str], i: int) -> None:
             variant=game.variant,
         )
     except DrawError as exc:
-        raise ReplayError(exc.code, f"{tiles_text(rack)}: {exc}", i) from None
+        raise ReplayError(exc.code, f"{tiles_text(rack)}: {exc}", i, cause=exc) from None
     game._take(outcome)
 
 

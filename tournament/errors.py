@@ -47,6 +47,7 @@ class Code(StrEnum):
     DUPLICATE_NAME = "duplicate_name"
     UNKNOWN_ACTION = "unknown_action"
     TOO_MANY_ATTEMPTS = "too_many_attempts"
+    TOO_MANY_TILES = "too_many_tiles"
     # the state
     CONFLICT = "conflict"
     ROUND_PENDING = "round_pending"
@@ -126,6 +127,7 @@ CATALOGUE: dict[Code, Entry] = {
     Code.DUPLICATE_NAME: Entry(CONFLICT, _("A player of this name is already registered.")),
     Code.UNKNOWN_ACTION: Entry(BAD_REQUEST, _("Unknown action.")),
     Code.TOO_MANY_ATTEMPTS: Entry(TOO_MANY, _("Too many wrong codes from this tablet: wait a few minutes and try again.")),
+    Code.TOO_MANY_TILES: Entry(BAD_REQUEST, _("The slip places more tiles than a move may: it is not taken.")),
     Code.CONFLICT: Entry(CONFLICT, _("Someone else changed this round meanwhile; the page shows its state now.")),
     Code.ROUND_PENDING: Entry(CONFLICT, _("Publish or cancel the current round first.")),
     Code.ROUND_NOT_OPEN: Entry(CONFLICT, _("The round does not take slips now.")),

@@ -122,7 +122,8 @@
     var self = this, o = this.options, S = o.strings, asked = placements(this.placed);
     fetch(o.url, {
       method: "POST", cache: "no-store",
-      headers: {"Authorization": "Tablet " + o.token, "Content-Type": "application/json", "Accept": "application/json"},
+      headers: {"Authorization": "Tablet " + o.token, "Content-Type": "application/json", "Accept": "application/json",
+        "Accept-Language": o.lang},
       body: JSON.stringify({cyrillic: !!o.config.cyrillic, placements: asked})
     }).then(T.answer).then(function (res) {
       if (JSON.stringify(asked) !== JSON.stringify(placements(self.placed))) return;  // tiles moved since

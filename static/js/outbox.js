@@ -26,7 +26,7 @@
   }
 
   /**
-   * options: storageKey, url, token, and the callbacks
+   * options: storageKey, url, token, lang (the page's language: the server's answers are in it), and the callbacks
    *   settled(result): the server answered for a slip: {status: received|late|refused, round, key, text,
    *     slip (the stored slip), code, detail};
    *   loggedOut(): the server no longer knows the token (the slips stay in the outbox);
@@ -100,8 +100,7 @@
     this.options.changed();
     fetch(this.options.url, {
       method: "POST", cache: "no-store",
-      headers: {"Authorization": "Tablet " + this.options.token, "Content-Type": "application/json",
-        "Accept": "application/json", "Idempotency-Key": item.key},
+      headers: this.headers(item.key),
       body: JSON.stringify({word: item.word, coordinates: item.coordinates, score: item.score, round: item.round})
     }).then(T.answer).then(function (res) {
       self.sending = false;
@@ -116,6 +115,14 @@
       self.sending = false;
       self.retryLater(item);
     });
+  };
+
+  /** The request's headers: the server answers (a refusal's reason) in the page's language, not the browser's. */
+  Outbox.prototype.headers = function (key) {
+    var h = {"Authorization": "Tablet " + this.options.token, "Content-Type": "application/json",
+      "Accept": "application/json", "Idempotency-Key": key};
+    if (this.options.lang) h["Accept-Language"] = this.options.lang;
+    return h;
   };
 
   Outbox.prototype.settle = function (item, result) {

@@ -36,7 +36,7 @@
     board.draw("");
     var slip = D.slip.create({config: B, strings: S, changed: renderBoard});
     var outbox = D.outbox.create({
-      storageKey: "duplicate.tablet.outbox." + cfg.slug + "." + cfg.table, url: cfg.urls.slip, token: token,
+      storageKey: "duplicate.tablet.outbox." + cfg.slug + "." + cfg.table, url: cfg.urls.slip, token: token, lang: cfg.lang,
       settled: settled, loggedOut: loggedOut, changed: function () { if (state) renderReceipt(); }
     });
     var assist = D.assist.create({

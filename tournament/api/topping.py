@@ -42,7 +42,9 @@ class TimeInputSerializer(serializers.Serializer):
     table = serializers.IntegerField(min_value=1)
     time = serializers.CharField(allow_blank=True, max_length=12, help_text="minutes and seconds (0:42); empty: "
                                  "not topped")
-    word = serializers.CharField(required=False, allow_blank=True, max_length=40, default="")
+    word = serializers.CharField(required=False, allow_blank=True, max_length=40, default="",
+                                 help_text="the paper slip's move (coordinates and word, e.g. H8 WORD; round 1: the "
+                                 "word): judged for his points, and one attempt")
 
 
 class GameTimeSerializer(serializers.Serializer):

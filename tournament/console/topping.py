@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 from scoring.topping import format_seconds
 from scoring.variants import get_variant
 
+from .. import labels
 from ..errors import Code, ServiceError
 from ..models import Game, Round, Tournament
 from ..services import players, rounds, topping
@@ -32,6 +33,15 @@ class TimeForm(forms.Form):
     time = forms.CharField(label=gettext_lazy("Time (m:ss)"), max_length=12, required=False,
                            help_text=gettext_lazy("empty: not topped"))
     word = forms.CharField(label=gettext_lazy("Move (as on the slip)"), max_length=40, required=False)
+
+
+def time_form(tournament: Tournament) -> TimeForm:
+    """The empty form, its move field saying how the move is typed (coordinates in the tournament's letters)."""
+    form = TimeForm()
+    form.fields["word"].help_text = _("coordinates and word (%(coordinates)s …), as on the slip; round 1: the word; "
+                                      "his points and his attempt follow from it") % {
+        "coordinates": labels.tournament_style(tournament).example()}
+    return form
 
 
 class ShownRound(TypedDict):
@@ -109,7 +119,7 @@ def times(request: HttpRequest, tournament: Tournament, number: int) -> HttpResp
     return render(request, "arbiter/topping.html", context(
         tournament, "games", game=g, round=rnd, rows=rows, topped=sum(1 for r in rows if r["topped"]),
         limit=format_seconds(topping.limit_seconds(rnd)) if rnd is not None else "",
-        penalty=get_variant(g.variant).timeout_penalty, form=TimeForm(),
+        penalty=get_variant(g.variant).timeout_penalty, form=time_form(tournament),
         lines=shown_lines(topping.game_rows(tournament, g)), numbers=numbers,
         finished=g.status == Game.Status.FINISHED))
 

@@ -13,14 +13,17 @@ from datetime import datetime
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from scoring.coords import CoordError, parse_coord
 from scoring.notation import NotationError, parse_word
+from scoring.placement import fewest_new_tiles, new_tiles_at
 from scoring.rules import get_ruleset
 
-from .. import labels
+from .. import gamestate, labels
 from ..errors import Code, ServiceError
-from ..models import Registration, Round, Slip
-from . import audit, push, rows
+from ..models import Registration, Round, Slip, Tournament
+from . import audit, push, rows, solving
 
 #: Slips listed on the console's live panel (the newest); the counts cover every slip.
 RECENT_SLIPS = 200
@@ -60,11 +63,7 @@ def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinate
                                                  "(table, time, move) on the times page") % {"n": rnd.number})
     if tournament.pk != rnd.game.tournament_id:
         raise ServiceError(Code.WRONG_TOURNAMENT, _("this player is not registered in this round's tournament"))
-    try:  # a word with a letter outside the tile set is refused at once (a typo to fix), never stored
-        parse_word(word, get_ruleset(tournament.ruleset))
-    except NotationError as exc:
-        raise ServiceError(Code.BAD_LETTER, _("word: %(why)s") % {
-            "why": labels.engine_error(exc, labels.tournament_style(tournament))}) from None
+    check_word(tournament, rnd, word, coordinates or "")
     try:
         with transaction.atomic():
             slip = _store(rnd, registration, key, word=word, coordinates=coordinates, score=score, source=source,
@@ -75,6 +74,49 @@ def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinate
             raise
         return _same_slip(existing, rnd, registration)
     return slip
+
+
+def check_word(tournament: Tournament, rnd: Round, word: str, coordinates: str) -> None:
+    """Refuses a slip's word before anything is stored: a letter outside the tile set (``bad_letter``: a typo to
+    fix), more tiles than a move may place (:func:`check_tiles`)."""
+    try:
+        tiles = parse_word(word, get_ruleset(tournament.ruleset))
+    except NotationError as exc:
+        raise ServiceError(Code.BAD_LETTER, _("word: %(why)s") % {
+            "why": labels.engine_error(exc, labels.tournament_style(tournament))}) from None
+    check_tiles(rnd, word.strip(), [t.letter for t in tiles], coordinates)
+
+
+def check_tiles(rnd: Round, word: str, letters: list[str], coordinates: str) -> None:
+    """Refuses (``too_many_tiles``) a slip whose word places more tiles than a move may (7-among-8: at most 7 of
+    the rack's 8; any game: more than a rack holds) wherever it goes on the round's board: the judge could only
+    give it 0. Only letters not already on the board count; the count said is the one at the written place when
+    the word lies there, else the fewest it places anywhere (on an empty board, round 1: the word's length).
+    A word that could lie elsewhere with fewer tiles is taken: a wrong place may still score (RULES §4)."""
+    game = rnd.game
+    ruleset = gamestate.ruleset_of(game)
+    most = ruleset.move_tiles
+    if len(letters) <= most:  # the slips of every round: nothing to look at
+        return
+    board = solving.board_of(rnd)
+    count = fewest_new_tiles(board, letters)
+    if count <= most:
+        return
+    tournament = game.tournament
+    style = labels.tournament_style(tournament)
+    what = f"«{word}»"
+    if coordinates.strip() and not board.is_empty():
+        try:
+            coord = parse_coord(coordinates, cyrillic=ruleset.cyrillic, convention=tournament.convention)
+        except CoordError:
+            coord = None
+        at = new_tiles_at(board, coord, letters) if coord is not None else None
+        if at is not None:
+            count, what = at, style.slip(coordinates.strip(), word, None)
+    raise ServiceError(Code.TOO_MANY_TILES, ngettext(
+        "%(slip)s places %(count)d tile: a move places at most %(most)d.",
+        "%(slip)s places %(count)d tiles: a move places at most %(most)d.", count)
+        % {"slip": what, "count": count, "most": most})
 
 
 def _store(rnd: Round, registration: Registration, key: str, *, word: str, coordinates: str, score: int | None,
@@ -228,5 +270,5 @@ def recent(rnd: Round, limit: int = RECENT_SLIPS) -> list[Slip]:
                 .select_related("registration__player").order_by("registration__table_number", "-version")[:limit])
 
 
-__all__ = ["RECENT_SLIPS", "Count", "count", "last_version", "recent", "retried_slip", "same_body", "slip_for_key", "submit_once",
+__all__ = ["RECENT_SLIPS", "Count", "check_tiles", "check_word", "count", "last_version", "recent", "retried_slip", "same_body", "slip_for_key", "submit_once",
            "submit_slip"]

@@ -28,7 +28,7 @@ from scoring.variants import get_variant
 
 from ..errors import Code, ServiceError
 from ..models import Game, Registration, Round, Slip, Tournament
-from . import audit, games, rows, slips, solving
+from . import audit, games, judging, rows, slips, solving
 
 #: Verdict reasons of a legal move whose words are valid (its points are the move's own).
 LEGAL_REASONS = frozenset({"ok", "score_wrong", "score_missing", "first_round", "first_round_score_wrong",
@@ -175,11 +175,29 @@ def parse_time(text: str) -> int:
     return value
 
 
+def move_parts(text: str) -> tuple[str, str]:
+    """A move as the arbiter types it from a paper slip — ``H8 WORD``, ``WORD H8``, ``WORD`` (round 1), a score
+    after it ignored (a topping slip's points are the server's) — as (coordinates, word)."""
+    tokens = text.split()
+    if len(tokens) > 1 and tokens[-1].isdigit():
+        tokens = tokens[:-1]
+    if len(tokens) == 2:
+        digits = [any(ch.isdigit() for ch in t) for t in tokens]
+        if digits == [True, False]:
+            return tokens[0], tokens[1]
+        if digits == [False, True]:
+            return tokens[1], tokens[0]
+    return "", " ".join(tokens)
+
+
 def record_time(actor: audit.Actor, rnd: Round, registration: Registration, seconds: int | None, *,
                 word: str = "") -> Slip:
     """The arbiter records a player's time by hand (``None``: not topped); it overrides the tablets' time.
 
-    Kept as a ``time`` slip (its time = the opening + ``seconds``), audited."""
+    Kept as a ``time`` slip (its time = the opening + ``seconds``), audited. ``word``: the move of the paper slip
+    (``H8 WORD``), judged as a tablet's attempt: it is then the player's slip that counts (his points, the
+    round's verdict — a round already judged is judged again) and one attempt; a word with a letter outside the
+    tile set is refused and nothing is recorded."""
     if not is_topping(rnd.game):
         raise ServiceError(Code.WRONG_PHASE, _("game %(n)s is not a topping game") % {"n": rnd.game.number})
     if rnd.status in (Round.Status.DRAWN, Round.Status.CANCELLED) or rnd.opened_at is None:
@@ -189,34 +207,49 @@ def record_time(actor: audit.Actor, rnd: Round, registration: Registration, seco
     if seconds is not None and not 0 <= seconds <= limit:
         raise ServiceError(Code.BAD_TIME, _("the time must be within the round's limit (%(limit)s)")
                            % {"limit": topping.format_seconds(limit)})
+    coordinates, written = move_parts(word)
+    points = None
+    if written:
+        slips.check_word(registration.tournament, rnd, written, coordinates)
+        points = judge_attempt(rnd, written, coordinates)[1]
     before = results_for(rnd).get(registration.pk)
     with transaction.atomic():
         version = slips.last_version(registration.pk, rnd.pk) + 1
+        if written:  # the paper slip's move is the one that counts for his points
+            Slip.objects.filter(round=rnd, registration=registration, is_current=True).update(is_current=False)
         at = rnd.opened_at + timedelta(seconds=seconds or 0)
         slip = rows.insert(Slip(
-            registration=registration, round_id=rnd.pk, word=word.strip()[:40], coordinates="", announced_score=None,
-            received_at=at, source=Slip.Source.TIME, idempotency_key=f"topping-arbiter-{uuid.uuid4()}",
-            version=version, is_current=False, late=False, entered_by=audit.user_or_none(actor),
-            topped=seconds is not None, points=None))
+            registration=registration, round_id=rnd.pk, word=written[:40], coordinates=coordinates[:10],
+            announced_score=None, received_at=at, source=Slip.Source.TIME,
+            idempotency_key=f"topping-arbiter-{uuid.uuid4()}", version=version, is_current=bool(written), late=False,
+            entered_by=audit.user_or_none(actor), topped=seconds is not None, points=points))
         audit.record(actor, "slip.topping_time", slip, before={"seconds": before.topped_seconds if before else None},
-                     after={"seconds": seconds, "table": registration.table_number, "round": rnd.number,
-                            "game": rnd.game.number}, tournament=registration.tournament)
+                     after={"seconds": seconds, "move": slip.text if written else "", "points": points,
+                            "table": registration.table_number, "round": rnd.number, "game": rnd.game.number},
+                     tournament=registration.tournament)
+    if written and rnd.status in (Round.Status.JUDGED, Round.Status.REVIEWED):
+        judging.judge_round(rnd, actor)  # his verdict follows the paper slip (overridden verdicts are kept)
     return slip
 
 
 def results_for(rnd: Round) -> dict[int, topping.Attempt[int]]:
     """Registration → its attempt count and the seconds it topped in (None: not topped) in this round.
 
-    The arbiter's latest entry wins; else the earliest tablet attempt that was the top."""
+    The arbiter's latest entry wins; else the earliest tablet attempt that was the top. The attempts are the
+    tablet's, and the paper slip when the arbiter typed its move (a paper player: 1; the arbiter's corrections
+    are not attempts)."""
     found: dict[int, topping.Attempt[int]] = {}
     counts: dict[int, int] = {}
     arbiter: dict[int, Slip] = {}
     first: dict[int, Slip] = {}
+    paper: set[int] = set()  # players whose paper slip's move the arbiter typed
     for slip in Slip.objects.filter(round=rnd).order_by("registration_id", "received_at", "version"):
         reg = slip.registration_id
         if slip.source == Slip.Source.TIME:
             if reg not in arbiter or slip.version > arbiter[reg].version:
                 arbiter[reg] = slip
+            if slip.word:
+                paper.add(reg)
             continue
         counts[reg] = counts.get(reg, 0) + 1
         if slip.topped and not slip.late and reg not in first:
@@ -224,7 +257,7 @@ def results_for(rnd: Round) -> dict[int, topping.Attempt[int]]:
     for reg in set(counts) | set(arbiter):
         chosen = arbiter.get(reg) or first.get(reg)
         seconds = seconds_of(rnd, chosen.received_at) if chosen is not None and chosen.topped else None
-        found[reg] = topping.Attempt(reg, rnd.pk, seconds, counts.get(reg, 0))
+        found[reg] = topping.Attempt(reg, rnd.pk, seconds, counts.get(reg, 0) + (reg in paper))
     return found
 
 
@@ -312,7 +345,7 @@ def game_rows(tournament: Tournament, game: Game | None) -> list[GameRow]:
             for x in lines if x.player in who]
 
 
-__all__ = ["GameRow", "RoundRow", "game_rows", "player_counts", "round_rows", "standings_times", "times_by_game",
+__all__ = ["GameRow", "RoundRow", "game_rows", "move_parts", "player_counts", "round_rows", "standings_times", "times_by_game",
            "Answer", "attempt", "check_open", "game_lines", "is_topping", "judge_attempt", "limit_seconds",
            "parse_time", "record_time", "results_for", "seconds_of", "topped_count",
            "tournament_lines"]

@@ -18,7 +18,7 @@ import json
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from django.db import transaction
 from django.utils import timezone
@@ -27,15 +27,18 @@ from django.utils.translation import gettext as _
 from lexicon.models import Lexicon
 from scoring import sheet
 from scoring.board import Board
+from scoring.coords import Convention
 from scoring.game import DuplicateGame
 from scoring.judge import SlipParts, judge_slip
+from scoring.messages import Message
 from scoring.records import ReplayError, replay_json
-from scoring.rules import get_ruleset
+from scoring.rules import RuleSet
 from scoring.solver import solver_for
 from scoring.tops import offered_moves, ranked_moves
 from scoring.training import TrainingRound, board_after, read_gcg, training_rounds
+from scoring.variants import variant_ruleset
 
-from .. import labels
+from .. import gamestate, labels
 from ..models import Game, Registration, Round, TrainingClub, TrainingGame, TrainingRun
 from ..services import solving, standings
 
@@ -68,6 +71,7 @@ class RoundResult(TypedDict):
     move: str
     top: str
     top_score: int
+    replaced: NotRequired[str]  # the Joker variant: the blank the top played is now this letter's tile ("? → S")
     best: list[dict[str, Any]]
 
 
@@ -95,16 +99,19 @@ def from_tournament_game(game: Game) -> TrainingGame:
     existing = TrainingGame.objects.filter(source_game=game).first()
     if existing is not None:
         return existing
-    rounds: list[TrainingRound] = [
-        {
+    replaced = gamestate.replaced_blanks(game)
+    rounds: list[TrainingRound] = []
+    for r in game.rounds.filter(status=Round.Status.PUBLISHED).order_by("number"):
+        row: TrainingRound = {
             "round": r.number,
             "rack": r.rack,
             "board_before": r.board_before,
             "top": r.chosen_move,
             "score": r.chosen_score or 0,
         }
-        for r in game.rounds.filter(status=Round.Status.PUBLISHED).order_by("number")
-    ]
+        if replaced.get(r.number):
+            row["replaced"] = replaced[r.number]
+        rounds.append(row)
     if not rounds:
         raise TrainingError(_("This game has no published round."))
     t = game.tournament
@@ -128,8 +135,9 @@ def from_tournament_game(game: Game) -> TrainingGame:
     return made
 
 
-def read_record(text: str, lexicon: Lexicon) -> DuplicateGame:
-    """The game of a record (JSON or duplicate GCG), replayed and checked; TrainingError otherwise."""
+def read_record(text: str, lexicon: Lexicon, style: labels.CoordStyle | None = None) -> DuplicateGame:
+    """The game of a record (JSON or duplicate GCG), replayed and checked; TrainingError otherwise, its reason
+    in the active language (moves and squares in ``style``)."""
     stripped = text.lstrip("\ufeff").strip()
     if not stripped:
         raise TrainingError(_("The file is empty."))
@@ -147,7 +155,7 @@ def read_record(text: str, lexicon: Lexicon) -> DuplicateGame:
         else:
             raise TrainingError(_("The file is neither a JSON record nor a GCG record."))
     except ReplayError as exc:
-        raise TrainingError(_refusal(exc)) from None
+        raise TrainingError(_refusal(exc, style or labels.CoordStyle())) from None
     if game.ruleset.id != lexicon.ruleset:
         raise TrainingError(
             _("The record is a game of the rule set %(game)s, the lexicon %(lexicon)s is for %(rules)s.")
@@ -158,18 +166,35 @@ def read_record(text: str, lexicon: Lexicon) -> DuplicateGame:
     return game
 
 
-def _refusal(exc: ReplayError) -> str:
+def _refusal(exc: ReplayError, style: labels.CoordStyle) -> str:
+    """Why a record is refused, wholly in the active language: the engine's message (or the draw's or the game's
+    refusal it passes on) written by :mod:`tournament.labels`, never its English text."""
     if exc.code == "two_players":
         return _(
             "This GCG record is a game of two players: training needs a duplicate game's record "
             "(one player, the top of each round with its rack)."
         )
+    detail = _detail(exc, style)
     if exc.round is not None:
-        return _("Round %(round)s of the record does not replay: %(detail)s") % {
-            "round": exc.round,
-            "detail": str(exc),
-        }
-    return _("The record cannot be read: %(detail)s") % {"detail": str(exc)}
+        if detail is None:
+            return _("Round %(round)s of the record does not replay.") % {"round": exc.round}
+        return _("Round %(round)s of the record does not replay: %(detail)s") % {"round": exc.round, "detail": detail}
+    if detail is None:
+        return _("The record cannot be read.")
+    return _("The record cannot be read: %(detail)s") % {"detail": detail}
+
+
+def _detail(exc: ReplayError, style: labels.CoordStyle) -> str | None:
+    cause = exc.cause
+    if cause is not None:
+        params = getattr(cause, "params", None)
+        shown = labels.engine_refusal(str(getattr(cause, "code", "")), params if isinstance(params, dict) else {},
+                                      style)
+        if shown is not None:
+            return shown
+    if isinstance(exc.message, Message):
+        return labels.explain(exc.message, style)
+    return None
 
 
 def import_record(
@@ -180,14 +205,15 @@ def import_record(
         raise TrainingError(_("The file is too large for a game record."))
     if lexicon.status != Lexicon.Status.READY:
         raise TrainingError(_("The lexicon %(name)s is not ready.") % {"name": lexicon.name})
-    game = read_record(text, lexicon)
+    script = labels.default_script(lexicon.ruleset, language)
+    game = read_record(text, lexicon, labels.script_style(Convention.DUPLICATE, script))
     return TrainingGame.objects.create(
         title=title.strip() or _("Imported game, rounds: %(rounds)s") % {"rounds": len(game.rounds)},
         ruleset=game.ruleset.id,
         variant=game.variant.id,
         lexicon=lexicon,
         seconds_per_move=seconds_per_move,
-        coordinate_script=labels.default_script(game.ruleset.id, language),
+        coordinate_script=script,
         language=language,
         rounds=training_rounds(game),
     )
@@ -267,8 +293,13 @@ def tools_for(game: TrainingGame) -> solving.Tools:
 
 def lexicon_tools(game: TrainingGame) -> solving.Tools:
     graph = game.lexicon.graph()
-    solver = solver_for(get_ruleset(game.ruleset), graph)
-    return (lambda board, rack: solver.solve(board, rack).moves), graph
+    # the board carries the game's rule set (a 7-among-8 game's racks of 8): its solver
+    return (lambda board, rack: solver_for(board.ruleset, graph).solve(board, rack).moves), graph
+
+
+def ruleset_of(game: TrainingGame) -> RuleSet:
+    """The rule set the game was played by: its variant's (7-among-8: racks of 8, moves of at most 7)."""
+    return variant_ruleset(game.ruleset, game.variant)
 
 
 def hand_in(
@@ -299,7 +330,7 @@ def judge(
 ) -> RoundResult:
     """The verdict on a slip for a round of the game: the tournament's judge on the round's board."""
     solve_fn, lexicon = tools_for(game)
-    board = Board.from_fen(get_ruleset(game.ruleset), rnd["board_before"] or None)
+    board = Board.from_fen(ruleset_of(game), rnd["board_before"] or None)
     rack = list(rnd["rack"])
     moves = offered_moves(board, solve_fn(board, rack))
     verdict = judge_slip(
@@ -316,7 +347,7 @@ def judge(
         {"move": m.notation(), "score": m.score} for m in ranked_moves(board, rack, moves, limit=BEST_MOVES)
     ]
     announced = slip.score if slip is not None and isinstance(slip.score, int) else None
-    return {
+    result: RoundResult = {
         "round": rnd["round"],
         "word": (slip.word or "") if slip else "",
         "coordinates": (slip.coord or "") if slip else "",
@@ -332,6 +363,9 @@ def judge(
         "top_score": rnd["score"],
         "best": best[:BEST_MOVES],
     }
+    if rnd.get("replaced"):
+        result["replaced"] = rnd["replaced"]
+    return result
 
 
 def set_show_moves(run: TrainingRun, show: bool) -> None:
@@ -411,8 +445,8 @@ def board_before_next(run: TrainingRun) -> str:
     if done < len(rounds):
         return str(rounds[done]["board_before"])
     last = rounds[-1]
-    board = Board.from_fen(get_ruleset(run.game.ruleset), last["board_before"] or None)
-    return board_after(board, last["top"]).to_fen()
+    board = Board.from_fen(ruleset_of(run.game), last["board_before"] or None)
+    return board_after(board, last["top"], last.get("replaced", "")).to_fen()
 
 
 def signature(run: TrainingRun) -> str:

@@ -202,6 +202,8 @@ def _shown(res: services.RoundResult, style: labels.CoordStyle) -> dict[str, Any
         "top_stored": res["top"],
         "move_shown": style.move(res["move"]) if res["move"] else "",
         "explained": labels.explain(res["explanation"], style, res["message"]),
+        # the Joker variant: the blank the top played is now its letter's tile on the board, as the tablet says it
+        "replaced_shown": ", ".join(f"? → {letter}" for letter in res.get("replaced", "")),
         "best_shown": [{"move": style.move(m["move"]), "score": m["score"]} for m in res["best"]],
     }
 

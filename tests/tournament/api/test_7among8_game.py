@@ -2,8 +2,8 @@
 tablet APIs.
 
 Racks hold 8 tiles while the bag allows, the tablets get the 8 and the top places at most 7; every player
-who hands in the top gets its score, one player hands in a move of all 8 tiles and gets 0, one hands in
-nothing; in the assisted mode a tablet's 8 tiles are refused with the reason and 7 score the bonus; the standings, the tablets' end of game and the records exported from the saved game
+who hands in the top gets its score, one player's move of all 8 tiles is refused at the door (too_many_tiles:
+nothing stored, he gets 0), one hands in nothing; in the assisted mode a tablet's 8 tiles are refused with the reason and 7 score the bonus; the standings, the tablets' end of game and the records exported from the saved game
 follow.
 """
 
@@ -80,7 +80,8 @@ def play_round(hall, sim_eager, games_url, greedy: bool) -> dict | None:
         check_assist(hall, rnd["rack"])
     for i in range(30):
         if i == GREEDY and greedy:
-            ok(hall.send(i, f"H1 {rnd['rack']} 99"), 201)  # all 8 tiles: a move places at most 7
+            refused = error(hall.send(i, f"H1 {rnd['rack']} 99"), 400, "too_many_tiles")  # a move places at most 7
+            assert "8" in refused["detail"] and "7" in refused["detail"], refused
         elif i != SILENT:
             ok(hall.send(i, f"{top['move']} {top['score']}"), 201)
     ok(hall.round_action(rnd["id"], "close"))
@@ -90,6 +91,7 @@ def play_round(hall, sim_eager, games_url, greedy: bool) -> dict | None:
     assert others == {top["score"]}, (rnd["rack"], top)
     if greedy:
         assert verdicts[hall.tables[GREEDY]]["awarded"] == 0, verdicts[hall.tables[GREEDY]]
+        assert verdicts[hall.tables[GREEDY]]["reason"] == "no_slip", verdicts[hall.tables[GREEDY]]
     assert verdicts[hall.tables[SILENT]]["reason"] == "no_slip"
     return ok(hall.round_action(rnd["id"], "publish"))
 

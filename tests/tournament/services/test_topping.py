@@ -118,14 +118,16 @@ def test_results_limit_and_penalty_and_the_arbiters_time(alice, game, players, e
     services.rounds.close_round(rnd, alice, force=True)
     lines = {x.player: x for x in topping.game_lines(game)}
     assert 30 <= lines[a.pk].total <= 33 and lines[a.pk].rank == 1 and lines[a.pk].topped == 1
-    assert lines[b.pk].total == 75 and lines[b.pk].rank == 2 and lines[b.pk].attempts == 0
+    assert lines[b.pk].total == 75 and lines[b.pk].rank == 2 and lines[b.pk].attempts == 1  # his paper slip
     assert lines[c.pk].total == 180 + 60 and lines[c.pk].rank == 3 and lines[c.pk].topped == 0
     # the arbiter corrects: b did not top after all (his latest entry wins)
     topping.record_time(alice, rnd, b, None)
     assert topping.results_for(rnd)[b.pk].topped_seconds is None
-    # the time slips are neither current nor late: judging the round ignores them
+    assert topping.results_for(rnd)[b.pk].attempts == 1  # a correction is not an attempt
+    # the paper slip's move counts for his points (round 1: the word's best score); a time alone is no slip
     services.judging.judge_round(rnd, alice)
-    assert rnd.verdicts.get(registration=b).reason == "no_slip"
+    assert rnd.verdicts.get(registration=b).awarded == rnd.top_moves[0]["score"]
+    assert rnd.verdicts.get(registration=c).reason == "no_slip"
 
 
 @pytest.mark.parametrize(("text", "seconds"), [("0:42", 42), ("12:05", 725), ("42", 42)])
