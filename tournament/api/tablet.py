@@ -124,7 +124,7 @@ class TabletSlip(TabletView):
             slip, created = slips.submit_once(rnd, reg, key, **body, looked_up=True)
         elif topping.is_topping(slip.round.game):  # a retry: answered as the first time
             return _topping_attempt(slip.round, reg, key, body)
-        answer = live_tablet.slip_dict(slip)
+        answer = live_tablet.slip_dict(slip, labels.zone_of(reg.tournament.time_zone))
         if slip.late:
             raise ServiceError(Code.TIME_OVER, _("time is over: the slip was stored as late and counts as missing"),
                                slip=answer)
@@ -135,7 +135,7 @@ def _topping_attempt(rnd: Round, reg: Registration, key: str, body: dict[str, An
     """A topping game's attempt: judged at once; the answer says the top (and the time) or not."""
     found, created = topping.attempt(rnd, reg, key, word=body["word"], coordinates=body["coordinates"],
                                      score=body["score"])
-    answer = {**live_tablet.slip_dict(found.slip, rnd.opened_at),
+    answer = {**live_tablet.slip_dict(found.slip, labels.zone_of(reg.tournament.time_zone), rnd.opened_at),
               "topping": {"topped": found.topped, "points": found.points, "seconds": found.seconds,
                           "attempts": found.attempts}}
     if found.slip.late:

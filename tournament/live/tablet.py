@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, tzinfo
 from typing import NotRequired, TypedDict
 
 from django.utils import timezone, translation
@@ -199,16 +199,18 @@ def tournament_block(t: Tournament) -> TournamentBlock:
             "assisted_mode": t.assisted_mode, "seconds_per_move": t.seconds_per_move}
 
 
-def slip_dict(slip: Slip, opened_at: datetime | None = None) -> OwnSlip:
-    """A player's own slip, as the tablet shows it (the API's ``OwnSlip``); ``opened_at``: the round's
-    opening, for a topping attempt's time."""
+def slip_dict(slip: Slip, zone: tzinfo, opened_at: datetime | None = None) -> OwnSlip:
+    """A player's own slip, as the tablet shows it (the API's ``OwnSlip``); ``zone``: the hall's time zone
+    (``labels.zone_of(tournament.time_zone)``), in which ``received_at`` is written — the tablet shows its time
+    of day as written, whatever the server's or the tablet's zone; ``opened_at``: the round's opening, for a
+    topping attempt's time."""
     seconds = None
     if slip.topped and not slip.late and opened_at is not None:
         seconds = max(0, int((slip.received_at - opened_at).total_seconds()))
     return {"id": slip.pk, "round": slip.round_id, "word": slip.word, "coordinates": slip.coordinates,
-            "announced_score": slip.announced_score, "received_at": DateTimeField().to_representation(
-                slip.received_at), "version": slip.version, "is_current": slip.is_current, "late": slip.late,
-            "topped": slip.topped, "points": slip.points, "seconds": seconds}
+            "announced_score": slip.announced_score, "received_at": DateTimeField(default_timezone=zone)
+            .to_representation(slip.received_at), "version": slip.version, "is_current": slip.is_current,
+            "late": slip.late, "topped": slip.topped, "points": slip.points, "seconds": seconds}
 
 
 def verdict_dict(v: Verdict, t: Tournament) -> VerdictBlock:
@@ -304,9 +306,10 @@ def judged_hall(t: Tournament, version: str, shared: Shared, judged: SharedRound
 
     def read_hall() -> JudgedHall:
         slips: dict[int, OwnSlip] = {}
+        zone = labels.zone_of(t.time_zone)
         for slip in Slip.objects.filter(round_id=round_id).exclude(source=Slip.Source.TIME).order_by(
                 "registration_id", "-is_current", "-version"):
-            slips.setdefault(slip.registration_id, slip_dict(slip, judged.get("opened_at")))
+            slips.setdefault(slip.registration_id, slip_dict(slip, zone, judged.get("opened_at")))
         with translation.override(t.language):
             verdicts = {v.registration_id: verdict_dict(v, t)
                         for v in Verdict.objects.filter(round_id=round_id).order_by()}
@@ -391,7 +394,7 @@ def state_for(reg: Registration, seen_version: str | None = None) -> TabletState
     elif r is not None:
         row = Slip.objects.filter(round_id=r["id"], registration=reg).exclude(source=Slip.Source.TIME).order_by(
             "-is_current", "-version").first()
-        slip = slip_dict(row, r.get("opened_at")) if row else None
+        slip = slip_dict(row, labels.zone_of(t.time_zone), r.get("opened_at")) if row else None
         if t.assisted_mode:
             found = Verdict.objects.filter(round_id=r["id"], registration=reg).order_by("pk").first()
             with translation.override(t.language):

@@ -1,0 +1,63 @@
+"""Times a tablet shows are in the hall's time zone (the tournament's), not the server's nor the tablet's: a slip's
+receipt says when it was received as the console says it."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from tests.tools.world import PREPARED
+from tournament import services
+from tournament.live import tablet as live_tablet
+from tournament.models import Slip
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("local_cache")]
+
+
+def tablet_of(code: str) -> APIClient:
+    token = APIClient().post("/api/tablet/login/", {"code": code}, format="json").json()["token"]
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Tablet {token}")
+    return client
+
+
+def hall_time(written: str, zone: str) -> str:
+    """The time of day of an ISO time as written (what the tablet's receipt shows), checked to be ``zone``'s."""
+    moment = datetime.fromisoformat(written.replace("Z", "+00:00"))
+    assert moment.utcoffset() == timezone.localtime(moment, ZoneInfo(zone)).utcoffset(), written
+    return written[11:19]
+
+
+def test_a_slips_receipt_is_in_the_halls_zone_whatever_the_servers(settings, alice, tournament, eager):
+    settings.TIME_ZONE = "Europe/Warsaw"  # the server; the hall is in Kyiv (an hour later)
+    tournament.time_zone = "Europe/Kyiv"
+    tournament.save()
+    reg, code = services.players.register_player(alice, tournament, name="Оксана")
+    tablet = tablet_of(code)
+    game = services.games.create_game(alice, tournament, prepared_racks=PREPARED)
+    with eager(execute=True):
+        rnd = services.rounds.draw_round(alice, game)
+    with eager(execute=False):
+        services.rounds.open_round(alice, rnd)
+
+    answer = tablet.post("/api/tablet/slip/", {"word": "CARTS", "coordinates": "H4", "score": 20, "round": rnd.pk},
+                         format="json", HTTP_IDEMPOTENCY_KEY="k-1").json()
+    slip = Slip.objects.get(pk=answer["id"])
+    kyiv = timezone.localtime(slip.received_at, ZoneInfo("Europe/Kyiv")).strftime("%H:%M:%S")
+    warsaw = timezone.localtime(slip.received_at, ZoneInfo("Europe/Warsaw")).strftime("%H:%M:%S")
+    assert kyiv != warsaw
+    assert hall_time(answer["received_at"], "Europe/Kyiv") == kyiv  # the answer to the slip
+    state = tablet.get("/api/tablet/state/").json()
+    assert hall_time(state["slip"]["received_at"], "Europe/Kyiv") == kyiv  # the open round's state
+
+    services.rounds.close_round(rnd, alice, force=True)
+    services.judging.judge_round(rnd, alice)
+    services.rounds.publish_round(alice, rnd)
+    live_tablet.reset()
+    state = tablet.get("/api/tablet/state/").json()  # a judged round: every player's slip read at once
+    assert state["round"]["status"] == "published"
+    assert hall_time(state["slip"]["received_at"], "Europe/Kyiv") == kyiv
