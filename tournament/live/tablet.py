@@ -22,9 +22,10 @@ from rest_framework.renderers import JSONRenderer
 from .. import gamestate, labels
 from ..gamestate import Redraw
 from ..models import Game, Registration, Round, Slip, Tournament, Verdict, seconds_left, secret_hashes
-from ..services import rounds, standings, topping
+from ..services import rounds, topping
 from . import version as versions
 from .memo import OnceMemo, shared_once
+from .results import Figures, TournamentResult, hall_results, tournament_result
 
 log = logging.getLogger(__name__)
 
@@ -102,8 +103,10 @@ class Shared(TypedDict):
 
     round: SharedRound | None
     board: str  # FEN of the published board
-    standings: NotRequired[dict[int, tuple[int, int, int]]]  # registration → total, top total, rank
+    standings: NotRequired[Figures]  # the round's game: registration → total, top total, rank
     players: NotRequired[int]
+    tournament: NotRequired[Figures]  # a tournament of several games: over every game
+    finished: NotRequired[dict[int, Figures]]  # ... and each finished game but the round's, by number
     solos: NotRequired[dict[int, int]]  # registration → points
     game_over: NotRequired[GameEnd]  # the round's game is finished
     times: NotRequired[dict[int, tuple[int, int, int]]]  # a topping game: registration → total time, rank, tops
@@ -176,6 +179,7 @@ class TabletState(TypedDict):
     top: TabletTop | None
     result: TabletResult | None
     game_over: TabletGameOver | None
+    tournament_result: TournamentResult | None  # with a result or the game over, in a tournament of several games
 
 
 #: Shared tablet states this process built or fetched, by cache key (one key per version: never stale).
@@ -242,9 +246,10 @@ def compute_shared(t: Tournament) -> Shared:
         replaced = gamestate.replaced_blanks(rnd.game).get(rnd.number, "")
         if replaced and data["round"] is not None:
             data["round"]["replaced"] = replaced
-        rows = standings.game_standings(rnd.game)
-        data["standings"] = {r.registration.pk: (r.total, r.top_total, r.rank) for r in rows}
-        data["players"] = len(rows)
+        results = hall_results(t, rnd.game.number)
+        data["standings"], data["players"] = results["standings"], results["players"]
+        if "tournament" in results:  # several games: the tournament's and the other finished games' results
+            data["tournament"], data["finished"] = results["tournament"], results.get("finished", {})
         data["solos"] = dict(rnd.solos.values_list("registration_id", "points"))
         if topping.is_topping(rnd.game):  # the times rank a topping game
             data["times"] = {line.player: (line.total, line.rank, line.topped) for line in topping.game_lines(rnd.game)}
@@ -331,7 +336,7 @@ def tablet_state(*, player: Player, tournament: TournamentBlock, version: str, s
     state: TabletState = {
         "server_time": now, "version": version, "tournament": tournament, "player": {"name": name, "table": table},
         "round": None, "board": shared["board"], "slip": None, "verdict": None, "top": None, "result": None,
-        "game_over": None,
+        "game_over": None, "tournament_result": None,
     }
     r = shared["round"]
     if r is None:
@@ -372,6 +377,9 @@ def tablet_state(*, player: Player, tournament: TournamentBlock, version: str, s
         if times is not None:
             over["time_total"], over["time_rank"] = times[0], times[1]
         state["game_over"] = over
+    if state["result"] is not None or state["game_over"] is not None:
+        state["tournament_result"] = tournament_result(shared.get("tournament"), shared.get("finished", {}),
+                                                       shared.get("players", 0), pk)
     return state
 
 

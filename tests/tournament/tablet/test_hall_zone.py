@@ -61,3 +61,39 @@ def test_a_slips_receipt_is_in_the_halls_zone_whatever_the_servers(settings, ali
     state = tablet.get("/api/tablet/state/").json()  # a judged round: every player's slip read at once
     assert state["round"]["status"] == "published"
     assert hall_time(state["slip"]["received_at"], "Europe/Kyiv") == kyiv
+
+
+def test_the_tablet_gives_the_tournament_and_each_finished_game_corrected(alice, tournament, eager, monkeypatch):
+    """Game 1 finished, game 2 under way: with a published round of game 2 the tablet gives the tournament's total
+    and rank and game 1's result; a verdict of game 1 corrected after its publication is in the next state."""
+    from tests.tools.world import run_round
+    from tournament.live import version as live_version
+
+    monkeypatch.setattr(live_version, "VERSION_TTL", 0)
+    (ann, ann_code), (ben, ben_code) = (services.players.register_player(alice, tournament, name=n)
+                                        for n in ("Ann", "Ben"))
+    ann_tablet, ben_tablet = tablet_of(ann_code), tablet_of(ben_code)
+    first = services.games.create_game(alice, tournament, prepared_racks=PREPARED)
+    old = run_round(alice, first, eager, {ann: "H4 CARTS 20", ben: "H4 CARTS 16"})
+    services.rounds.publish_round(alice, old)
+    assert ann_tablet.get("/api/tablet/state/").json()["tournament_result"] is None  # one game: its own figures say it
+    services.games.finish_game(alice, first, why="the prepared racks")
+    second = services.games.create_game(alice, tournament, prepared_racks=PREPARED)
+    new = run_round(alice, second, eager, {ann: "H4 CARTS 20"})
+    services.rounds.publish_round(alice, new)
+
+    ann_state, ben_state = (t.get("/api/tablet/state/").json() for t in (ann_tablet, ben_tablet))
+    assert (ann_state["result"]["total"], ann_state["result"]["rank"]) == (20, 1)  # game 2
+    assert ann_state["tournament_result"] == {"total": 40, "top_total": 40, "rank": 1, "players": 2,
+                                              "games": [{"game": 1, "total": 20, "top_total": 20, "rank": 1}]}
+    assert ben_state["result"]["total"] == 0  # no slip in game 2
+    assert ben_state["tournament_result"]["total"] == 20 and ben_state["tournament_result"]["rank"] == 2
+    assert ben_state["tournament_result"]["games"] == [{"game": 1, "total": 20, "top_total": 20, "rank": 1}]
+
+    # the arbiter corrects a verdict of game 1, published long ago: the next state has it
+    services.judging.override_verdict(alice, old.verdicts.get(registration=ben), awarded=4, warning=True,
+                                      why="a letter misread")
+    ben_state = ben_tablet.get("/api/tablet/state/").json()
+    assert ben_state["result"]["total"] == 0  # game 2 unchanged
+    assert ben_state["tournament_result"] == {"total": 4, "top_total": 40, "rank": 2, "players": 2,
+                                              "games": [{"game": 1, "total": 4, "top_total": 20, "rank": 2}]}
