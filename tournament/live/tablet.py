@@ -22,7 +22,7 @@ from rest_framework.renderers import JSONRenderer
 from .. import gamestate, labels
 from ..gamestate import Redraw
 from ..models import Game, Registration, Round, Slip, Tournament, Verdict, seconds_left, secret_hashes
-from ..services import rounds, topping
+from ..services import rounds, signs, topping
 from . import version as versions
 from .memo import OnceMemo, shared_once
 from .results import Figures, TournamentResult, hall_results, tournament_result
@@ -110,6 +110,7 @@ class Shared(TypedDict):
     solos: NotRequired[dict[int, int]]  # registration → points
     game_over: NotRequired[GameEnd]  # the round's game is finished
     times: NotRequired[dict[int, tuple[int, int, int]]]  # a topping game: registration → total time, rank, tops
+    rack_typing_until: NotRequired[datetime | None]  # waiting for a draw: the arbiter types the rack (services.signs)
 
 
 class TabletRound(TypedDict):
@@ -180,6 +181,7 @@ class TabletState(TypedDict):
     result: TabletResult | None
     game_over: TabletGameOver | None
     tournament_result: TournamentResult | None  # with a result or the game over, in a tournament of several games
+    rack_typing_until: datetime | None  # waiting for a draw: the arbiter is typing the rack until then (or the draw)
 
 
 #: Shared tablet states this process built or fetched, by cache key (one key per version: never stale).
@@ -230,7 +232,8 @@ def compute_shared(t: Tournament) -> Shared:
     rnd = rounds.tournament_round(t)
     if rnd is None:
         game = t.games.order_by("-number").first()
-        return {"round": None, "board": gamestate.published_board(game) if game else ""}
+        return {"round": None, "board": gamestate.published_board(game) if game else "",
+                "rack_typing_until": signs.rack_typing_until(_typing_at(t), None)}
     data: Shared = {
         "round": {"id": rnd.pk, "game": rnd.game.number, "number": rnd.number, "status": rnd.status,
                   "rack": rnd.rack, "deadline": rnd.deadline, "grace_seconds": rnd.grace_seconds,
@@ -251,9 +254,16 @@ def compute_shared(t: Tournament) -> Shared:
         if "tournament" in results:  # several games: the tournament's and the other finished games' results
             data["tournament"], data["finished"] = results["tournament"], results.get("finished", {})
         data["solos"] = dict(rnd.solos.values_list("registration_id", "points"))
+        data["rack_typing_until"] = signs.rack_typing_until(_typing_at(t), rnd.published_at)
         if topping.is_topping(rnd.game):  # the times rank a topping game
             data["times"] = {line.player: (line.total, line.rank, line.topped) for line in topping.game_lines(rnd.game)}
     return data
+
+
+def _typing_at(t: Tournament) -> datetime | None:
+    """The arbiter's last sign that he types a rack, read now (after the version: the tournament row the caller
+    holds may be older than the version it computes)."""
+    return Tournament.objects.filter(pk=t.pk).values_list("rack_typing_at", flat=True).first()
 
 
 def cache_name(tournament: Tournament) -> str:
@@ -336,7 +346,7 @@ def tablet_state(*, player: Player, tournament: TournamentBlock, version: str, s
     state: TabletState = {
         "server_time": now, "version": version, "tournament": tournament, "player": {"name": name, "table": table},
         "round": None, "board": shared["board"], "slip": None, "verdict": None, "top": None, "result": None,
-        "game_over": None, "tournament_result": None,
+        "game_over": None, "tournament_result": None, "rack_typing_until": shared.get("rack_typing_until"),
     }
     r = shared["round"]
     if r is None:

@@ -112,6 +112,9 @@ class TabletStateSerializer(serializers.Serializer):
     tournament_result = TabletTournamentResultSerializer(allow_null=True, help_text=(
         "with a published round's result or the game over, in a tournament of several games: the tournament's "
         "total and rank and each other finished game's result"))
+    rack_typing_until = serializers.DateTimeField(allow_null=True, help_text=(
+        "waiting for a draw: the arbiter is typing the rack drawn from the bag; the tablet says so until then "
+        "(on the server's clock) or the draw"))
 
 
 class PlacementInput(serializers.Serializer):
