@@ -186,6 +186,8 @@ class Registration(models.Model):
     access_code_hash = models.CharField(max_length=64, unique=True)
     access_code_hint = models.CharField(_("access code (hint)"), max_length=16, blank=True)
     token_hash = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    #: The hashes of the codes of the cards this player's card replaced (a login with one is told so).
+    replaced_codes = models.JSONField(default=list, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -78,7 +78,7 @@ class TabletLogin(BaseView):
                 % {"n": minutes})
         data = validated(s.TabletLoginSerializer, request.data)
         try:
-            reg, token = players.login(data["code"])
+            reg, token = players.login(data["code"], data.get("language"))
         except ServiceError:
             _count_failure(key)
             raise
