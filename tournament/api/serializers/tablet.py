@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
-from tournament.models import Slip
+from tournament.models import Slip, Tournament
 
 from .common import SlipInputSerializer, TopSerializer
 
 
 class TabletLoginSerializer(serializers.Serializer):
     code = serializers.CharField(max_length=64, help_text="the personal access code")
-    language = serializers.ChoiceField(choices=[code for code, _name in settings.LANGUAGES], required=False,
+    language = serializers.ChoiceField(choices=Tournament.Language.choices, required=False,
                                        help_text="the language the player picked on the tablet: a refusal is said in "
                                                  "it (else a replaced card is told in its hall's language)")
 
