@@ -239,4 +239,10 @@ def test_results_give_the_tournament_and_each_finished_game_corrected(chromium, 
     page.wait_for_function("t => document.querySelector('#result').innerText.includes(t)",
                            arg=f"{first_total - 7} (сума топів {first_total})", timeout=REAL_TIME * 1000)
     assert f"Сума за турнір\n{first_total - 7}" in page.inner_text("#result")
+    # game 2 over: its final figures, then the tournament's and game 1's
+    services.games.finish_game(alice, second, why="кінець")
+    page.wait_for_selector("#game-over .tb-res-tournament", timeout=REAL_TIME * 1000)
+    over = page.inner_text("#game-over")
+    assert over.startswith("Партію 2 закінчено")
+    assert "Місце в турнірі" in over and f"{first_total - 7} (сума топів {first_total}) · місце 1 з 2" in over
     assert page.js_errors == []
