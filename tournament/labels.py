@@ -429,12 +429,6 @@ def _engine_template(code: str) -> str:
     return gettext(text) if text is not None else code
 
 
-def engine_templates(*codes: str) -> dict[str, str]:
-    """The engine's templates of these messages in the active language (``{name}`` parameters), for a screen's
-    script that says the same as the engine before anything is sent (e.g. a word running off the board)."""
-    return {code: _engine_template(code) for code in codes}
-
-
 def _quote(text: str) -> str:
     return gettext("«%(text)s»") % {"text": text}
 
@@ -566,7 +560,7 @@ def board_config(tournament: BoardSettings) -> BoardConfig:
 
 
 __all__ = ["CYRILLIC", "CYRILLIC_READERS", "LATIN", "REDRAW_REASONS", "BoardSettings", "default_script", "end_reason_texts",
-           "end_text", "engine_error", "engine_templates", "explain", "redraw_reason_texts", "renderer", "script_style", "letter_parts", "split_coordinate",
+           "end_text", "engine_error", "explain", "redraw_reason_texts", "renderer", "script_style", "letter_parts", "split_coordinate",
            "verdict_explanation", "END_REASONS", "ENGINE_ERRORS", "PLACEMENT", "engine_refusal", "PREMIUM_CLASS",
            "PREMIUM_TEXT", "REASONS", "BoardConfig",
            "CoordSettings", "CoordStyle",

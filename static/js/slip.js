@@ -1,7 +1,7 @@
 /* The tablet's slip form: word, coordinates, score, and the blank marker (tap a letter played with a blank).
  *
- * Owns #slip-word, #slip-coords, #slip-score, #blank-marker, #blank-tiles, #form-message and #slip-hint (a slip
- * that runs off the board, said while it is typed, in the engine's own words). One rule for the
+ * Owns #slip-word, #slip-coords, #slip-score, #blank-marker, #blank-tiles, #form-message and #slip-hint (a word
+ * that runs off the board, said while it is typed). One rule for the
  * blanks, the judge's and the paper slips' (scoring/judge.py, "Blanks"): a letter in lower case is played with
  * a blank, "*" is a blank apostrophe. The word field shows the word so (tapping a letter below toggles it).
  */
@@ -107,23 +107,21 @@
     return {word: this.word(), coordinates: byId("slip-coords").value, score: byId("slip-score").value};
   };
 
-  /** When the word typed runs off the board from the coordinates typed, the engine's explanation
-   * (scoring/messages.py off_board_column / off_board_row, in the page's language), else "". */
+  /** When the word typed runs off the board from the coordinates typed (what the judge and the assisted mode
+   * would find: scoring/placement.py "off_board"), the text that says so, else "". */
   SlipForm.prototype.offBoard = function () {
     var where = this.where(), n = this.letters().length, B = this.options.config, S = this.options.strings;
     if (!where || n < 2) return "";
     var end = (where.vertical ? where.row : where.col) + n;  // the number of the word's last row or column
     if (end <= B.rows.length) return "";
-    var values = {word: this.word(), place: D.coords.text(B, where.row, where.col, where.vertical), length: n, end: end};
-    return String(where.vertical ? S.off_board_row : S.off_board_column).replace(/\{(\w+)\}/g, function (m, k) {
-      return values[k] != null ? values[k] : m;
-    });
+    return D.text.fmt(where.vertical ? S.off_board_row : S.off_board_column,
+                      {word: this.word(), place: D.coords.text(B, where.row, where.col, where.vertical), end: end});
   };
   /** Says (#slip-hint) whether the slip typed runs off the board; the text, or "". */
   SlipForm.prototype.hint = function () {
     var box = byId("slip-hint"), text = byId("slip-word").disabled ? "" : this.offBoard();
     box.hidden = !text;
-    box.textContent = text ? text.charAt(0).toUpperCase() + text.slice(1) : "";
+    box.textContent = text;
     return text;
   };
 

@@ -358,10 +358,9 @@
       if (!typed) return;
       var off = slip.offBoard(), text = JSON.stringify(typed), left = clock.left(state.round.deadline);
       if (off && offBoardAsked !== text && (left === null || left > 10)) {
-        // the word runs off the board: said, and sent when he presses again (at once in the last 10 s)
+        // the word runs off the board (#slip-hint says how): sent when he presses again (at once in the last 10 s)
         offBoardAsked = text;
-        slip.message(off.charAt(0).toUpperCase() + off.slice(1) + " " +
-                     fmt(S.off_board_again, {button: byId("slip-submit").textContent}), "warn");
+        slip.message(fmt(S.off_board_again, {button: byId("slip-submit").textContent}), "warn");
         return;
       }
       offBoardAsked = null;

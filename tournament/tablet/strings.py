@@ -38,7 +38,9 @@ def tablet_strings() -> dict[str, str | dict[str, str]]:
         "login_again": _("Log in again with your access code: the slip is kept and will be sent."),
         "word_missing": _("Write the word."),
         "coords_bad": _("Coordinates look like %(across)s (horizontal) or %(down)s (vertical)."),
-        **labels.engine_templates("off_board_column", "off_board_row"),  # a word that runs off the board
+        "off_board_column": _("«%(word)s» from %(place)s runs off the board: its last letter would be in column "
+                              "%(end)s."),
+        "off_board_row": _("«%(word)s» from %(place)s runs off the board: its last letter would be in row %(end)s."),
         "off_board_again": _("Check the coordinates. To hand the slip in as it is, press «%(button)s» again."),
         "score_bad": _("The score is a whole number."),
         "your_move": _("Your move"),

@@ -70,6 +70,7 @@ def shoot(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     for size, (width, height) in SIZES.items():
         page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("window.scrollTo(0, 0)")
         page.wait_for_timeout(200)
         page.screenshot(path=str(SHOTS / f"tablet-{name}-{size}.png"), full_page=True)
     page.set_viewport_size({"width": 800, "height": 1280})
@@ -117,7 +118,7 @@ def test_a_word_running_off_the_board_is_said_before_it_is_sent(chromium, live_s
     page.fill("#slip-score", str(score))
     hint = page.locator("#slip-hint")
     hint.wait_for(state="visible")
-    assert f"«{word}»" in hint.inner_text() and f"Д{start}" in hint.inner_text() and "16" in hint.inner_text()
+    assert hint.inner_text() == f"«{word}» від Д{start} виходить за край дошки: остання літера опинилася б у стовпці 16."
     page.click("#slip-submit")  # the first press says it again and sends nothing
     page.wait_for_selector("#form-message.warn:not([hidden])")
     assert "ще раз" in page.inner_text("#form-message")
