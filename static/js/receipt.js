@@ -63,7 +63,8 @@
     box.innerHTML = "";
     if (phase !== "published" && !v) { box.hidden = true; return; }
     box.hidden = false;
-    box.appendChild(el("h2", "", S.status_published));
+    // the round named: while the arbiter types the next rack, these are still the last round's results
+    box.appendChild(el("h2", "", state.round ? fmt(S.round_results, {n: state.round.number}) : S.status_published));
     var mine = box.appendChild(el("div", "tb-res-mine"));
     mine.appendChild(el("div", "small muted", S.your_move));
     var slip = state.slip && state.round && state.slip.round === state.round.id ? state.slip : null;

@@ -14,6 +14,7 @@ def tablet_strings() -> dict[str, str | dict[str, str]]:
         "status_open": _("Hand in your slip before the time is over."),
         "status_closed": _("Time is over. The arbiter is judging the slips."),
         "status_published": _("Results of the round"),
+        "round_results": _("Round %(n)s: results"),
         "status_typing": _("The arbiter is typing the rack drawn from the bag…"),
         "game_round": _("Game %(game)s · round %(round)s"),
         "time_over": _("Time is over"),

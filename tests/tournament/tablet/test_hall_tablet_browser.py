@@ -170,6 +170,7 @@ def test_the_tablet_says_when_the_arbiter_types_the_rack(chromium, live_server, 
     page.wait_for_selector("#status[data-typing='1']", timeout=REAL_TIME * 1000)
     assert page.inner_text("#phase") == "Суддя вводить підставку, витягнуту з мішка…"
     assert page.is_visible("#result") and page.locator("#rack .tile.empty").count() == 7
+    assert "Підсумки ходу" not in page.inner_text("body") and page.inner_text("#result h2") == "Хід 1: підсумки"
     shoot(page, "typing")
     with eager(execute=True):
         services.rounds.draw_round(alice, game)
