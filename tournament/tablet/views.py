@@ -24,6 +24,7 @@ from .. import labels
 from ..live.stream import stream_url
 from ..models import Registration, Tournament
 from ..services import players
+from ..web import attempts
 from ..web.language import hall_language, language_for, languages, render_in
 from .strings import login_strings, tablet_strings
 
@@ -82,7 +83,11 @@ def _login_language(request: HttpRequest, reg: Registration | None) -> str:
     (``?code=``, the QR card; a replaced card's too), of ``?hall=`` (the tablet that just logged out), of this
     tablet's token; else the one language of this server's halls; else the browser's."""
     code = request.GET.get("code", "")[:64]
-    t = players.tournament_of_code(code) if code.strip() else None
+    t = None
+    if code.strip() and not attempts.too_many(request):  # a QR card: counted as a login with that code is
+        t = players.tournament_of_code(code)
+        if t is None:
+            attempts.count_failure(attempts.login_failures_key(request))
     slug = request.GET.get("hall", "")[:80]
     if t is None and slug:
         t = Tournament.objects.filter(slug=slug).first()

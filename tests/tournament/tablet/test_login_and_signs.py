@@ -136,3 +136,16 @@ def test_a_sign_counts_only_after_the_last_publication():
     assert signs.rack_typing_until(now, None) == now + timedelta(seconds=signs.RACK_TYPING_SECONDS)
     assert signs.rack_typing_until(now, now - timedelta(seconds=1)) is not None
     assert signs.rack_typing_until(now - timedelta(seconds=1), now) is None
+
+
+def test_a_qr_links_code_counts_as_a_login_with_it(client, alice, halls):
+    """The login page of a QR link looks the code up for its hall's language: a wrong code counts towards the
+    login limit, and over the limit the page no longer looks codes up (no unlimited oracle of valid codes)."""
+    from tournament.web import attempts
+
+    _uk, ru = halls
+    _reg, code = services.players.register_player(alice, ru, name="Пётр")
+    for _ in range(attempts.LOGIN_MAX_FAILURES):
+        assert client.get("/tablet/login/?code=23456789AB", **ENGLISH_BROWSER)["Content-Language"] == "en"
+    assert APIClient().post("/api/tablet/login/", {"code": code}, format="json").status_code == 429
+    assert client.get(f"/tablet/login/?code={code}", **ENGLISH_BROWSER)["Content-Language"] == "en"
