@@ -1,5 +1,6 @@
 """Times a tablet shows are in the hall's time zone (the tournament's), not the server's nor the tablet's: a slip's
-receipt says when it was received as the console says it."""
+receipt says when it was received as the console says it. In a tournament of several games the state gives the
+tournament's total and rank and each finished game's result, corrections included."""
 
 from __future__ import annotations
 
