@@ -8,7 +8,8 @@
 * what the engine says (placement, notation, the judge's explanations): :func:`explain`, in the active
   language with the tournament's coordinates;
 * the board for the screens: premiums, labels, tile values (:func:`board_config`);
-* placement errors of the assisted mode, end-of-game reasons.
+* placement errors of the assisted mode, end-of-game reasons;
+* times: the hall's time zone every time a person reads is shown in (:func:`zone_of`).
 
 The engine speaks in codes (``scoring.judge.Reason``, placement and end codes) and writes moves in the
 duplicate convention with Latin rows (``H8 WORD``); nothing else in the tournament side maps a code
@@ -17,10 +18,13 @@ to words or decides how a coordinate is shown.
 
 from __future__ import annotations
 
+import zoneinfo
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from datetime import tzinfo
 from typing import Protocol, TypedDict
 
+from django.conf import settings
 from django.utils.functional import Promise
 from django.utils.translation import gettext, ngettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
@@ -29,6 +33,16 @@ from scoring.coords import LATIN_ROWS, Convention, Coord, CoordError, format_coo
 from scoring.judge import PLAIN_REASONS, Reason
 from scoring.messages import COUNTED, TEXTS, Message, Renderer, render
 from scoring.rules import RULESET_NAMES, SIZE, RulesError, get_ruleset
+
+
+def zone_of(name: str | None) -> tzinfo:
+    """The time zone called ``name`` (a tournament's ``time_zone``; the server's, ``DJANGO_TIME_ZONE``, when empty
+    or unknown): every time a person reads of a tournament is shown in it, whatever his device's zone."""
+    try:
+        return zoneinfo.ZoneInfo(name or settings.TIME_ZONE)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo(settings.TIME_ZONE)
+
 
 #: Verdict reason → (short label, the player's explanation). ``override``: the arbiter's decision.
 REASONS: dict[str, tuple[Promise, Promise]] = {
@@ -605,4 +619,4 @@ __all__ = ["COORD_ECHO", "CYRILLIC", "CYRILLIC_READERS", "LATIN", "coordinate_te
            "board_config", "end_reason_label", "flagged", "placement_texts", "plural_forms", "points_forms", "reason_label",
            "reason_text", "reason_texts", "table_ranges", "tournament_style"]
 __all__ += ["AUDIT_ACTIONS", "AUDIT_FIELDS", "AUDIT_GROUPS", "AUDIT_OBJECTS", "DATETIME_FORMAT", "DATE_FORMAT", "DRAW_KINDS",
-            "audit_action", "audit_group", "RELAXED_MINIMUM", "time_per_move"]
+            "audit_action", "audit_group", "RELAXED_MINIMUM", "time_per_move", "zone_of"]

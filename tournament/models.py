@@ -153,6 +153,8 @@ class Tournament(models.Model):
     assisted_mode = models.BooleanField(_("assisted mode"), default=False)
     #: Moves forward with every audited change a screen shows (tournament.services.audit.record).
     screen_version = models.PositiveBigIntegerField(default=0, editable=False)
+    #: The arbiter's last sign that he is typing the next rack drawn from the bag (services.signs): shown a while.
+    rack_typing_at = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -184,6 +186,8 @@ class Registration(models.Model):
     access_code_hash = models.CharField(max_length=64, unique=True)
     access_code_hint = models.CharField(_("access code (hint)"), max_length=16, blank=True)
     token_hash = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    #: The hashes of the codes of the cards this player's card replaced (a login with one is told so).
+    replaced_codes = models.JSONField(default=list, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

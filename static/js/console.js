@@ -3,6 +3,8 @@
  *     top's tiles highlighted;
  *   the game page: the countdown of the open round on the server's clock, the live slip panel refreshed
  *     every 2 s while the round takes slips (the page reloads when the round's status changes);
+ *   the game page's draw form: while the arbiter types the rack drawn from the bag, the server is told (at his
+ *     first key, then every 15 s while he types), so that the tablets say so until the draw;
  *   the paper slip page: the table's player shown as its number is typed, the coordinates read back under
  *     their field (coords.js), the focus on the replacement to confirm, the first field to fix, or the table
  *     number; one click saves once;
@@ -149,6 +151,23 @@
     input.addEventListener("input", apply);
   }
 
+  /** The draw form: the arbiter types the rack drawn from the bag. The tablets are told (POST, the form's CSRF
+   * token) at his first key and again every 15 s while he types, so that they say so until the draw. */
+  function rackTyping() {
+    var form = byId("draw-form"), url = form && form.dataset.rackTyping;
+    var input = form && form.querySelector("input[name=typed_rack]");
+    if (!url || !input || !window.fetch) return;
+    var token = form.querySelector("input[name=csrfmiddlewaretoken]"), last = 0;
+    input.addEventListener("input", function () {
+      var now = Date.now();
+      if (!input.value.trim() || now - last < 15000) return;
+      last = now;
+      fetch(url, {method: "POST", credentials: "same-origin",
+                  headers: {"X-CSRFToken": token ? token.value : "", "Accept": "application/json"}})
+        .catch(function () { last = 0; /* the next key tries again */ });
+    });
+  }
+
   function printButtons() {
     document.querySelectorAll("[data-print]").forEach(function (button) {
       button.addEventListener("click", function (e) { e.preventDefault(); window.print(); });
@@ -176,5 +195,6 @@
   roundClock();
   livePanel();
   slipEntry();
+  rackTyping();
   standingsSearch();
 })();

@@ -16,7 +16,7 @@ from .. import gamestate, labels
 from ..errors import ServiceError
 from ..live.stream import stream_url
 from ..models import Game, Round, Tournament
-from ..services import actions, games, players, rounds, slips
+from ..services import actions, games, players, rounds, signs, slips
 from ..web.access import arbiter_view, flash_error
 from . import forms
 from .tournaments import context
@@ -205,3 +205,12 @@ def round_action(request: HttpRequest, tournament: Tournament, number: int) -> H
     except ServiceError as exc:
         flash_error(request, exc)
     return redirect("arbiter:game", slug=tournament.slug, number=g.number)
+
+
+@arbiter_view
+@require_POST
+def rack_typing(request: HttpRequest, tournament: Tournament, number: int) -> JsonResponse:
+    """The arbiter is typing the rack drawn from the bag (``console.js``: at his first key in the draw form, then
+    now and then while he types): the tablets say so until the draw (:func:`services.signs.rack_typing`)."""
+    return JsonResponse({"shown": signs.rack_typing(game_of(tournament, number))})
+

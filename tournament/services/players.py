@@ -3,7 +3,9 @@
 An access code is shown once (on screen at registration, or on a printed card) and stored hashed
 (:func:`tournament.models.secret_hash`) with a two-letter hint; a tablet proves it once and gets a
 token (also stored hashed). Printing cards issues new codes: :func:`new_access_codes` makes them,
-:func:`save_access_codes` stores them once the cards are written.
+:func:`save_access_codes` stores them once the cards are written; the hash of the code a card replaces is
+kept (``Registration.replaced_codes``), so a login with the old card is told that it was replaced, in its
+hall's language, not that the code is wrong.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
+from django.utils import translation
 from django.utils.translation import gettext
 
 from ..errors import Code, ServiceError
@@ -22,6 +26,8 @@ from . import audit, rows
 #: The letters of an access code: no look-alikes (no 0/O, 1/I/L): 31 signs, 10 of them ≈ 49.5 random bits.
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 10
+#: The replaced codes a registration keeps (the latest ones).
+REPLACED_KEPT = 10
 #: Read as nothing: what a player may type between the signs of a code.
 CODE_SEPARATORS = str.maketrans("", "", " -_.\t\u00a0\u2010\u2011\u2012\u2013\u2014")
 
@@ -96,16 +102,52 @@ def registration_at(tournament: Tournament, table: int) -> Registration | None:
 # -- access codes and tablet tokens ------------------------------------------------------------------------
 
 
-def login(code: str) -> tuple[Registration, str]:
-    """A tablet logs in with an access code: (registration, new token). ``bad_code`` when no player has it.
+def _hashes(code: str) -> dict[str, str]:
+    """Every hash a typed code may be stored under → the reading it is the hash of (:func:`code_readings`)."""
+    readings = code_readings(code)[:3] if code.strip() else []
+    return {h: r for r in readings if r for h in secret_hashes(r)}
+
+
+def _holder(hashes: dict[str, str]) -> Registration | None:
+    return (Registration.objects.select_related("tournament", "player")
+            .filter(access_code_hash__in=list(hashes)).order_by("pk").first()) if hashes else None
+
+
+def _replaced_holder(hashes: dict[str, str]) -> Registration | None:
+    """The registration whose card had one of these codes before a new card replaced it."""
+    if not hashes:
+        return None
+    found = Q()
+    for h in hashes:
+        found |= Q(replaced_codes__icontains=h)
+    return next((reg for reg in Registration.objects.select_related("tournament").filter(found).order_by("pk")
+                 if set(reg.replaced_codes) & set(hashes)), None)
+
+
+def tournament_of_code(code: str) -> Tournament | None:
+    """The tournament of a card's code (its current code or one a new card replaced), None for a code never
+    issued: the login page of a QR card speaks its hall's language."""
+    hashes = _hashes(code)
+    reg = _holder(hashes) or _replaced_holder(hashes)
+    return reg.tournament if reg is not None else None
+
+
+def login(code: str, language: str | None = None) -> tuple[Registration, str]:
+    """A tablet logs in with an access code: (registration, new token). ``code_replaced`` for the code of a
+    card a new one replaced, said in ``language`` (the one the player picked on the tablet) or else his hall's;
+    ``bad_code`` when no player ever had it.
 
     The code is read tolerantly (:func:`code_readings`: case, spaces, dashes, look-alikes)."""
-    readings = code_readings(code)[:3] if code.strip() else []
-    hashes = {h: r for r in readings if r for h in secret_hashes(r)}
-    reg = (Registration.objects.select_related("tournament", "player")
-           .filter(access_code_hash__in=list(hashes)).order_by("pk").first()) if hashes else None
+    hashes = _hashes(code)
+    reg = _holder(hashes)
     if reg is None:
         secrets.compare_digest(secret_hash(code), "0" * 64)  # the same work as a real comparison
+        replaced = _replaced_holder(hashes)
+        if replaced is not None:
+            with translation.override(language or replaced.tournament.language):
+                raise ServiceError(Code.CODE_REPLACED, gettext(
+                    "This card was replaced by a new one: log in with the code of your new card (the arbiter has "
+                    "it)."), language=translation.get_language())
         raise ServiceError(Code.BAD_CODE, gettext("the access code is wrong"))
     return reg, issue_tablet_token(reg, hashes[reg.access_code_hash])
 
@@ -141,7 +183,10 @@ def save_access_codes(actor: audit.Actor, entries: Iterable[tuple[Registration, 
     codes stop working. ``log_out_tablets`` also ends the tablet sessions opened with the old codes."""
     with transaction.atomic():
         for reg, code in entries:
-            fields: dict[str, Any] = {"access_code_hash": secret_hash(code), "access_code_hint": code[:2] + "…"}
+            old, replaced = Registration.objects.select_for_update().filter(pk=reg.pk).values_list(
+                "access_code_hash", "replaced_codes").get()
+            fields: dict[str, Any] = {"access_code_hash": secret_hash(code), "access_code_hint": code[:2] + "…",
+                                      "replaced_codes": [*replaced, old][-REPLACED_KEPT:]}
             if log_out_tablets:
                 fields["token_hash"] = None
             Registration.objects.filter(pk=reg.pk).update(**fields)
@@ -164,6 +209,6 @@ def issue_access_codes(actor: audit.Actor, registrations: Iterable[Registration]
     return entries
 
 
-__all__ = ["CODE_ALPHABET", "access_code", "assign_tables", "code_readings", "issue_access_codes",
+__all__ = ["CODE_ALPHABET", "REPLACED_KEPT", "access_code", "assign_tables", "code_readings", "issue_access_codes",
            "issue_tablet_token", "login", "new_access_codes", "register_player", "registration_at",
-           "registration_for_token", "save_access_codes"]
+           "registration_for_token", "save_access_codes", "tournament_of_code"]
