@@ -75,6 +75,17 @@ def tablet_strings() -> dict[str, str | dict[str, str]]:
         "status_drawn_prepared": _("The rack of the prepared game is ready: the round opens in a moment…"),
         "redrawn": _("Rack redrawn: %(rack)s — %(reason)s"),
         "redraw_reasons": labels.redraw_reason_texts(),
+        "end_reasons": labels.end_reason_texts(),
+        "reasons": labels.reason_texts(),
+        "placement": labels.placement_texts(),
+        **_results_strings(),
+        **_topping_strings(),
+    }
+
+
+def _results_strings() -> dict[str, str]:
+    """The end of a game and the tournament's results."""
+    return {
         "game_over": _("Game over"),
         "game_over_n": _("Game %(game)s is over"),
         "final_total": _("Final total"),
@@ -83,10 +94,6 @@ def tablet_strings() -> dict[str, str | dict[str, str]]:
         "tournament_rank": _("Tournament rank"),
         "game_n": _("Game %(game)s"),
         "game_result": _("%(total)s (top total %(top_total)s) · rank %(rank)s of %(n)s"),
-        "end_reasons": labels.end_reason_texts(),
-        "reasons": labels.reason_texts(),
-        "placement": labels.placement_texts(),
-        **_topping_strings(),
     }
 
 
