@@ -50,6 +50,10 @@
     missing.className = "missing-tables" + (d.missing.length ? "" : " none");
     missing.textContent = d.missing.length ? d.missing_text : box.dataset.none;
     byId("live-missing-count").textContent = "(" + d.missing.length + ")";
+    byId("live-late").hidden = !d.late.length;  // late slips counted apart: their tables are not missing
+    byId("live-late").textContent = " · " + d.late_text;
+    byId("live-late-tables").hidden = !d.late.length;
+    byId("live-late-list").textContent = d.late_tables;
     byId("live-shown").hidden = d.received.length < d.limit;
     var body = byId("live-rows");
     body.innerHTML = "";
