@@ -8,7 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -75,12 +75,11 @@ def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpRespo
 
 
 def backup_status(tournament: Tournament) -> dict[str, object]:
-    """The overview's backup card: the latest automatic archive, where they go, whether one is overdue."""
+    """The overview's backup card: the latest automatic archive, where they go, whether one is overdue (only
+    when the tournament changed since that archive: :func:`tournament.backup.automatic.overdue`)."""
     latest = backups.latest(tournament)
     every = settings.BACKUP_SECONDS
-    in_play = tournament.games.filter(status="playing").exists()
-    overdue = bool(every and in_play and (latest is None or (timezone.now() - latest.written_at).total_seconds()
-                                          > 2 * every + 60))
+    overdue = backups.overdue(tournament, latest)
     minutes = (every // 60 if every % 60 == 0 else round(every / 60, 1)) if every else 0
     return {"latest": latest, "folder": str(backups.backup_dir()), "minutes": minutes,
             "same_disk": backups.backup_dir().is_relative_to(settings.VAR_DIR), "overdue": overdue}
