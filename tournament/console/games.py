@@ -19,7 +19,7 @@ from ..models import Game, Round, Tournament
 from ..services import actions, games, players, rounds, slips
 from ..web.access import arbiter_view, flash_error
 from . import forms
-from .tournaments import context
+from .tournaments import context, overview
 
 #: Actions of the game itself (the others act on its current round, :mod:`tournament.services.actions`).
 GAME_ACTIONS = ("draw", "finish", "penalty")
@@ -87,13 +87,30 @@ def late_text(n: int) -> str:
     return npgettext("slips", "%(n)d late", "%(n)d late", n) % {"n": n} if n else ""
 
 
+def games_in_play(tournament: Tournament) -> list[str]:
+    """The games of the tournament still played, each as a sentence ("Game 1: round 5 is open.")."""
+    said = []
+    for g in tournament.games.filter(status=Game.Status.PLAYING).order_by("number"):
+        rnd = games.pending_round(g)
+        if rnd is None:
+            said.append(_("Game %(n)d is not ended yet.") % {"n": g.number})
+        else:
+            said.append(_("Game %(n)d: round %(round)d is %(status)s.")
+                        % {"n": g.number, "round": rnd.number, "status": rnd.get_status_display()})
+    return said
+
+
 @arbiter_view
 @require_POST
 def game_create(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """A new game; while another game of the tournament is played, only once the arbiter confirmed it."""
     form = forms.GameForm(request.POST, tournament=tournament)
     if not form.is_valid():
         messages.error(request, _("Check the game form."))
         return redirect("arbiter:tournament", slug=tournament.slug)
+    in_play = games_in_play(tournament)
+    if in_play and request.POST.get("confirm") != "1":
+        return overview(request, tournament, game_form=form, in_play=in_play)
     try:
         game = games.create_game(request.user, tournament, seed=form.cleaned_data["seed"],
                                  prepared_racks=form.cleaned_data["prepared"], variant=form.cleaned_data["variant"],

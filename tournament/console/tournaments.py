@@ -67,11 +67,18 @@ def tournament_settings(request: HttpRequest, tournament: Tournament) -> HttpRes
 @arbiter_view
 @require_GET
 def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return overview(request, tournament)
+
+
+def overview(request: HttpRequest, tournament: Tournament, game_form: forms.GameForm | None = None,
+             in_play: list[str] | None = None) -> HttpResponse:
+    """The tournament's overview; ``game_form`` and ``in_play`` (the games still played, said before another
+    one is created) when the new-game form comes back to the arbiter."""
     games = tournament.games.annotate(
         published=Count("rounds", filter=Q(rounds__status=Round.Status.PUBLISHED))).order_by("number")
     return render(request, "arbiter/tournament_detail.html", context(
-        tournament, "overview", games=games, game_form=forms.GameForm(tournament=tournament),
-        players=tournament.registrations.count(), backup=backup_status(tournament)))
+        tournament, "overview", games=games, game_form=game_form or forms.GameForm(tournament=tournament),
+        in_play=in_play or [], players=tournament.registrations.count(), backup=backup_status(tournament)))
 
 
 def backup_status(tournament: Tournament) -> dict[str, object]:

@@ -83,3 +83,32 @@ def test_late_slips_are_counted_apart_and_their_tables_are_not_missing(client, a
     assert "Missing tables (2) 3–4" in page and "Late (not counted): 2" in page
     paper = text_of(client.get(reverse("arbiter:slips", args=[tournament.slug, game.number])).content.decode())
     assert "1 of 4 slips received. 1 late" in paper and "Late (not counted): 2" in paper
+
+
+def test_a_new_game_while_another_is_played_is_created_only_once_the_arbiter_confirms(
+        client, alice, tournament, regs, late_slip):
+    game, rnd = late_slip  # game 1: round 1 closed
+    client.force_login(alice)
+    create = reverse("arbiter:game_create", args=[tournament.slug])
+    response = client.post(create, {"seed": "11", "variant": "classic"})
+    page = text_of(response.content.decode())
+    assert response.status_code == 200 and tournament.games.count() == 1  # not created: the arbiter is asked
+    assert "Another game of this tournament is still being played." in page
+    assert "Game 1: round 1 is closed." in page and "Create the game anyway" in page
+    assert 'value="11"' in response.content.decode()  # the form keeps what was typed
+    response = client.post(create, {"seed": "11", "variant": "classic", "confirm": "1"})
+    assert response.status_code == 302 and tournament.games.count() == 2
+    assert tournament.games.get(number=2).seed == 11
+
+
+def test_a_new_game_after_the_others_ended_is_created_at_once(client, alice, tournament, regs, eager):
+    game = services.games.create_game(alice, tournament, seed=5)
+    client.force_login(alice)
+    create = reverse("arbiter:game_create", args=[tournament.slug])
+    page = text_of(client.get(reverse("arbiter:tournament", args=[tournament.slug])).content.decode())
+    assert "still being played" not in page
+    response = client.post(create, {"variant": "classic"})
+    assert response.status_code == 200 and "Game 1 is not ended yet." in text_of(
+        response.content.decode())
+    services.games.finish_game(alice, game, why="time")
+    assert client.post(create, {"variant": "classic"}).status_code == 302 and tournament.games.count() == 2
