@@ -183,6 +183,8 @@ class Registration(models.Model):
     table_number = models.PositiveIntegerField(_("table"))
     access_code_hash = models.CharField(max_length=64, unique=True)
     access_code_hint = models.CharField(_("access code (hint)"), max_length=16, blank=True)
+    #: The code until it is handed out, sealed with a code key (:func:`tournament.services.players.seal_code`).
+    access_code_sealed = models.CharField(max_length=96, blank=True, default="")
     token_hash = models.CharField(max_length=64, unique=True, null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

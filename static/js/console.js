@@ -6,7 +6,7 @@
  *   the paper slip page: the table's player shown as its number is typed, the focus on the replacement to
  *     confirm, the first field to fix, or the table number; one click saves once;
  *   the standings page: the rows filtered as the arbiter types in the search box;
- *   language pickers (select[data-autosubmit]) and print buttons ([data-print]);
+ *   language pickers (select[data-autosubmit]) and print buttons ([data-print], [data-print=ID]: that element only);
  *   file fields (input[type=file][data-choose]): the browser's own button speaks its language, not the
  *     page's: a button and the chosen file's name in the page's words instead.
  * Texts come translated from the page (data attributes, JSON blocks).
@@ -150,9 +150,16 @@
     input.addEventListener("input", apply);
   }
 
+  /** [data-print] prints the page; [data-print=ID] only the element ID (a list of access codes, not the page). */
   function printButtons() {
     document.querySelectorAll("[data-print]").forEach(function (button) {
-      button.addEventListener("click", function (e) { e.preventDefault(); window.print(); });
+      button.addEventListener("click", function (e) {
+        e.preventDefault();
+        var only = button.dataset.print ? byId(button.dataset.print) : null;
+        if (only) { document.body.classList.add("print-one"); only.classList.add("print-this"); }
+        window.print();
+        if (only) { document.body.classList.remove("print-one"); only.classList.remove("print-this"); }
+      });
     });
   }
 
