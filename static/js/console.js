@@ -6,6 +6,7 @@
  *   the paper slip page: the table's player shown as its number is typed, the focus on the replacement to
  *     confirm, the first field to fix, or the table number; one click saves once;
  *   the standings page: the rows filtered as the arbiter types in the search box;
+ *   the new-tournament form: a lexicon being built followed until it is ready, then chosen;
  *   language pickers (select[data-autosubmit]) and print buttons ([data-print], [data-print=ID]: that element only);
  *   file fields (input[type=file][data-choose]): the browser's own button speaks its language, not the
  *     page's: a button and the chosen file's name in the page's words instead.
@@ -177,6 +178,34 @@
     });
   }
 
+  /** The new-tournament form: a lexicon built from an installed package, followed until it is ready, then added
+   * to the lexicon list and chosen (the form keeps what was typed). */
+  function lexiconBuilds() {
+    document.querySelectorAll("[data-lexicon-status]").forEach(function (box) {
+      var select = byId("id_lexicon");
+      function tick() {
+        fetch(box.dataset.lexiconStatus, {credentials: "same-origin", headers: {"Accept": "application/json"}})
+          .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+          .then(function (d) {
+            if (!d.done) {
+              box.textContent = box.dataset.building + " " + (d.progress || 0) + "\u00a0%";
+              setTimeout(tick, 1000);
+              return;
+            }
+            var label = d.name + (d.version ? " v" + d.version : "");
+            if (d.status !== "ready") { box.textContent = T.fmt(box.dataset.failed, {error: d.error}); return; }
+            if (select && !select.querySelector("option[value='" + d.id + "']")) {
+              select.appendChild(el("option", "", label + " (" + box.dataset.ruleset + ", " + d.word_count + ")")).value = d.id;
+            }
+            if (select) select.value = String(d.id);
+            box.textContent = T.fmt(box.dataset.ready, {label: label});
+          })
+          .catch(function () { setTimeout(tick, 3000); });
+      }
+      tick();
+    });
+  }
+
   T.autosubmit();
   printButtons();
   fileInputs();
@@ -185,4 +214,5 @@
   livePanel();
   slipEntry();
   standingsSearch();
+  lexiconBuilds();
 })();

@@ -118,7 +118,11 @@ class TournamentForm(forms.ModelForm):  # unparameterised: ModelForm[...] fails 
             data["coordinate_script"] = labels.default_script(data.get("ruleset") or "", data.get("language") or "")
         lexicon, ruleset = data.get("lexicon"), data.get("ruleset")
         if lexicon and ruleset and lexicon.ruleset != ruleset:
-            self.add_error("lexicon", _("This lexicon is for the rule set %(rs)s.") % {"rs": lexicon.ruleset})
+            if not Lexicon.objects.filter(status=Lexicon.Status.READY, ruleset=ruleset).exists():
+                self.add_error("lexicon", _("No lexicon for the rule set %(rs)s yet: build it below the form, or add "
+                                            "one (Check words → Lexicons).") % {"rs": ruleset})
+            else:
+                self.add_error("lexicon", _("This lexicon is for the rule set %(rs)s.") % {"rs": lexicon.ruleset})
         starts, ends = data.get("starts_on"), data.get("ends_on")
         if starts and ends and ends < starts:
             self.add_error("ends_on", _("The tournament ends before it starts."))

@@ -18,7 +18,7 @@ from ..errors import ServiceError
 from ..models import Round, Tournament
 from ..services import audit, tournaments
 from ..web.access import arbiter_tournaments, arbiter_view, flash_error
-from . import forms
+from . import forms, lexicon_offer
 
 
 def context(tournament: Tournament, active: str, **extra: object) -> dict[str, object]:
@@ -37,6 +37,10 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_create(request: HttpRequest) -> HttpResponse:
+    """A new tournament; the form also offers to build a rule set's missing lexicon from an installed package
+    (``build_lexicon``: the form comes back as typed while the worker builds it)."""
+    if request.method == "POST" and request.POST.get("build_lexicon"):
+        return build_lexicon(request)
     form = forms.TournamentForm(request.POST or None, initial={"language": (translation.get_language() or "ru")[:2]})
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
@@ -49,7 +53,31 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("Tournament created. Import the players next."))
             return redirect("arbiter:players", slug=t.slug)
-    return render(request, "arbiter/tournament_form.html", {"form": form, "active": "tournaments"})
+    return new_tournament_page(request, form)
+
+
+def new_tournament_page(request: HttpRequest, form: forms.TournamentForm) -> HttpResponse:
+    return render(request, "arbiter/tournament_form.html", {
+        "form": form, "active": "tournaments", "lexicon_offers": lexicon_offer.lexicon_offers(),
+        "may_build": lexicon_offer.may_build(request.user)})
+
+
+def build_lexicon(request: HttpRequest) -> HttpResponse:
+    """Starts building the lexicon offered (``build_lexicon``: its source, e.g. uk); the form comes back with
+    what was typed in it, and the lexicon's progress until it is ready and chosen."""
+    typed = {name: value for name, value in request.POST.items() if name not in ("csrfmiddlewaretoken", "build_lexicon")}
+    source = request.POST.get("build_lexicon", "")
+    if not lexicon_offer.may_build(request.user):
+        messages.error(request, _("Only staff members may add lexicons."))
+    elif (row := lexicon_offer.start(request.user, source)) is None:
+        messages.error(request, _("No lexicon to build from an installed package for «%(source)s».") % {"source": source})
+    else:
+        row.refresh_from_db()
+        if row.is_ready:  # built already (a worker quicker than this answer): chosen in the form
+            typed["lexicon"] = str(row.pk)
+        messages.info(request, _("The lexicon is being built from the installed package (a minute at most): it is "
+                                 "chosen in the form as soon as it is ready."))
+    return new_tournament_page(request, forms.TournamentForm(initial=typed))
 
 
 @arbiter_view
