@@ -7,6 +7,7 @@
  *     confirm, the first field to fix, or the table number; one click saves once;
  *   the standings page: the rows filtered as the arbiter types in the search box;
  *   the new-tournament form: a lexicon being built followed until it is ready, then chosen;
+ *   the menu scrolled to the page's entry when it is longer than the screen;
  *   language pickers (select[data-autosubmit]) and print buttons ([data-print], [data-print=ID]: that element only);
  *   file fields (input[type=file][data-choose]): the browser's own button speaks its language, not the
  *     page's: a button and the chosen file's name in the page's words instead.
@@ -198,6 +199,8 @@
               select.appendChild(el("option", "", label + " (" + box.dataset.ruleset + ", " + d.word_count + ")")).value = d.id;
             }
             if (select) select.value = String(d.id);
+            var said = box.parentNode.querySelector(".no-lexicon");  // "no lexicon yet" is true no more
+            if (said) said.hidden = true;
             box.textContent = T.fmt(box.dataset.ready, {label: label});
           })
           .catch(function () { setTimeout(tick, 3000); });
@@ -206,7 +209,14 @@
     });
   }
 
+  /** A menu longer than the screen scrolls sideways: the page's own entry is brought into view. */
+  function menuInView() {
+    var nav = document.querySelector("header.topbar nav"), active = nav && nav.querySelector("a.active");
+    if (active && nav.scrollWidth > nav.clientWidth) nav.scrollLeft = Math.max(0, active.offsetLeft - nav.offsetLeft - 16);
+  }
+
   T.autosubmit();
+  menuInView();
   printButtons();
   fileInputs();
   boardPage();
