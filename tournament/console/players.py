@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from ..errors import ServiceError
@@ -19,6 +20,7 @@ from .tournaments import context
 
 
 @arbiter_view
+@never_cache  # the codes to hand out are kept in no cache of the browser
 @require_http_methods(["GET", "POST"])
 def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The players and their tables, and the access codes still to hand out (every player registered whose
@@ -63,6 +65,7 @@ def handed_out(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 
 @arbiter_view
+@never_cache  # the imported players' codes are kept in no cache of the browser
 @require_http_methods(["GET", "POST"])
 def import_players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     form = forms.ImportForm(request.POST or None, request.FILES or None)

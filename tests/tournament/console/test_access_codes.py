@@ -79,6 +79,8 @@ def test_the_codes_are_sealed_in_the_database_and_shown_to_the_tournaments_arbit
     assert client.get(reverse("arbiter:players", args=[tournament.slug])).status_code == 404
     client.force_login(alice)
     assert listed(client, tournament) == {"Anna": code}
+    response = client.get(reverse("arbiter:players", args=[tournament.slug]))
+    assert "no-store" in response["Cache-Control"] and "private" in response["Cache-Control"]
 
 
 def test_a_sealed_code_opens_with_any_code_key_of_the_database_and_not_once_changed():
