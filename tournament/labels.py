@@ -246,6 +246,7 @@ AUDIT_ACTIONS: dict[str, Promise] = {
     "tournament.restore": _("restored from a backup"),
     "player.register": _("player registered"),
     "player.new_code": _("new access code"),
+    "player.code_handed_out": _("access codes handed out"),
     "tables.assign": _("tables assigned"),
     "game.create": _("game created"),
     "game.finish": _("game finished"),
@@ -289,7 +290,7 @@ AUDIT_FIELDS: dict[str, Promise] = {
     "archive": _("archive"), "written_at": _("written at"), "host": _("machine"), "program": _("program"),
     "replaced": _("replaced"), "bytes": _("bytes"), "seconds": _("topping time"),
     "variant": _("variant"), "seconds_per_move": _("time per move"), "code": _("code"), "digest": _("digest"),
-    "hall": _("hall"), "players": _("players"), "received_at": _("received at"),
+    "hall": _("hall"), "players": _("players"), "received_at": _("received at"), "tables": _("tables"),
 }
 AUDIT_OBJECTS: dict[str, Promise] = {
     "Tournament": _("tournament"), "Registration": _("player"), "Game": _("game"), "Round": _("round"),
