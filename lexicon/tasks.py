@@ -1,4 +1,5 @@
-"""Celery tasks: building an uploaded (or installed) word list into a lexicon."""
+"""Celery tasks: building an uploaded (or installed) word list into a lexicon; a build of an installed package
+started from a page (:func:`start_package_build`)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,14 @@ import logging
 from datetime import timedelta
 
 from celery import shared_task
+from django.contrib.auth.models import User
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from . import sources
 from .models import Lexicon, LexiconError
-from .services import run_build
+from .services import run_build, validate_name
 
 log = logging.getLogger(__name__)
 
@@ -47,3 +51,41 @@ def build_uploaded_lexicon(lexicon_id: int) -> str:
         log.exception("lexicon %s (%s): build failed", lexicon_id, row.name)
         return "failed"
     return "ready"
+
+
+def enqueue_build(lexicon_id: int) -> None:
+    """Sends the build of a pending row to the worker; a broker that does not answer is said on the row (failed,
+    with why) rather than leaving it pending for ever."""
+    try:
+        build_uploaded_lexicon.delay(lexicon_id)
+    except Exception as exc:
+        log.exception("lexicon %s: cannot queue the build", lexicon_id)
+        Lexicon.objects.filter(pk=lexicon_id, status=Lexicon.Status.PENDING).update(
+            status=Lexicon.Status.FAILED, error=f"the build could not be queued: {exc}")
+
+
+def building(source: str) -> Lexicon | None:
+    """The build of the installed package ``source`` waiting or under way, if one is."""
+    return (Lexicon.objects.filter(options__kind="package", options__source=source,
+                                   status__in=(Lexicon.Status.PENDING, Lexicon.Status.BUILDING))
+            .order_by("-created_at").first())
+
+
+def start_package_build(source: str, user: User | None = None) -> Lexicon:
+    """A lexicon built from the installed package ``source`` (a key of :data:`lexicon.sources.PACKAGE_SOURCES`,
+    e.g. ``uk``) by the worker, under the name of the source: the pending row (the one already waiting or under
+    way when there is one), its build sent after commit. LexiconError for an unknown source."""
+    if source not in sources.PACKAGE_SOURCES:
+        raise LexiconError(f"unknown source {source!r} (known: {', '.join(sources.PACKAGE_SOURCES)})")
+    with transaction.atomic():
+        row = building(source)
+        if row is not None:
+            return row
+        row = Lexicon.objects.create(
+            name=validate_name(source), ruleset=sources.PACKAGE_SOURCES[source][0],
+            source=sources.describe_package_source(source), options={"kind": "package", "source": source,
+                                                                     "yo_as_e": False},
+            status=Lexicon.Status.PENDING, created_by=user)
+        pk = row.pk
+        transaction.on_commit(lambda: enqueue_build(pk))
+    return row

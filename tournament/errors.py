@@ -31,6 +31,7 @@ TOO_MANY = 429
 class Code(StrEnum):
     # the request
     BAD_CODE = "bad_code"
+    CODE_REPLACED = "code_replaced"
     BAD_GROUP = "bad_group"
     BAD_LETTER = "bad_letter"
     BAD_POINTS = "bad_points"
@@ -111,6 +112,7 @@ class Entry:
 
 CATALOGUE: dict[Code, Entry] = {
     Code.BAD_CODE: Entry(BAD_REQUEST, _("The access code is wrong.")),
+    Code.CODE_REPLACED: Entry(BAD_REQUEST, _("This card was replaced by a new one.")),
     Code.BAD_GROUP: Entry(BAD_REQUEST, _("Standings exist by series, category or club.")),
     Code.BAD_LETTER: Entry(BAD_REQUEST, _("A letter is not in the tile set.")),
     Code.BAD_POINTS: Entry(BAD_REQUEST, _("A penalty is a whole number of points from 1 to 1000.")),

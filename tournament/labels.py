@@ -3,32 +3,60 @@
 * verdict reasons: a short label (console, arbitration sheet, player sheet) and the player's
   explanation (tablet), :func:`reason_label` / :func:`reason_text`;
 * review flags: which verdicts the arbiter should look at again (:func:`flagged`);
-* coordinates: one rule for the row letters and the convention of a tournament (:func:`tournament_style`)
-  and one way to show a stored move (:meth:`CoordStyle.move`);
+* coordinates: named here from their home, :mod:`tournament.coordinates` (one rule for the row letters and the
+  convention of a tournament, :func:`tournament_style`; one way to show a stored move, :meth:`CoordStyle.move`);
 * what the engine says (placement, notation, the judge's explanations): :func:`explain`, in the active
   language with the tournament's coordinates;
 * the board for the screens: premiums, labels, tile values (:func:`board_config`);
-* placement errors of the assisted mode, end-of-game reasons.
+* placement errors of the assisted mode, end-of-game reasons;
+* times: the hall's time zone every time a person reads is shown in (:func:`zone_of`).
 
 The engine speaks in codes (``scoring.judge.Reason``, placement and end codes) and writes moves in the
 duplicate convention with Latin rows (``H8 WORD``); nothing else in the tournament side maps a code
-to words or decides how a coordinate is shown.
+to words (nor, but :mod:`tournament.coordinates`, decides how a coordinate is shown).
 """
 
 from __future__ import annotations
 
+import zoneinfo
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from datetime import tzinfo
 from typing import Protocol, TypedDict
 
+from django.conf import settings
 from django.utils.functional import Promise
 from django.utils.translation import gettext, ngettext, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from scoring.coords import LATIN_ROWS, Convention, Coord, CoordError, format_coord, parse_coord, row_label
 from scoring.judge import PLAIN_REASONS, Reason
 from scoring.messages import COUNTED, TEXTS, Message, Renderer, render
-from scoring.rules import RULESET_NAMES, SIZE, RulesError, get_ruleset
+from scoring.rules import RULESET_NAMES, SIZE, get_ruleset
+
+from .coordinates import (
+    COORD_ECHO,
+    CYRILLIC,
+    CYRILLIC_READERS,
+    LATIN,
+    CoordSettings,
+    CoordStyle,
+    coordinate_texts,
+    default_script,
+    letter_parts,
+    reader_style,
+    script_style,
+    split_coordinate,
+    tournament_style,
+)
+
+
+def zone_of(name: str | None) -> tzinfo:
+    """The time zone called ``name`` (a tournament's ``time_zone``; the server's, ``DJANGO_TIME_ZONE``, when empty
+    or unknown): every time a person reads of a tournament is shown in it, whatever his device's zone."""
+    try:
+        return zoneinfo.ZoneInfo(name or settings.TIME_ZONE)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo(settings.TIME_ZONE)
+
 
 #: Verdict reason → (short label, the player's explanation). ``override``: the arbiter's decision.
 REASONS: dict[str, tuple[Promise, Promise]] = {
@@ -123,9 +151,6 @@ PREMIUM_CLASS = {"TW": "tw", "DW": "dw", "TL": "tl", "DL": "dl", "Y": "ly", "G":
 #: What an empty premium square shows on the boards (letter premiums as a plain figure, word ones ×N).
 PREMIUM_TEXT = {"tw": "×3", "dw": "×2", "tl": "3", "dl": "2"}
 
-#: Languages whose tournaments start with Cyrillic row letters on a Cyrillic rule set.
-CYRILLIC_READERS = ("ru", "uk")
-LATIN, CYRILLIC = "latin", "cyrillic"
 
 
 def reason_label(reason: str) -> str:
@@ -221,6 +246,7 @@ AUDIT_ACTIONS: dict[str, Promise] = {
     "tournament.restore": _("restored from a backup"),
     "player.register": _("player registered"),
     "player.new_code": _("new access code"),
+    "player.code_handed_out": _("access codes handed out"),
     "tables.assign": _("tables assigned"),
     "game.create": _("game created"),
     "game.finish": _("game finished"),
@@ -264,7 +290,7 @@ AUDIT_FIELDS: dict[str, Promise] = {
     "archive": _("archive"), "written_at": _("written at"), "host": _("machine"), "program": _("program"),
     "replaced": _("replaced"), "bytes": _("bytes"), "seconds": _("topping time"),
     "variant": _("variant"), "seconds_per_move": _("time per move"), "code": _("code"), "digest": _("digest"),
-    "hall": _("hall"), "players": _("players"), "received_at": _("received at"),
+    "hall": _("hall"), "players": _("players"), "received_at": _("received at"), "tables": _("tables"),
 }
 AUDIT_OBJECTS: dict[str, Promise] = {
     "Tournament": _("tournament"), "Registration": _("player"), "Game": _("game"), "Round": _("round"),
@@ -305,124 +331,6 @@ def table_ranges(tables: Iterable[int]) -> str:
     return ", ".join(str(a) if a == b else f"{a}\u2013{b}" for a, b in runs)
 
 
-# -- coordinates ----------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CoordStyle:
-    """How coordinates are shown: the convention and whether rows are Cyrillic letters."""
-
-    convention: str = Convention.DUPLICATE
-    cyrillic: bool = False
-
-    @property
-    def english(self) -> bool:
-        return self.convention == Convention.ENGLISH
-
-    def move(self, text: str) -> str:
-        """A stored move (``H8 WORD``: duplicate convention, Latin rows) as this style writes it."""
-        if not text:
-            return ""
-        coord_text, _sep, word = str(text).partition(" ")
-        try:
-            coord = parse_coord(coord_text, cyrillic=False, convention=Convention.DUPLICATE)
-        except CoordError:
-            return str(text)
-        return f"{format_coord(coord, convention=self.convention, cyrillic=self.cyrillic)} {word}".strip()
-
-    def example(self) -> str:
-        """Coordinates to show as an example: across and down from the 4th row, 8th column ("D8 / 8D", "Г8 / 8Г":
-        a row without a look-alike among the digits)."""
-        across, down = Coord(3, 7, False), Coord(3, 7, True)
-        return " / ".join(format_coord(c, convention=self.convention, cyrillic=self.cyrillic) for c in (across, down))
-
-    def coordinate(self, written: str) -> str:
-        """Coordinates as a player wrote them (either script) in this style: a Latin H6 in a hall of Cyrillic rows
-        is shown З6 — never left as H6, which an arbiter would read as the Cyrillic Н (row 13). Unreadable
-        coordinates are shown as written."""
-        text = (written or "").strip()
-        if not text:
-            return ""
-        try:
-            coord = parse_coord(text, cyrillic=True, convention=self.convention)
-        except CoordError:
-            return text
-        return format_coord(coord, convention=self.convention, cyrillic=self.cyrillic)
-
-    def slip(self, coordinates: str, word: str, score: int | None) -> str:
-        """A slip as the hall reads it: its coordinates in this style, the word and the score as written."""
-        parts = [self.coordinate(coordinates), word, "" if score is None else str(score)]
-        return " ".join(p for p in parts if p)
-
-    def rows(self) -> list[str]:
-        """The labels down the side of the board."""
-        if self.english:
-            return [str(i + 1) for i in range(SIZE)]
-        return [row_label(i, self.cyrillic) for i in range(SIZE)]
-
-    def columns(self) -> list[str]:
-        """The labels across the top of the board."""
-        if self.english:
-            return list(LATIN_ROWS)
-        return [str(i + 1) for i in range(SIZE)]
-
-
-#: What a coordinate input says under it while it is typed (``static/js/coords.js``, ``echo``): the square the
-#: typed text names, or why it cannot be read. Placeholders: the coordinate in the tournament's rows, its row and
-#: column; what was typed, the first and last letter of the tournament's rows (columns in the English
-#: convention) and an example of each direction.
-COORD_ECHO: dict[str, Promise] = {
-    "across": _("%(coord)s — row %(row)s, column %(col)s, horizontal"),
-    "down": _("%(coord)s — column %(col)s, row %(row)s, vertical"),
-    "bad": _("«%(typed)s» cannot be read: coordinates are a letter %(first)s–%(last)s and a number 1–15, "
-             "e.g. %(across)s or %(down)s."),
-    "no_letter": _("«%(typed)s» has no letter: coordinates are a letter %(first)s–%(last)s and a number 1–15, "
-                   "e.g. %(across)s or %(down)s."),
-}
-
-
-def coordinate_texts() -> dict[str, str]:
-    """The texts of a coordinate input's echo, in the active language (for the screens' scripts)."""
-    return {code: str(text) for code, text in COORD_ECHO.items()}
-
-
-def script_style(convention: str, script: str) -> CoordStyle:
-    """The one rule: rows are Cyrillic (А Б В … П) when the tournament chose Cyrillic row letters and writes
-    coordinates in the duplicate convention (the English convention puts letters on columns: Latin)."""
-    convention = convention or Convention.DUPLICATE
-    return CoordStyle(convention, script == CYRILLIC and convention == Convention.DUPLICATE)
-
-
-def reader_style(ruleset_id: str, convention: str, *, cyrillic_reader: bool) -> CoordStyle:
-    """The style of a screen that says which row letters it shows (the tablet's assisted mode)."""
-    return script_style(convention, CYRILLIC if cyrillic_reader else LATIN)
-
-
-class CoordSettings(Protocol):
-    """What decides a tournament's coordinates: a Tournament row, or a read model of it."""
-
-    @property
-    def convention(self) -> str: ...
-
-    @property
-    def coordinate_script(self) -> str: ...
-
-
-def tournament_style(tournament: CoordSettings) -> CoordStyle:
-    """How every person reads the tournament's coordinates: console, tablets, display, papers, messages."""
-    return script_style(tournament.convention, tournament.coordinate_script)
-
-
-def default_script(ruleset_id: str, language: str) -> str:
-    """The row letters a new tournament starts with: Cyrillic for a Cyrillic rule set played in Russian or
-    Ukrainian, Latin otherwise (the arbiter may choose)."""
-    try:
-        cyrillic_set = get_ruleset(ruleset_id).cyrillic
-    except RulesError:
-        cyrillic_set = False
-    return CYRILLIC if cyrillic_set and (language or "")[:2] in CYRILLIC_READERS else LATIN
-
-
 # -- what the engine says --------------------------------------------------------------------------------------
 
 
@@ -432,28 +340,6 @@ def renderer(style: CoordStyle, *, text: Callable[[str], str] = str,
     parameters (e.g. escape them and mark the letter of a coordinate, for a page or a paper)."""
     return Renderer(template=_engine_template, convention=style.convention, cyrillic=style.cyrillic,
                     quote=_quote, join=_join, text=text, coordinate=coordinate, counted=_engine_counted)
-
-
-def letter_parts(written: str) -> tuple[str, str, str]:
-    """A written move or slip ("З8 WORD 24") as (before the letter of its coordinate, the letter, after it): the
-    letter is drawn apart on screens and papers, so that a row З is never read as the digit 3 (nor О as 0, Б as
-    6). No letter ("") when the text does not start with a coordinate."""
-    coord, sep, rest = written.partition(" ")
-    parts = split_coordinate(coord)
-    if parts is None:
-        return written, "", ""
-    before, letter, after = parts
-    return before, letter, after + sep + rest
-
-
-def split_coordinate(written: str) -> tuple[str, str, str] | None:
-    """A written coordinate as (before its letter, the letter, after it): ``З8`` → ("", "З", "8"); None when
-    ``written`` is not a coordinate."""
-    if len(written) in (2, 3) and not written[0].isdigit() and written[1:].isdigit():
-        return "", written[0], written[1:]
-    if len(written) in (2, 3) and written[:-1].isdigit() and not written[-1].isdigit():
-        return written[:-1], written[-1], ""
-    return None
 
 
 def _engine_template(code: str) -> str:
@@ -599,10 +485,10 @@ def board_config(tournament: BoardSettings) -> BoardConfig:
 
 __all__ = ["COORD_ECHO", "CYRILLIC", "CYRILLIC_READERS", "LATIN", "coordinate_texts", "REDRAW_REASONS", "BoardSettings", "default_script", "end_reason_texts",
            "end_text", "engine_error", "explain", "redraw_reason_texts", "renderer", "script_style", "letter_parts", "split_coordinate",
-           "verdict_explanation", "END_REASONS", "ENGINE_ERRORS", "PLACEMENT", "engine_refusal", "PREMIUM_CLASS",
+           "verdict_explanation", "reader_style", "END_REASONS", "ENGINE_ERRORS", "PLACEMENT", "engine_refusal", "PREMIUM_CLASS",
            "PREMIUM_TEXT", "REASONS", "BoardConfig",
            "CoordSettings", "CoordStyle",
            "board_config", "end_reason_label", "flagged", "placement_texts", "plural_forms", "points_forms", "reason_label",
            "reason_text", "reason_texts", "table_ranges", "tournament_style"]
 __all__ += ["AUDIT_ACTIONS", "AUDIT_FIELDS", "AUDIT_GROUPS", "AUDIT_OBJECTS", "DATETIME_FORMAT", "DATE_FORMAT", "DRAW_KINDS",
-            "audit_action", "audit_group", "RELAXED_MINIMUM", "time_per_move"]
+            "audit_action", "audit_group", "RELAXED_MINIMUM", "time_per_move", "zone_of"]

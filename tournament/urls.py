@@ -1,7 +1,6 @@
 """URLs, split by audience: arbiter console, printing, player tablet, hall display, API."""
 
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
@@ -9,7 +8,7 @@ from .web import home, site
 
 urlpatterns = [
     path("", home.home, name="home"),
-    path("arbiter/login/", auth_views.LoginView.as_view(), name="login"),
+    path("arbiter/login/", site.LoginView.as_view(), name="login"),
     path("arbiter/logout/", site.LogoutView.as_view(), name="logout"),
     path("favicon.ico", site.favicon, name="favicon"),
     path("arbiter/lexicons/", include("lexicon.urls")),

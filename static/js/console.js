@@ -3,11 +3,15 @@
  *     top's tiles highlighted;
  *   the game page: the countdown of the open round on the server's clock, the live slip panel refreshed
  *     every 2 s while the round takes slips (the page reloads when the round's status changes);
+ *   the game page's draw form: while the arbiter types the rack drawn from the bag, the server is told (at his
+ *     first key, then every 15 s while he types), so that the tablets say so until the draw;
  *   the paper slip page: the table's player shown as its number is typed, the coordinates read back under
  *     their field (coords.js), the focus on the replacement to confirm, the first field to fix, or the table
  *     number; one click saves once;
  *   the standings page: the rows filtered as the arbiter types in the search box;
- *   language pickers (select[data-autosubmit]) and print buttons ([data-print]);
+ *   the new-tournament form: a lexicon being built followed until it is ready, then chosen;
+ *   the menu scrolled to the page's entry when it is longer than the screen;
+ *   language pickers (select[data-autosubmit]) and print buttons ([data-print], [data-print=ID]: that element only);
  *   file fields (input[type=file][data-choose]): the browser's own button speaks its language, not the
  *     page's: a button and the chosen file's name in the page's words instead.
  * Texts come translated from the page (data attributes, JSON blocks).
@@ -51,6 +55,10 @@
     missing.className = "missing-tables" + (d.missing.length ? "" : " none");
     missing.textContent = d.missing.length ? d.missing_text : box.dataset.none;
     byId("live-missing-count").textContent = "(" + d.missing.length + ")";
+    byId("live-late").hidden = !d.late.length;  // late slips counted apart: their tables are not missing
+    byId("live-late").textContent = " · " + d.late_text;
+    byId("live-late-tables").hidden = !d.late.length;
+    byId("live-late-list").textContent = d.late_tables;
     byId("live-shown").hidden = d.received.length < d.limit;
     var body = byId("live-rows");
     body.innerHTML = "";
@@ -149,9 +157,33 @@
     input.addEventListener("input", apply);
   }
 
+  /** The draw form: the arbiter types the rack drawn from the bag. The tablets are told (POST, the form's CSRF
+   * token) at his first key and again every 15 s while he types, so that they say so until the draw. */
+  function rackTyping() {
+    var form = byId("draw-form"), url = form && form.dataset.rackTyping;
+    var input = form && form.querySelector("input[name=typed_rack]");
+    if (!url || !input || !window.fetch) return;
+    var token = form.querySelector("input[name=csrfmiddlewaretoken]"), last = 0;
+    input.addEventListener("input", function () {
+      var now = Date.now();
+      if (!input.value.trim() || now - last < 15000) return;
+      last = now;
+      fetch(url, {method: "POST", credentials: "same-origin",
+                  headers: {"X-CSRFToken": token ? token.value : "", "Accept": "application/json"}})
+        .catch(function () { last = 0; /* the next key tries again */ });
+    });
+  }
+
+  /** [data-print] prints the page; [data-print=ID] only the element ID (a list of access codes, not the page). */
   function printButtons() {
     document.querySelectorAll("[data-print]").forEach(function (button) {
-      button.addEventListener("click", function (e) { e.preventDefault(); window.print(); });
+      button.addEventListener("click", function (e) {
+        e.preventDefault();
+        var only = button.dataset.print ? byId(button.dataset.print) : null;
+        if (only) { document.body.classList.add("print-one"); only.classList.add("print-this"); }
+        window.print();
+        if (only) { document.body.classList.remove("print-one"); only.classList.remove("print-this"); }
+      });
     });
   }
 
@@ -169,12 +201,51 @@
     });
   }
 
+  /** The new-tournament form: a lexicon built from an installed package, followed until it is ready, then added
+   * to the lexicon list and chosen (the form keeps what was typed). */
+  function lexiconBuilds() {
+    document.querySelectorAll("[data-lexicon-status]").forEach(function (box) {
+      var select = byId("id_lexicon");
+      function tick() {
+        fetch(box.dataset.lexiconStatus, {credentials: "same-origin", headers: {"Accept": "application/json"}})
+          .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+          .then(function (d) {
+            if (!d.done) {
+              box.textContent = box.dataset.building + " " + (d.progress || 0) + "\u00a0%";
+              setTimeout(tick, 1000);
+              return;
+            }
+            var label = d.name + (d.version ? " v" + d.version : "");
+            if (d.status !== "ready") { box.textContent = T.fmt(box.dataset.failed, {error: d.error}); return; }
+            if (select && !select.querySelector("option[value='" + d.id + "']")) {
+              select.appendChild(el("option", "", label + " (" + box.dataset.ruleset + ", " + d.word_count + ")")).value = d.id;
+            }
+            if (select) select.value = String(d.id);
+            var said = box.parentNode.querySelector(".no-lexicon");  // "no lexicon yet" is true no more
+            if (said) said.hidden = true;
+            box.textContent = T.fmt(box.dataset.ready, {label: label});
+          })
+          .catch(function () { setTimeout(tick, 3000); });
+      }
+      tick();
+    });
+  }
+
+  /** A menu longer than the screen scrolls sideways: the page's own entry is brought into view. */
+  function menuInView() {
+    var nav = document.querySelector("header.topbar nav"), active = nav && nav.querySelector("a.active");
+    if (active && nav.scrollWidth > nav.clientWidth) nav.scrollLeft = Math.max(0, active.offsetLeft - nav.offsetLeft - 16);
+  }
+
   T.autosubmit();
+  menuInView();
   printButtons();
   fileInputs();
   boardPage();
   roundClock();
   livePanel();
   slipEntry();
+  rackTyping();
   standingsSearch();
+  lexiconBuilds();
 })();

@@ -1,5 +1,6 @@
 /* The tablet's receipt card (#receipt: the slip that counts, a slip waiting in the outbox, a slip refused)
- * and the results of a published round (#result: own move and verdict, the top, round score, total, rank).
+ * and the results of a published round (#result: own move and verdict, the top, round score, total, rank; in a
+ * tournament of several games the tournament's total and rank and each other finished game's result).
  */
 (function () {
   "use strict";
@@ -67,7 +68,8 @@
     box.innerHTML = "";
     if (phase !== "published" && !v) { box.hidden = true; return; }
     box.hidden = false;
-    box.appendChild(el("h2", "", S.status_published));
+    // the round named: while the arbiter types the next rack, these are still the last round's results
+    box.appendChild(el("h2", "", state.round ? fmt(S.round_results, {n: state.round.number}) : S.status_published));
     var mine = box.appendChild(el("div", "tb-res-mine"));
     mine.appendChild(el("div", "small muted", S.your_move));
     var slip = state.slip && state.round && state.slip.round === state.round.id ? state.slip : null;
@@ -99,6 +101,25 @@
         figure(figures, S.rank, res.rank, fmt(S.of_players, {n: res.players}));
       }
     }
+    this.tournament(box, state.tournament_result);
+  };
+
+  /** A tournament of several games: the player's tournament total and rank, then each other finished game's
+   * total and rank (the server's figures: every correction included). */
+  Receipt.prototype.tournament = function (box, t) {
+    var S = this.options.strings;
+    if (!t) return;
+    var part = box.appendChild(el("div", "tb-res-tournament"));
+    var figures = part.appendChild(el("dl", "tb-tour-figures"));
+    figure(figures, S.tournament_total, t.total, fmt(S.top_total, {n: t.top_total}));
+    figure(figures, S.tournament_rank, t.rank, fmt(S.of_players, {n: t.players}));
+    if (!t.games.length) return;
+    var games = part.appendChild(el("dl", "tb-res-games"));
+    t.games.forEach(function (g) {
+      var d = games.appendChild(el("div"));
+      d.appendChild(el("dt", "", fmt(S.game_n, {game: g.game})));
+      d.appendChild(el("dd", "", fmt(S.game_result, {total: g.total, top_total: g.top_total, rank: g.rank, n: t.players})));
+    });
   };
   function figure(box, label, value, note) {
     var d = box.appendChild(el("div"));

@@ -52,7 +52,8 @@
       show(S.logging_in, "info");
       fetch(cfg.urls.login, {
         method: "POST", cache: "no-store", headers: {"Content-Type": "application/json", "Accept": "application/json"},
-        body: JSON.stringify({code: code})
+        // the language the player picked (the switch), if any: the server says a refusal in it, else in the hall's
+        body: JSON.stringify(cfg.chosen ? {code: code, language: cfg.chosen} : {code: code})
       }).then(T.answer).then(function (res) {
         if (res.status === 200 && res.body.token) {
           D.session.keep(res.body.token);
@@ -60,7 +61,9 @@
           return;
         }
         button.disabled = false;
-        show(res.status === 429 ? S.too_many : S.bad_code, "error");
+        // a card replaced by a new one is told so (the server's words: the hall's language), not "wrong code"
+        show(res.status === 429 ? S.too_many : res.body.code === "code_replaced" && res.body.detail ? res.body.detail :
+             S.bad_code, "error");
       }).catch(function () {
         button.disabled = false;
         show(S.network, "error");

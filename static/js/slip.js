@@ -1,6 +1,7 @@
 /* The tablet's slip form: word, coordinates, score, and the blank marker (tap a letter played with a blank).
  *
- * Owns #slip-word, #slip-coords, #slip-score, #blank-marker, #blank-tiles and #form-message. One rule for the
+ * Owns #slip-word, #slip-coords, #slip-score, #blank-marker, #blank-tiles, #form-message and #slip-hint (a word
+ * that runs off the board, said while it is typed). One rule for the
  * blanks, the judge's and the paper slips' (scoring/judge.py, "Blanks"): a letter in lower case is played with
  * a blank, "*" is a blank apostrophe. The word field shows the word so (tapping a letter below toggles it).
  */
@@ -102,6 +103,29 @@
 
   /** Where the typed coordinates start ({row, col, vertical}), or null. */
   SlipForm.prototype.where = function () { return D.coords.parse(this.options.config, byId("slip-coords").value); };
+
+  /** What the fields hold now, as typed ({word, coordinates, score}: the draft kept through a reload). */
+  SlipForm.prototype.typed = function () {
+    return {word: this.word(), coordinates: byId("slip-coords").value, score: byId("slip-score").value};
+  };
+
+  /** When the word typed runs off the board from the coordinates typed (what the judge and the assisted mode
+   * would find: scoring/placement.py "off_board"), the text that says so, else "". */
+  SlipForm.prototype.offBoard = function () {
+    var where = this.where(), n = this.letters().length, B = this.options.config, S = this.options.strings;
+    if (!where || n < 2) return "";
+    var end = (where.vertical ? where.row : where.col) + n;  // the number of the word's last row or column
+    if (end <= B.rows.length) return "";
+    return D.text.fmt(where.vertical ? S.off_board_row : S.off_board_column,
+                      {word: this.word(), place: D.coords.text(B, where.row, where.col, where.vertical), end: end});
+  };
+  /** Says (#slip-hint) whether the slip typed runs off the board; the text, or "". */
+  SlipForm.prototype.hint = function () {
+    var box = byId("slip-hint"), text = byId("slip-word").disabled ? "" : this.offBoard();
+    box.hidden = !text;
+    box.textContent = text;
+    return text;
+  };
 
   /** The slip typed ({word, coordinates, score}), or null after saying what is wrong. */
   SlipForm.prototype.read = function () {

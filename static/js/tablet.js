@@ -4,6 +4,10 @@
  *
  * The glue of the shared parts: text.js, coords.js, clock.js, board.js, session.js, outbox.js, slip.js,
  * assist.js, receipt.js (loaded before this file). Texts come translated from the page (JSON blocks).
+ *
+ * A slip being typed is kept on the tablet (localStorage, per round) until it is handed in, so a reload does not
+ * lose it; logging out asks first; between two rounds the tablet says when the arbiter is typing the rack drawn
+ * from the bag (a sign of his console, state.rack_typing_until).
  */
 (function () {
   "use strict";
@@ -27,6 +31,8 @@
 
     var ANSWER_KEY = "duplicate.tablet.answer." + cfg.slug + "." + cfg.table;
     var BOARD_KEY = "duplicate.tablet.board." + cfg.slug;
+    var DRAFT_KEY = "duplicate.tablet.draft." + cfg.slug + "." + cfg.table;  // the slip typed, not handed in yet
+    var offBoardAsked = null;  // a slip running off the board handed in once: the second press sends it
     var state = null, etag = null, online = true, stopped = false, pollTimer = null;
     var answer = T.load(ANSWER_KEY, null);  // the server's last answer to a slip of ours
     var formRound = null, lastPhase = null, highlight = [];
@@ -34,7 +40,7 @@
     var clock = D.clock.create();
     var board = D.board.create(byId("board"), B, {onSquare: onSquare});
     board.draw("");
-    var slip = D.slip.create({config: B, strings: S, changed: renderBoard});
+    var slip = D.slip.create({config: B, strings: S, changed: function () { renderBoard(); saveDraft(); }});
     var outbox = D.outbox.create({
       storageKey: "duplicate.tablet.outbox." + cfg.slug + "." + cfg.table, url: cfg.urls.slip, token: token, lang: cfg.lang,
       settled: settled, loggedOut: loggedOut, changed: function () { if (state) renderReceipt(); }
@@ -42,7 +48,7 @@
     var assist = D.assist.create({
       config: B, strings: S, lang: cfg.lang, url: cfg.urls.assist, token: token, rack: rackTiles,
       changed: function () { renderRack(); renderBoard(); },
-      use: function (move) { slip.fill(move.word, move.coordinates, move.score); }
+      use: function (move) { slip.fill(move.word, move.coordinates, move.score); renderBoard(); saveDraft(); }
     });
     var receipt = D.receipt.create({config: B, strings: S, lang: cfg.lang});
 
@@ -54,6 +60,13 @@
       if (r.status === "open") return clock.passed(r.deadline) ? "over" : "open";
       return r.status === "published" ? "published" : "over";
     }
+    /** Between two rounds (or before the first), the arbiter is typing the rack he drew from the bag: until the
+     * draw, or until his sign runs out on the server's clock. */
+    function typing() {
+      var until = state && state.rack_typing_until, phase = phaseOf();
+      return !!until && (phase === "published" || phase === "none") && !clock.passed(until);
+    }
+    function phaseKey() { return phaseOf() + (typing() ? "+typing" : ""); }
 
     // -- network and polling ----------------------------------------------------------------------------------
     function setOnline(value) {
@@ -159,21 +172,22 @@
       box.innerHTML = "";
       card.appendChild(el("p", "", S.logged_out + (outbox.waiting() ? " " + S.login_again : "")));
       var a = card.appendChild(el("a", "button tb-big-button", S.log_in));
-      a.href = cfg.urls.login + "?expired=1";
+      a.href = cfg.urls.login + "?expired=1&hall=" + encodeURIComponent(cfg.slug);
       box.appendChild(card);
       document.body.appendChild(box);
     }
 
     // -- rendering --------------------------------------------------------------------------------------------
     function render() {
-      var phase = phaseOf(), r = state.round;
-      lastPhase = phase;
+      var phase = phaseOf(), r = state.round, typed = typing();
+      lastPhase = phaseKey();
       if (r && formRound !== r.id) newRound(r);
       byId("status").dataset.phase = phase;
+      byId("status").dataset.typing = typed ? "1" : "";
       document.querySelector(".tb-layout").dataset.phase = phase;
       byId("round-label").textContent = r ? fmt(S.game_round, {game: r.game, round: r.number}) : "\u00a0";
       var drawn = r && S["status_drawn_" + r.rack_source] || S.status_drawn;
-      byId("phase").textContent = state.game_over ? S.game_over : {
+      byId("phase").textContent = typed ? S.status_typing : state.game_over ? S.game_over : {
         none: S.status_none, drawn: drawn, open: topping() ? S.topping_status : S.status_open, over: S.status_closed,
         published: S.status_published, loading: ""
       }[phase] || "";
@@ -192,10 +206,22 @@
       chosen = null;
       assist.reset();
       byId("chooser").hidden = true;
+      offBoardAsked = null;
       var kept = state.slip && state.slip.round === r.id ? state.slip : null;
       var pending = outbox.forRound(r.id).pop();
-      var source = pending ? {word: pending.word, coordinates: pending.coordinates, announced_score: pending.score} : kept;
+      var draft = T.load(DRAFT_KEY, null);  // typed before a reload and not handed in: newer than any slip sent
+      if (draft && draft.round !== r.id) { T.save(DRAFT_KEY, null); draft = null; }
+      var source = draft ? {word: draft.word, coordinates: draft.coordinates, announced_score: draft.score} :
+        pending ? {word: pending.word, coordinates: pending.coordinates, announced_score: pending.score} : kept;
       slip.fill(source ? source.word : "", source ? source.coordinates : "", source ? source.announced_score : null);
+    }
+    /** Keeps what the player is typing (per round) until he hands it in: a reload (F5) puts it back. */
+    function saveDraft() {
+      var r = state && state.round;
+      if (!r || phaseOf() !== "open") return;
+      var d = slip.typed();
+      T.save(DRAFT_KEY, d.word || d.coordinates.trim() || d.score.trim() ?
+        {round: r.id, word: d.word, coordinates: d.coordinates, score: d.score} : null);
     }
     function rackTiles() {
       var r = state && state.round;
@@ -205,8 +231,10 @@
       var box = byId("rack"), tiles = rackTiles(), assisted = state.tournament.assisted_mode && phaseOf() === "open";
       box.innerHTML = "";
       box.classList.toggle("eight", tiles.length > 7);  // the 7-among-8 game: smaller tiles, one line
-      box.hidden = !!state.game_over;  // the game is over: no rack any more
-      if (state.game_over) return;
+      var typed = typing();  // the next rack is being typed: empty tiles, as before its open
+      box.hidden = !!state.game_over && !typed;  // the game is over: no rack any more
+      if (state.game_over && !typed) return;
+      if (typed) tiles = [];
       if (!tiles.length) {
         var size = state.round && state.round.rack_size || B.rack_size;  // a 7-among-8 game's rack: 8
         box.classList.toggle("eight", size > 7);
@@ -263,6 +291,7 @@
         var dd = d.appendChild(el("dd", "", String(f[1])));
         if (f[2]) dd.appendChild(el("small", "muted", " " + f[2]));
       });
+      receipt.tournament(box, state.tournament_result);
     }
 
     // -- board: the last move highlighted, the slip typed or the tiles placed as ghosts -----------------------
@@ -280,6 +309,7 @@
       if (assist.placed.length) ghosts = assist.ghosts();
       else if (phaseOf() === "open") ghosts = slip.ghosts();
       board.draw(fen, {fresh: highlight, ghosts: ghosts, start: chosen});
+      slip.hint();  // a word that runs off the board is said while it is typed
     }
     function onSquare(r, c, sq) {
       if (phaseOf() !== "open") return;
@@ -297,6 +327,7 @@
       chosen = null;
       byId("chooser").hidden = true;
       renderBoard();
+      saveDraft();
       if (!byId("slip-word").value) byId("slip-word").focus();
     }
 
@@ -318,14 +349,24 @@
       banner.hidden = phase !== "over";
       banner.textContent = S.time_over_long;
       if (!open) { byId("chooser").hidden = true; byId("assist").hidden = true; chosen = null; }
+      slip.hint();
     }
     function onSubmit(e) {
       e.preventDefault();
       if (phaseOf() !== "open") { render(); return; }
       var typed = slip.read();
       if (!typed) return;
+      var off = slip.offBoard(), text = JSON.stringify(typed), left = clock.left(state.round.deadline);
+      if (off && offBoardAsked !== text && (left === null || left > 10)) {
+        // the word runs off the board (#slip-hint says how): sent when he presses again (at once in the last 10 s)
+        offBoardAsked = text;
+        slip.message(fmt(S.off_board_again, {button: byId("slip-submit").textContent}), "warn");
+        return;
+      }
+      offBoardAsked = null;
       typed.round = state.round.id;
       outbox.add(typed);  // kept before anything is sent: a slip is never lost
+      T.save(DRAFT_KEY, null);  // handed in: the outbox keeps it now
     }
     function settled(result) {
       T.save(ANSWER_KEY, result);
@@ -383,22 +424,43 @@
       box.textContent = text;
       box.dataset.level = phase !== "open" ? "idle" : D.clock.level(left);
       box.setAttribute("aria-label", phase === "over" ? S.time_over : text);
-      if (phase !== lastPhase) render();
+      if (phaseKey() !== lastPhase) render();
+    }
+
+    // -- logging out: asked first, in the page's words (not the browser's own dialog) --------------------------
+    function askLogout() {
+      if (byId("logout-confirm")) return;
+      var box = el("div", "tb-overlay"), card = box.appendChild(el("div", "card tb-confirm"));
+      box.id = "logout-confirm";
+      card.setAttribute("role", "alertdialog");
+      card.setAttribute("aria-modal", "true");
+      card.appendChild(el("p", "", outbox.waiting() ? S.confirm_logout : S.logout_question));
+      var buttons = card.appendChild(el("div", "tb-confirm-buttons"));
+      var stay = buttons.appendChild(el("button", "secondary", S.stay));
+      var leave = buttons.appendChild(el("button", "danger", S.log_out));
+      stay.type = leave.type = "button";
+      stay.id = "logout-no";
+      leave.id = "logout-yes";
+      stay.addEventListener("click", function () { box.remove(); byId("logout").focus(); });
+      leave.addEventListener("click", function () {
+        D.session.forget();
+        location.replace(cfg.urls.login + "?hall=" + encodeURIComponent(cfg.slug));  // the login page in the hall's language
+      });
+      box.addEventListener("keydown", function (e) { if (e.key === "Escape") stay.click(); });
+      document.body.appendChild(box);
+      stay.focus();
     }
 
     // -- wiring -------------------------------------------------------------------------------------------------
     // An example row without a look-alike of a digit (Г/D, not З/H: "38" must never be read for "З8").
     byId("slip-coords").placeholder = D.coords.text(B, 3, 7, false) + " / " + D.coords.text(B, 3, 7, true);
     byId("slip-form").addEventListener("submit", onSubmit);
-    byId("slip-coords").addEventListener("input", renderBoard);
+    byId("slip-coords").addEventListener("input", function () { renderBoard(); saveDraft(); });
+    byId("slip-score").addEventListener("input", saveDraft);
     byId("choose-h").addEventListener("click", function () { chooseDirection(false); });
     byId("choose-v").addEventListener("click", function () { chooseDirection(true); });
     byId("choose-x").addEventListener("click", function () { chosen = null; byId("chooser").hidden = true; renderBoard(); });
-    byId("logout").addEventListener("click", function () {
-      if (outbox.waiting() && !window.confirm(S.confirm_logout)) return;
-      D.session.forget();
-      location.replace(cfg.urls.login);
-    });
+    byId("logout").addEventListener("click", askLogout);
     window.addEventListener("storage", function (e) {  // another tab of this tablet got the answer to a slip
       var other = e.key === ANSWER_KEY && T.load(ANSWER_KEY, null);
       if (other && !stopped) show(other);

@@ -22,7 +22,7 @@ GRAPH_LAYER = ("lexicon.graph", "lexicon.graph_file", "lexicon.bench_graph", "le
 ROOMS = ("tournament.console", "tournament.tablet", "tournament.display", "tournament.api", "tournament.printing",
          "tournament.training")
 #: The domain: what the rooms build on, and never the other way round.
-DOMAIN = ("tournament.models", "tournament.errors", "tournament.labels", "tournament.gamestate",
+DOMAIN = ("tournament.models", "tournament.errors", "tournament.labels", "tournament.coordinates", "tournament.gamestate",
           "tournament.services", "tournament.live")
 #: Where each room's pages and endpoints are wired together (allowed to see every room).
 WIRING = ("tournament.urls", "tournament.wsgi", "tournament.tasks", "tournament.apps", "tournament.management")

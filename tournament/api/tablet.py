@@ -3,11 +3,8 @@ assisted mode's score of tiles placed on the player's own board."""
 
 from __future__ import annotations
 
-import hashlib
-import logging
 from typing import Any, TypedDict
 
-from django.core.cache import cache
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -26,40 +23,15 @@ from ..errors import Code, ServiceError
 from ..live import tablet as live_tablet
 from ..models import Registration, Round
 from ..services import players, rounds, slips, solving, topping
-from ..web.client import client_address
+from ..web.attempts import (
+    LOGIN_MAX_FAILURES,
+    LOGIN_WINDOW_SECONDS,
+    count_failure,
+    failures,
+    login_failures_key,
+)
 from .base import IDEMPOTENCY_HEADER, BaseView, TabletView, errors, idempotency_key, validated
 from .serializers import tablet as s
-
-log = logging.getLogger(__name__)
-
-LOGIN_MAX_FAILURES = 10
-LOGIN_WINDOW_SECONDS = 300
-
-
-def client_ip(request: Request) -> str:
-    return client_address(request)
-
-
-def login_failures_key(request: Request) -> str:
-    return "api:tablet-login-failures:" + hashlib.sha256(client_ip(request).encode()).hexdigest()[:32]
-
-
-def _failures(key: str) -> int:
-    try:
-        return int(cache.get(key, 0))
-    except Exception:  # the cache (Redis) is down: the 40+-bit codes still guard, players can log in
-        log.warning("cache unavailable: login attempts not counted", exc_info=True)
-        return 0
-
-
-def _count_failure(key: str) -> None:
-    try:
-        cache.add(key, 0, LOGIN_WINDOW_SECONDS)
-        cache.incr(key)
-    except ValueError:  # expired in between
-        cache.set(key, 1, LOGIN_WINDOW_SECONDS)
-    except Exception:
-        log.warning("cache unavailable: a wrong access code not counted", exc_info=True)
 
 
 class TabletLogin(BaseView):
@@ -70,7 +42,7 @@ class TabletLogin(BaseView):
                    responses={200: s.TabletTokenSerializer, **errors(400, 429)})
     def post(self, request: Request) -> Response:
         key = login_failures_key(request)
-        if _failures(key) >= LOGIN_MAX_FAILURES:
+        if failures(key) >= LOGIN_MAX_FAILURES:
             minutes = LOGIN_WINDOW_SECONDS // 60
             raise ServiceError(Code.TOO_MANY_ATTEMPTS, ngettext(
                 "too many wrong access codes from this address: wait %(n)s minute and try again",
@@ -78,9 +50,9 @@ class TabletLogin(BaseView):
                 % {"n": minutes})
         data = validated(s.TabletLoginSerializer, request.data)
         try:
-            reg, token = players.login(data["code"])
+            reg, token = players.login(data["code"], data.get("language"))
         except ServiceError:
-            _count_failure(key)
+            count_failure(key)
             raise
         return Response({"token": token, "tournament": reg.tournament.slug, "table": reg.table_number,
                          "name": reg.player.name})
@@ -124,7 +96,7 @@ class TabletSlip(TabletView):
             slip, created = slips.submit_once(rnd, reg, key, **body, looked_up=True)
         elif topping.is_topping(slip.round.game):  # a retry: answered as the first time
             return _topping_attempt(slip.round, reg, key, body)
-        answer = live_tablet.slip_dict(slip)
+        answer = live_tablet.slip_dict(slip, labels.zone_of(reg.tournament.time_zone))
         if slip.late:
             raise ServiceError(Code.TIME_OVER, _("time is over: the slip was stored as late and counts as missing"),
                                slip=answer)
@@ -135,7 +107,7 @@ def _topping_attempt(rnd: Round, reg: Registration, key: str, body: dict[str, An
     """A topping game's attempt: judged at once; the answer says the top (and the time) or not."""
     found, created = topping.attempt(rnd, reg, key, word=body["word"], coordinates=body["coordinates"],
                                      score=body["score"])
-    answer = {**live_tablet.slip_dict(found.slip, rnd.opened_at),
+    answer = {**live_tablet.slip_dict(found.slip, labels.zone_of(reg.tournament.time_zone), rnd.opened_at),
               "topping": {"topped": found.topped, "points": found.points, "seconds": found.seconds,
                           "attempts": found.attempts}}
     if found.slip.late:

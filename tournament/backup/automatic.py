@@ -90,6 +90,35 @@ def back_up(t: Tournament, *, reason: str, force: bool = False) -> BackupFile | 
     return BackupFile(path=path, written_at=now.replace(microsecond=0), size=path.stat().st_size)
 
 
+def unsaved_since(t: Tournament, latest_file: BackupFile | None) -> dt.datetime | None:
+    """When the first change that no archive holds yet was made; None when the latest archive holds every change
+    (its fingerprint is the tournament's) or nothing was ever changed."""
+    if latest_file is not None and _archived_fingerprint(latest_file.path) == fingerprint(t):
+        return None
+    changes = AuditLog.objects.filter(tournament=t)
+    if latest_file is not None:
+        changes = changes.filter(at__gte=latest_file.written_at)
+    first = changes.order_by("at").values_list("at", flat=True).first()
+    if first is None and latest_file is not None:  # changed without an audit row after the archive's second
+        return latest_file.written_at
+    return first
+
+
+def overdue(t: Tournament, latest_file: BackupFile | None, now: dt.datetime | None = None) -> bool:
+    """Whether the automatic backups are late for the tournament: it is one the periodic pass backs up (in play,
+    :func:`tournaments_in_play`), it changed since its latest archive, and that change is older than two
+    passes and a minute. A tournament that has not changed since its last archive is never late."""
+    every = settings.BACKUP_SECONDS
+    now = now or timezone.now()
+    if not every:
+        return False
+    since = unsaved_since(t, latest_file)
+    if since is None or (now - since).total_seconds() <= 2 * every + 60:
+        return False
+    return (Game.objects.filter(tournament=t, status=Game.Status.PLAYING).exists()
+            or AuditLog.objects.filter(tournament=t, at__gte=now - timedelta(days=1)).exists())
+
+
 def tournaments_in_play(now: dt.datetime | None = None) -> list[Tournament]:
     """Tournaments with a game being played or a change in the last day: the periodic backups' candidates."""
     now = now or timezone.now()

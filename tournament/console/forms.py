@@ -14,6 +14,7 @@ from django import forms
 from django.conf import settings
 from django.db import models
 from django.http import QueryDict
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
 
@@ -40,6 +41,22 @@ LOCKED_WHEN_PLAYED = ("ruleset", "lexicon")
 def time_zones() -> frozenset[str]:
     """The time zones of the system's database (IANA names)."""
     return frozenset(zoneinfo.available_timezones())
+
+
+def capital_labels(form: forms.BaseForm) -> None:
+    """Every label of the form starts with a capital letter, in every language: the translated label, its first
+    letter upper case (``capfirst`` of the lazy text: done when the page is rendered, in the page's language)."""
+    for field in form.fields.values():
+        if field.label:
+            field.label = capfirst(field.label)
+
+
+class ConsoleForm(forms.Form):
+    """A form of the console: its labels start with a capital letter (:func:`capital_labels`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        capital_labels(self)
 
 
 class DateInput(forms.DateInput):
@@ -71,6 +88,7 @@ class TournamentForm(forms.ModelForm):  # unparameterised: ModelForm[...] fails 
         lexicon = self.fields["lexicon"]
         assert isinstance(lexicon, LexiconField)  # the field declared above (a copy per form)
         lexicon.queryset = Lexicon.objects.filter(status=Lexicon.Status.READY).order_by("name", "-version")
+        capital_labels(self)
         self.fields["slug"].required = False
         self.fields["slug"].help_text = _("Short name in addresses; made from the name when empty.")
         self.fields["name"].widget.attrs["autofocus"] = True
@@ -119,14 +137,18 @@ class TournamentForm(forms.ModelForm):  # unparameterised: ModelForm[...] fails 
             data["coordinate_script"] = labels.default_script(data.get("ruleset") or "", data.get("language") or "")
         lexicon, ruleset = data.get("lexicon"), data.get("ruleset")
         if lexicon and ruleset and lexicon.ruleset != ruleset:
-            self.add_error("lexicon", _("This lexicon is for the rule set %(rs)s.") % {"rs": lexicon.ruleset})
+            if not Lexicon.objects.filter(status=Lexicon.Status.READY, ruleset=ruleset).exists():
+                self.add_error("lexicon", _("No lexicon for the rule set %(rs)s yet: build it below the form, or add "
+                                            "one (Check words → Lexicons).") % {"rs": ruleset})
+            else:
+                self.add_error("lexicon", _("This lexicon is for the rule set %(rs)s.") % {"rs": lexicon.ruleset})
         starts, ends = data.get("starts_on"), data.get("ends_on")
         if starts and ends and ends < starts:
             self.add_error("ends_on", _("The tournament ends before it starts."))
         return data
 
 
-class PlayerForm(forms.Form):
+class PlayerForm(ConsoleForm):
     name = forms.CharField(label=_("name"), max_length=200)
     club = forms.CharField(label=_("club"), max_length=200, required=False)
     category = forms.CharField(label=_("category"), max_length=40, required=False)
@@ -242,7 +264,7 @@ EXAMPLE_LINE = pgettext_lazy("a player line of the CSV import: name;club;categor
                              "Smith John;Riverside;adults;A;GB-123")
 
 
-class ImportForm(forms.Form):
+class ImportForm(ConsoleForm):
     file = forms.FileField(label=_("CSV file"), required=False, widget=forms.ClearableFileInput(
         attrs={"data-choose": _("Choose a file…"), "data-none": _("No file chosen")}))  # the page's words
     text = forms.CharField(label=_("or paste the lines"), required=False,
@@ -272,15 +294,16 @@ class ImportForm(forms.Form):
 # -- games and rounds -----------------------------------------------------------------------------
 
 
-class GameForm(forms.Form):
+class GameForm(ConsoleForm):
     seconds_per_move = forms.TypedChoiceField(
         label=_("time per move"), required=False, coerce=int, empty_value=None,
         help_text=_("A fast game (2:00 or 1:00) has more free warnings: %(free)s instead of %(normal)s."))
     variant = forms.ChoiceField(
         label=_("variant"), choices=VARIANT_CHOICES, initial="classic", required=False,
         help_text=_("Joker: every rack holds a blank; a blank the top played is replaced on the board by its "
-                    "letter from the bag and comes back on the next rack. 7-among-8: racks of 8 tiles, a move "
-                    "places at most 7, and 7 earn the bonus."))
+                    "letter from the bag and comes back on the next rack. Topping: a round opens once its top is "
+                    "known, each player tries until he finds it, and the time he took ranks him (lowest total "
+                    "first). 7-among-8: racks of 8 tiles, a move places at most 7, and 7 earn the bonus."))
     seed = forms.IntegerField(label=_("seed"), required=False, min_value=0,
                               help_text=_("Empty: a random bag. The same seed gives the same racks."))
     prepared = forms.CharField(
@@ -305,7 +328,7 @@ class GameForm(forms.Form):
         return lines or None
 
 
-class DrawForm(forms.Form):
+class DrawForm(ConsoleForm):
     typed_rack = forms.CharField(
         label=_("Rack from the bag"), required=False, max_length=16,
         widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false", "autocapitalize": "characters",
@@ -313,17 +336,17 @@ class DrawForm(forms.Form):
         help_text=_("Type the tiles drawn from a physical bag (? for a blank), or leave empty."))
 
 
-class ReasonForm(forms.Form):
+class ReasonForm(ConsoleForm):
     why = forms.CharField(label=_("reason"), max_length=500)
 
 
-class PenaltyForm(forms.Form):
+class PenaltyForm(ConsoleForm):
     table = forms.IntegerField(label=_("Table"), min_value=1)
     points = forms.IntegerField(label=_("Points"), min_value=1, max_value=1000)
     reason = forms.CharField(label=_("Reason"), max_length=300)
 
 
-class SlipForm(forms.Form):
+class SlipForm(ConsoleForm):
     table = forms.IntegerField(label=_("table"), min_value=1)
     word = forms.CharField(label=_("word"), max_length=40)
     coordinates = forms.CharField(label=_("coordinates"), max_length=10, required=False)
@@ -407,18 +430,18 @@ def _letter_ok(ch: str, ruleset: RuleSet) -> bool:
     return True
 
 
-class OverrideForm(forms.Form):
+class OverrideForm(ConsoleForm):
     awarded = forms.IntegerField(label=_("awarded"), min_value=-999, max_value=9999)
     warning = forms.BooleanField(label=_("warning"), required=False)
     why = forms.CharField(label=_("reason"), max_length=500,
                           widget=forms.TextInput(attrs={"placeholder": _("reason of the change")}))
 
 
-class TopForm(forms.Form):
+class TopForm(ConsoleForm):
     move = forms.CharField(label=_("top"), max_length=40)
 
 
-class TablesForm(forms.Form):
+class TablesForm(ConsoleForm):
     """Table numbers of every registration: ``table_<registration id>`` fields."""
 
     def __init__(self, *args: Any, registrations: Iterable[Registration] = (), **kwargs: Any) -> None:

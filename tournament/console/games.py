@@ -9,17 +9,17 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, npgettext
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import gamestate, labels
 from ..errors import ServiceError
 from ..live.stream import stream_url
 from ..models import Game, Round, Tournament
-from ..services import actions, games, players, rounds, slips
+from ..services import actions, games, players, rounds, signs, slips
 from ..web.access import arbiter_view, flash_error
 from . import forms
-from .tournaments import context
+from .tournaments import context, overview
 
 #: Actions of the game itself (the others act on its current round, :mod:`tournament.services.actions`).
 GAME_ACTIONS = ("draw", "finish", "penalty")
@@ -42,12 +42,16 @@ class ReceivedSlip(TypedDict):
 
 
 class LiveState(TypedDict):
-    """The live panel (polled as JSON): the round, the slips received and the tables missing."""
+    """The live panel (polled as JSON): the round, the slips received, the tables whose only slip came late
+    (counted apart, not missing) and the tables without any slip."""
 
     round: int | None
     received: list[ReceivedSlip]
     missing: list[int]
     missing_text: str  # the missing tables as runs, "201–240, 305" (labels.table_ranges)
+    late: list[int]
+    late_text: str  # "1 late" in the page's language ("" when none)
+    late_tables: str  # the late tables as runs
     limit: int  # at most this many slips are listed
     players: int
     status: NotRequired[str]
@@ -60,8 +64,8 @@ class LiveState(TypedDict):
 def live_state(tournament: Tournament, rnd: Round | None) -> LiveState:
     """What the live panel shows: the round, the slips received (the first ones) and every table missing."""
     if rnd is None:
-        return {"round": None, "received": [], "missing": [], "missing_text": "", "limit": slips.RECENT_SLIPS,
-                "players": tournament.registrations.count()}
+        return {"round": None, "received": [], "missing": [], "missing_text": "", "late": [], "late_text": "",
+                "late_tables": "", "limit": slips.RECENT_SLIPS, "players": tournament.registrations.count()}
     counted = slips.count(rnd)
     style = labels.tournament_style(tournament)
     received: list[ReceivedSlip] = [{"table": s.registration.table_number, "name": s.registration.player.name,
@@ -69,19 +73,44 @@ def live_state(tournament: Tournament, rnd: Round | None) -> LiveState:
                  "at": timezone.localtime(s.received_at).strftime("%H:%M:%S"), "late": s.late,
                  "source": s.get_source_display(), "version": s.version} for s in slips.recent(rnd)]
     left = rnd.seconds_left(timezone.now()) if rnd.status == Round.Status.OPEN else None
+    late = set(counted.late)
+    missing = [t for t in counted.missing if t not in late]  # a late slip came: its table is late, not missing
     return {"round": rnd.number, "status": rnd.status, "status_label": rnd.get_status_display(),
-            "seconds_left": left, "received": received, "missing": counted.missing,
-            "missing_text": labels.table_ranges(counted.missing), "limit": slips.RECENT_SLIPS,
+            "seconds_left": left, "received": received, "missing": missing,
+            "missing_text": labels.table_ranges(missing), "late": counted.late, "late_text": late_text(len(late)),
+            "late_tables": labels.table_ranges(counted.late), "limit": slips.RECENT_SLIPS,
             "count": counted.received, "players": counted.registered, "solver": rnd.get_solver_status_display()}
+
+
+def late_text(n: int) -> str:
+    """"1 late": the tables whose only slip came after the deadline (it does not count), "" when none."""
+    return npgettext("slips", "%(n)d late", "%(n)d late", n) % {"n": n} if n else ""
+
+
+def games_in_play(tournament: Tournament) -> list[str]:
+    """The games of the tournament still played, each as a sentence ("Game 1: round 5 is open.")."""
+    said = []
+    for g in tournament.games.filter(status=Game.Status.PLAYING).order_by("number"):
+        rnd = games.pending_round(g)
+        if rnd is None:
+            said.append(_("Game %(n)d is not ended yet.") % {"n": g.number})
+        else:
+            said.append(_("Game %(n)d: round %(round)d is %(status)s.")
+                        % {"n": g.number, "round": rnd.number, "status": rnd.get_status_display()})
+    return said
 
 
 @arbiter_view
 @require_POST
 def game_create(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """A new game; while another game of the tournament is played, only once the arbiter confirmed it."""
     form = forms.GameForm(request.POST, tournament=tournament)
     if not form.is_valid():
         messages.error(request, _("Check the game form."))
         return redirect("arbiter:tournament", slug=tournament.slug)
+    in_play = games_in_play(tournament)
+    if in_play and request.POST.get("confirm") != "1":
+        return overview(request, tournament, game_form=form, in_play=in_play)
     try:
         game = games.create_game(request.user, tournament, seed=form.cleaned_data["seed"],
                                  prepared_racks=form.cleaned_data["prepared"], variant=form.cleaned_data["variant"],
@@ -205,3 +234,12 @@ def round_action(request: HttpRequest, tournament: Tournament, number: int) -> H
     except ServiceError as exc:
         flash_error(request, exc)
     return redirect("arbiter:game", slug=tournament.slug, number=g.number)
+
+
+@arbiter_view
+@require_POST
+def rack_typing(request: HttpRequest, tournament: Tournament, number: int) -> JsonResponse:
+    """The arbiter is typing the rack drawn from the bag (``console.js``: at his first key in the draw form, then
+    now and then while he types): the tablets say so until the draw (:func:`services.signs.rack_typing`)."""
+    return JsonResponse({"shown": signs.rack_typing(game_of(tournament, number))})
+

@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from ..errors import ServiceError
@@ -17,9 +18,6 @@ from ..web.access import arbiter_view, flash_error
 from . import forms
 from .tournaments import context
 
-#: The session key of the access codes just made, shown once on the next page.
-NEW_CODES = "new_access_codes"
-
 
 def to_correct(n: int) -> str:
     """The import's refusal: how many lines of the file to correct."""
@@ -28,12 +26,16 @@ def to_correct(n: int) -> str:
 
 
 @arbiter_view
+@never_cache  # the codes to hand out are kept in no cache of the browser
 @require_http_methods(["GET", "POST"])
 def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """The players and their tables; a player registered or tables saved → back to this page (POST/redirect/GET),
-    the new player's access code shown once on it."""
+    """The players and their tables, and the access codes still to hand out (every player registered whose
+    tablet has not logged in, whose card was not printed and whose code was not marked handed out); a player
+    registered, tables saved or codes handed out → back to this page (POST/redirect/GET)."""
     regs = tournament.registrations.select_related("player").order_by("table_number")
     posted = request.POST.get("form") if request.method == "POST" else None
+    if posted == "handed_out":
+        return handed_out(request, tournament)
     player_form = forms.PlayerForm(request.POST if posted == "player" else None,
                                    known=regs.values_list("player__name", "table_number"))
     tables_form = forms.TablesForm(request.POST if posted == "tables" else None, registrations=regs)
@@ -43,9 +45,8 @@ def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         except ServiceError as exc:
             flash_error(request, exc)
         else:
-            messages.success(request, _("%(name)s registered at table %(n)d.")
-                             % {"name": reg.player.name, "n": reg.table_number})
-            request.session[NEW_CODES] = [[reg.pk, code]]
+            messages.success(request, _("%(name)s registered at table %(n)d: the access code is in the list of "
+                                        "codes to hand out.") % {"name": reg.player.name, "n": reg.table_number})
             return redirect("arbiter:players", slug=tournament.slug)
     elif posted == "tables" and tables_form.is_valid():
         moved = player_service.assign_tables(request.user, tournament, {
@@ -54,17 +55,23 @@ def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         return redirect("arbiter:players", slug=tournament.slug)
     return render(request, "arbiter/players.html", context(
         tournament, "players", player_form=player_form, tables_form=tables_form,
-        new_codes=new_codes(request, tournament), registrations=regs))
+        to_hand_out=player_service.codes_to_hand_out(tournament), registrations=regs))
 
 
-def new_codes(request: HttpRequest, tournament: Tournament) -> list[tuple[Registration, str]]:
-    """The access codes of the players just registered, taken out of the session: shown once."""
-    saved = dict(request.session.pop(NEW_CODES, []) or [])
-    regs = tournament.registrations.select_related("player").filter(pk__in=list(saved)).order_by("table_number")
-    return [(reg, saved[reg.pk]) for reg in regs]
+def handed_out(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The arbiter handed out one code (``registration``: its id) or all of them (``all``): they leave the list."""
+    which = request.POST.get("registration", "")
+    if which != "all" and not which.isdigit():
+        messages.error(request, _("Choose the code handed out."))
+        return redirect("arbiter:players", slug=tournament.slug)
+    n = player_service.mark_handed_out(request.user, tournament, None if which == "all" else [int(which)])
+    messages.success(request, ngettext("%(n)d access code handed out.", "%(n)d access codes handed out.", n)
+                     % {"n": n})
+    return redirect("arbiter:players", slug=tournament.slug)
 
 
 @arbiter_view
+@never_cache  # the imported players' codes are kept in no cache of the browser
 @require_http_methods(["GET", "POST"])
 def import_players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     form = forms.ImportForm(request.POST or None, request.FILES or None)

@@ -25,6 +25,7 @@ from ..services import simulfiles, simulhall, simultaneous
 from ..web.access import arbiter_view, flash_error
 from ..web.address import address_of
 from ..web.organiser import organiser_view
+from .forms import ConsoleForm
 from .tournaments import context
 
 #: What an organiser's results upload or a hall's package upload may weigh.
@@ -38,7 +39,7 @@ class LexiconChoice(forms.ModelChoiceField):
         return f"{obj.label} · {obj.ruleset} · {obj.hash_prefix}…"
 
 
-class PrepareForm(forms.Form):
+class PrepareForm(ConsoleForm):
     name = forms.CharField(label=pgettext_lazy("tournament", "name"), max_length=200)
     lexicon = LexiconChoice(label=gettext_lazy("lexicon"), queryset=Lexicon.objects.none())
     variant = forms.ChoiceField(label=gettext_lazy("variant"), choices=VARIANT_CHOICES, initial="classic")
@@ -54,7 +55,7 @@ class PrepareForm(forms.Form):
         field.queryset = Lexicon.objects.filter(status=Lexicon.Status.READY).order_by("name", "-version")
 
 
-class HallForm(forms.Form):
+class HallForm(ConsoleForm):
     name = forms.CharField(label=gettext_lazy("hall"), max_length=200)
     club = forms.CharField(label=gettext_lazy("club"), max_length=200, required=False)
     city = forms.CharField(label=gettext_lazy("city"), max_length=200, required=False)
@@ -62,11 +63,11 @@ class HallForm(forms.Form):
                            help_text=gettext_lazy("Empty: made from the name."))
 
 
-class FileForm(forms.Form):
+class FileForm(ConsoleForm):
     file = forms.FileField(label=gettext_lazy("file"))
 
 
-class PackageForm(forms.Form):
+class PackageForm(ConsoleForm):
     file = forms.FileField(label=gettext_lazy("game package (file)"), required=False)
     url = forms.URLField(label=gettext_lazy("or its address"), required=False, assume_scheme="https",
                          widget=forms.TextInput(attrs={"inputmode": "url", "spellcheck": "false"}),

@@ -22,11 +22,12 @@ from ..models import Game, Round, Tournament
 from ..services import players, rounds, topping
 from ..services.topping import GameRow, RoundRow
 from ..web.access import arbiter_view, flash_error
+from .forms import ConsoleForm
 from .games import game_of
 from .tournaments import context
 
 
-class TimeForm(forms.Form):
+class TimeForm(ConsoleForm):
     """The arbiter's time for a player (a paper slip): table, minutes:seconds (empty: not topped), the word."""
 
     table = forms.IntegerField(label=gettext_lazy("Table"), min_value=1)

@@ -8,7 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -18,7 +18,7 @@ from ..errors import ServiceError
 from ..models import Round, Tournament
 from ..services import audit, tournaments
 from ..web.access import arbiter_tournaments, arbiter_view, flash_error
-from . import forms
+from . import forms, lexicon_offer
 
 
 def context(tournament: Tournament, active: str, **extra: object) -> dict[str, object]:
@@ -37,6 +37,10 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_create(request: HttpRequest) -> HttpResponse:
+    """A new tournament; the form also offers to build a rule set's missing lexicon from an installed package
+    (``build_lexicon``: the form comes back as typed while the worker builds it)."""
+    if request.method == "POST" and request.POST.get("build_lexicon"):
+        return build_lexicon(request)
     form = forms.TournamentForm(request.POST or None, initial={"language": (translation.get_language() or "ru")[:2]})
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
@@ -49,7 +53,31 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("Tournament created. Import the players next."))
             return redirect("arbiter:players", slug=t.slug)
-    return render(request, "arbiter/tournament_form.html", {"form": form, "active": "tournaments"})
+    return new_tournament_page(request, form)
+
+
+def new_tournament_page(request: HttpRequest, form: forms.TournamentForm) -> HttpResponse:
+    return render(request, "arbiter/tournament_form.html", {
+        "form": form, "active": "tournaments", "lexicon_offers": lexicon_offer.lexicon_offers(),
+        "may_build": lexicon_offer.may_build(request.user)})
+
+
+def build_lexicon(request: HttpRequest) -> HttpResponse:
+    """Starts building the lexicon offered (``build_lexicon``: its source, e.g. uk); the form comes back with
+    what was typed in it, and the lexicon's progress until it is ready and chosen."""
+    typed = {name: value for name, value in request.POST.items() if name not in ("csrfmiddlewaretoken", "build_lexicon")}
+    source = request.POST.get("build_lexicon", "")
+    if not lexicon_offer.may_build(request.user):
+        messages.error(request, _("Only staff members may add lexicons."))
+    elif (row := lexicon_offer.start(request.user, source)) is None:
+        messages.error(request, _("No lexicon to build from an installed package for «%(source)s».") % {"source": source})
+    else:
+        row.refresh_from_db()
+        if row.is_ready:  # built already (a worker quicker than this answer): chosen in the form
+            typed["lexicon"] = str(row.pk)
+        messages.info(request, _("The lexicon is being built from the installed package (a minute at most): it is "
+                                 "chosen in the form as soon as it is ready."))
+    return new_tournament_page(request, forms.TournamentForm(initial=typed))
 
 
 @arbiter_view
@@ -67,20 +95,26 @@ def tournament_settings(request: HttpRequest, tournament: Tournament) -> HttpRes
 @arbiter_view
 @require_GET
 def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return overview(request, tournament)
+
+
+def overview(request: HttpRequest, tournament: Tournament, game_form: forms.GameForm | None = None,
+             in_play: list[str] | None = None) -> HttpResponse:
+    """The tournament's overview; ``game_form`` and ``in_play`` (the games still played, said before another
+    one is created) when the new-game form comes back to the arbiter."""
     games = tournament.games.annotate(
         published=Count("rounds", filter=Q(rounds__status=Round.Status.PUBLISHED))).order_by("number")
     return render(request, "arbiter/tournament_detail.html", context(
-        tournament, "overview", games=games, game_form=forms.GameForm(tournament=tournament),
-        players=tournament.registrations.count(), backup=backup_status(tournament)))
+        tournament, "overview", games=games, game_form=game_form or forms.GameForm(tournament=tournament),
+        in_play=in_play or [], players=tournament.registrations.count(), backup=backup_status(tournament)))
 
 
 def backup_status(tournament: Tournament) -> dict[str, object]:
-    """The overview's backup card: the latest automatic archive, where they go, whether one is overdue."""
+    """The overview's backup card: the latest automatic archive, where they go, whether one is overdue (only
+    when the tournament changed since that archive: :func:`tournament.backup.automatic.overdue`)."""
     latest = backups.latest(tournament)
     every = settings.BACKUP_SECONDS
-    in_play = tournament.games.filter(status="playing").exists()
-    overdue = bool(every and in_play and (latest is None or (timezone.now() - latest.written_at).total_seconds()
-                                          > 2 * every + 60))
+    overdue = backups.overdue(tournament, latest)
     minutes = (every // 60 if every % 60 == 0 else round(every / 60, 1)) if every else 0
     return {"latest": latest, "folder": str(backups.backup_dir()), "minutes": minutes,
             "same_disk": backups.backup_dir().is_relative_to(settings.VAR_DIR), "overdue": overdue}

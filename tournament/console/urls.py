@@ -20,6 +20,7 @@ urlpatterns = [
     path("t/<slug:slug>/g/<int:number>/", games.game, name="game"),
     path("t/<slug:slug>/g/<int:number>/live.json", games.live, name="live"),
     path("t/<slug:slug>/g/<int:number>/action/", games.round_action, name="round_action"),
+    path("t/<slug:slug>/g/<int:number>/typing/", games.rack_typing, name="rack_typing"),
     path("t/<slug:slug>/g/<int:number>/slips/", slips.slip_entry, name="slips"),
     path("t/<slug:slug>/g/<int:number>/review/", review.review, name="review"),
     path("t/<slug:slug>/g/<int:number>/top/", review.choose_top, name="choose_top"),

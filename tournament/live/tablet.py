@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, tzinfo
 from typing import NotRequired, TypedDict
 
 from django.utils import timezone, translation
@@ -22,9 +22,10 @@ from rest_framework.renderers import JSONRenderer
 from .. import gamestate, labels
 from ..gamestate import Redraw
 from ..models import Game, Registration, Round, Slip, Tournament, Verdict, seconds_left, secret_hashes
-from ..services import rounds, standings, topping
+from ..services import rounds, signs, topping
 from . import version as versions
 from .memo import OnceMemo, shared_once
+from .results import Figures, TournamentResult, hall_results, tournament_result
 
 log = logging.getLogger(__name__)
 
@@ -102,11 +103,14 @@ class Shared(TypedDict):
 
     round: SharedRound | None
     board: str  # FEN of the published board
-    standings: NotRequired[dict[int, tuple[int, int, int]]]  # registration → total, top total, rank
+    standings: NotRequired[Figures]  # the round's game: registration → total, top total, rank
     players: NotRequired[int]
+    tournament: NotRequired[Figures]  # a tournament of several games: over every game
+    finished: NotRequired[dict[int, Figures]]  # ... and each finished game but the round's, by number
     solos: NotRequired[dict[int, int]]  # registration → points
     game_over: NotRequired[GameEnd]  # the round's game is finished
     times: NotRequired[dict[int, tuple[int, int, int]]]  # a topping game: registration → total time, rank, tops
+    rack_typing_until: NotRequired[datetime | None]  # waiting for a draw: the arbiter types the rack (services.signs)
 
 
 class TabletRound(TypedDict):
@@ -176,6 +180,8 @@ class TabletState(TypedDict):
     top: TabletTop | None
     result: TabletResult | None
     game_over: TabletGameOver | None
+    tournament_result: TournamentResult | None  # with a result or the game over, in a tournament of several games
+    rack_typing_until: datetime | None  # waiting for a draw: the arbiter is typing the rack until then (or the draw)
 
 
 #: Shared tablet states this process built or fetched, by cache key (one key per version: never stale).
@@ -199,16 +205,18 @@ def tournament_block(t: Tournament) -> TournamentBlock:
             "assisted_mode": t.assisted_mode, "seconds_per_move": t.seconds_per_move}
 
 
-def slip_dict(slip: Slip, opened_at: datetime | None = None) -> OwnSlip:
-    """A player's own slip, as the tablet shows it (the API's ``OwnSlip``); ``opened_at``: the round's
-    opening, for a topping attempt's time."""
+def slip_dict(slip: Slip, zone: tzinfo, opened_at: datetime | None = None) -> OwnSlip:
+    """A player's own slip, as the tablet shows it (the API's ``OwnSlip``); ``zone``: the hall's time zone
+    (``labels.zone_of(tournament.time_zone)``), in which ``received_at`` is written — the tablet shows its time
+    of day as written, whatever the server's or the tablet's zone; ``opened_at``: the round's opening, for a
+    topping attempt's time."""
     seconds = None
     if slip.topped and not slip.late and opened_at is not None:
         seconds = max(0, int((slip.received_at - opened_at).total_seconds()))
     return {"id": slip.pk, "round": slip.round_id, "word": slip.word, "coordinates": slip.coordinates,
-            "announced_score": slip.announced_score, "received_at": DateTimeField().to_representation(
-                slip.received_at), "version": slip.version, "is_current": slip.is_current, "late": slip.late,
-            "topped": slip.topped, "points": slip.points, "seconds": seconds}
+            "announced_score": slip.announced_score, "received_at": DateTimeField(default_timezone=zone)
+            .to_representation(slip.received_at), "version": slip.version, "is_current": slip.is_current,
+            "late": slip.late, "topped": slip.topped, "points": slip.points, "seconds": seconds}
 
 
 def verdict_dict(v: Verdict, t: Tournament) -> VerdictBlock:
@@ -224,7 +232,8 @@ def compute_shared(t: Tournament) -> Shared:
     rnd = rounds.tournament_round(t)
     if rnd is None:
         game = t.games.order_by("-number").first()
-        return {"round": None, "board": gamestate.published_board(game) if game else ""}
+        return {"round": None, "board": gamestate.published_board(game) if game else "",
+                "rack_typing_until": signs.rack_typing_until(_typing_at(t), None)}
     data: Shared = {
         "round": {"id": rnd.pk, "game": rnd.game.number, "number": rnd.number, "status": rnd.status,
                   "rack": rnd.rack, "deadline": rnd.deadline, "grace_seconds": rnd.grace_seconds,
@@ -240,13 +249,21 @@ def compute_shared(t: Tournament) -> Shared:
         replaced = gamestate.replaced_blanks(rnd.game).get(rnd.number, "")
         if replaced and data["round"] is not None:
             data["round"]["replaced"] = replaced
-        rows = standings.game_standings(rnd.game)
-        data["standings"] = {r.registration.pk: (r.total, r.top_total, r.rank) for r in rows}
-        data["players"] = len(rows)
+        results = hall_results(t, rnd.game.number)
+        data["standings"], data["players"] = results["standings"], results["players"]
+        if "tournament" in results:  # several games: the tournament's and the other finished games' results
+            data["tournament"], data["finished"] = results["tournament"], results.get("finished", {})
         data["solos"] = dict(rnd.solos.values_list("registration_id", "points"))
+        data["rack_typing_until"] = signs.rack_typing_until(_typing_at(t), rnd.published_at)
         if topping.is_topping(rnd.game):  # the times rank a topping game
             data["times"] = {line.player: (line.total, line.rank, line.topped) for line in topping.game_lines(rnd.game)}
     return data
+
+
+def _typing_at(t: Tournament) -> datetime | None:
+    """The arbiter's last sign that he types a rack, read now (after the version: the tournament row the caller
+    holds may be older than the version it computes)."""
+    return Tournament.objects.filter(pk=t.pk).values_list("rack_typing_at", flat=True).first()
 
 
 def cache_name(tournament: Tournament) -> str:
@@ -304,9 +321,10 @@ def judged_hall(t: Tournament, version: str, shared: Shared, judged: SharedRound
 
     def read_hall() -> JudgedHall:
         slips: dict[int, OwnSlip] = {}
+        zone = labels.zone_of(t.time_zone)
         for slip in Slip.objects.filter(round_id=round_id).exclude(source=Slip.Source.TIME).order_by(
                 "registration_id", "-is_current", "-version"):
-            slips.setdefault(slip.registration_id, slip_dict(slip, judged.get("opened_at")))
+            slips.setdefault(slip.registration_id, slip_dict(slip, zone, judged.get("opened_at")))
         with translation.override(t.language):
             verdicts = {v.registration_id: verdict_dict(v, t)
                         for v in Verdict.objects.filter(round_id=round_id).order_by()}
@@ -328,7 +346,7 @@ def tablet_state(*, player: Player, tournament: TournamentBlock, version: str, s
     state: TabletState = {
         "server_time": now, "version": version, "tournament": tournament, "player": {"name": name, "table": table},
         "round": None, "board": shared["board"], "slip": None, "verdict": None, "top": None, "result": None,
-        "game_over": None,
+        "game_over": None, "tournament_result": None, "rack_typing_until": shared.get("rack_typing_until"),
     }
     r = shared["round"]
     if r is None:
@@ -369,6 +387,9 @@ def tablet_state(*, player: Player, tournament: TournamentBlock, version: str, s
         if times is not None:
             over["time_total"], over["time_rank"] = times[0], times[1]
         state["game_over"] = over
+    if state["result"] is not None or state["game_over"] is not None:
+        state["tournament_result"] = tournament_result(shared.get("tournament"), shared.get("finished", {}),
+                                                       shared.get("players", 0), pk)
     return state
 
 
@@ -391,7 +412,7 @@ def state_for(reg: Registration, seen_version: str | None = None) -> TabletState
     elif r is not None:
         row = Slip.objects.filter(round_id=r["id"], registration=reg).exclude(source=Slip.Source.TIME).order_by(
             "-is_current", "-version").first()
-        slip = slip_dict(row, r.get("opened_at")) if row else None
+        slip = slip_dict(row, labels.zone_of(t.time_zone), r.get("opened_at")) if row else None
         if t.assisted_mode:
             found = Verdict.objects.filter(round_id=r["id"], registration=reg).order_by("pk").first()
             with translation.override(t.language):

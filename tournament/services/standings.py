@@ -172,6 +172,28 @@ def tournament_standings(tournament: Tournament) -> list[Standing]:
     return _rows(lines, regs)
 
 
+@dataclass(frozen=True)
+class HallStandings:
+    """Every game's standings and the tournament's, read together (each game's rows once)."""
+
+    games: dict[int, list[Line]]  # game number → its lines ranked, best first (cancelled games aside)
+    finished: frozenset[int]  # the numbers of the finished games
+    tournament: list[Line]  # the tournament's lines over every game, ranked
+
+
+def hall_standings(tournament: Tournament) -> HallStandings:
+    """The standings of every game and of the tournament, as :func:`game_standings` and
+    :func:`tournament_standings` rank them (a correction of a finished game's verdict included)."""
+    regs = {r.pk: r for r in tournament.registrations.only("pk", "table_number")}
+    games = list(tournament.games.exclude(status=Game.Status.CANCELLED).order_by("number"))
+    lines = {g.number: game_lines(g, list(regs.values())) for g in games}
+    tie_break, order = tournament.tie_break == "backwards", _by_table(regs)
+    every = sheet.tournament_lines(list(lines.values())) or [sheet.Line(pk) for pk in regs]
+    return HallStandings(games={n: sheet.ranked(rows, tie_break=tie_break, order=order) for n, rows in lines.items()},
+                         finished=frozenset(g.number for g in games if g.status == Game.Status.FINISHED),
+                         tournament=sheet.ranked(every, tie_break=tie_break, order=order))
+
+
 def grouped_standings(tournament: Tournament, group_by: str, game: Game | None = None) -> dict[str, list[Standing]]:
     """Standings per series, category or club (of the tournament, or of one game): {group: rows}."""
     if group_by not in GROUPS:
@@ -218,5 +240,6 @@ def player_tournament_line(games: list[PlayerGameLine]) -> Line | sheet.Line[Non
     return lines[0] if lines else sheet.Line(None)
 
 
-__all__ = ["GROUPS", "Line", "PlayerGameLine", "Standing", "StandingRow", "game_lines", "game_standings", "grouped_standings",
+__all__ = ["GROUPS", "HallStandings", "Line", "PlayerGameLine", "Standing", "StandingRow", "game_lines", "game_standings",
+           "grouped_standings", "hall_standings",
            "player_game_lines", "player_tournament_line", "published_rounds", "top_total", "tournament_standings"]

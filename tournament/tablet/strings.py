@@ -14,6 +14,8 @@ def tablet_strings() -> dict[str, str | dict[str, str]]:
         "status_open": _("Hand in your slip before the time is over."),
         "status_closed": _("Time is over. The arbiter is judging the slips."),
         "status_published": _("Results of the round"),
+        "round_results": _("Round %(n)s: results"),
+        "status_typing": _("The arbiter is typing the rack drawn from the bag…"),
         "game_round": _("Game %(game)s · round %(round)s"),
         "time_over": _("Time is over"),
         "time_over_long": _("Time is over: the slip can no longer be changed."),
@@ -37,6 +39,10 @@ def tablet_strings() -> dict[str, str | dict[str, str]]:
         "login_again": _("Log in again with your access code: the slip is kept and will be sent."),
         "word_missing": _("Write the word."),
         "coords_bad": _("Coordinates look like %(across)s (horizontal) or %(down)s (vertical)."),
+        "off_board_column": _("«%(word)s» from %(place)s runs off the board: its last letter would be in column "
+                              "%(end)s."),
+        "off_board_row": _("«%(word)s» from %(place)s runs off the board: its last letter would be in row %(end)s."),
+        "off_board_again": _("Check the coordinates. To hand the slip in as it is, press «%(button)s» again."),
         "score_bad": _("The score is a whole number."),
         "your_move": _("Your move"),
         "no_slip": _("You handed in no slip."),
@@ -56,6 +62,9 @@ def tablet_strings() -> dict[str, str | dict[str, str]]:
         "log_in": _("Log in"),
         "logged_out": _("This tablet was logged out: log in with your access code."),
         "confirm_logout": _("A slip is not sent yet. Log out anyway? It stays on this tablet."),
+        "logout_question": _("Log out of this tablet? To log in again you need the access code of your card."),
+        "log_out": _("Log out"),
+        "stay": _("Stay logged in"),
         "assist_hint": _("Tap a tile of your rack, then a square of the board."),
         "assist_use": _("Use this move"),
         "assist_clear": _("Take the tiles back"),
@@ -66,13 +75,31 @@ def tablet_strings() -> dict[str, str | dict[str, str]]:
         "status_drawn_prepared": _("The rack of the prepared game is ready: the round opens in a moment…"),
         "redrawn": _("Rack redrawn: %(rack)s — %(reason)s"),
         "redraw_reasons": labels.redraw_reason_texts(),
+        "end_reasons": labels.end_reason_texts(),
+        "reasons": labels.reason_texts(),
+        "placement": labels.placement_texts(),
+        **_results_strings(),
+        **_topping_strings(),
+    }
+
+
+def _results_strings() -> dict[str, str]:
+    """The end of a game and the tournament's results."""
+    return {
         "game_over": _("Game over"),
         "game_over_n": _("Game %(game)s is over"),
         "final_total": _("Final total"),
         "final_rank": _("Final rank"),
-        "end_reasons": labels.end_reason_texts(),
-        "reasons": labels.reason_texts(),
-        "placement": labels.placement_texts(),
+        "tournament_total": _("Tournament total"),
+        "tournament_rank": _("Tournament rank"),
+        "game_n": _("Game %(game)s"),
+        "game_result": _("%(total)s (top total %(top_total)s) · rank %(rank)s of %(n)s"),
+    }
+
+
+def _topping_strings() -> dict[str, str]:
+    """A topping game's texts (each attempt answered at once)."""
+    return {
         "topping_status": _("Topping: find the top. Your round ends when you hand it in; the time counts."),
         "topping_try": _("Try this move"),
         "topping_top": _("Top!"),

@@ -22,9 +22,10 @@ from django.views.decorators.http import require_GET
 
 from .. import labels
 from ..live.stream import stream_url
-from ..models import Registration
+from ..models import Registration, Tournament
 from ..services import players
-from ..web.language import language_for, languages, render_in
+from ..web import attempts
+from ..web.language import hall_language, language_for, languages, render_in
 from .strings import login_strings, tablet_strings
 
 TOKEN_COOKIE = "tablet_token"
@@ -77,14 +78,33 @@ def app(request: HttpRequest) -> HttpResponse:
     return _store_language(response, store)
 
 
+def _login_language(request: HttpRequest, reg: Registration | None) -> str:
+    """The login page's language unless the player picked one (the switch): the tournament of the card's code
+    (``?code=``, the QR card; a replaced card's too), of ``?hall=`` (the tablet that just logged out), of this
+    tablet's token; else the one language of this server's halls; else the browser's."""
+    code = request.GET.get("code", "")[:64]
+    t = None
+    if code.strip() and not attempts.too_many(request):  # a QR card: counted as a login with that code is
+        t = players.tournament_of_code(code)
+        if t is None:
+            attempts.count_failure(attempts.login_failures_key(request))
+    slug = request.GET.get("hall", "")[:80]
+    if t is None and slug:
+        t = Tournament.objects.filter(slug=slug).first()
+    if t is None and reg is not None:
+        t = reg.tournament
+    if t is not None:
+        return t.language
+    return hall_language() or getattr(request, "LANGUAGE_CODE", "") or settings.LANGUAGE_CODE
+
+
 @require_GET
 def login(request: HttpRequest) -> HttpResponse:
     """Access code form; ``?code=XXXX`` (the QR code) logs in directly."""
     reg = _registration(request)
-    default = reg.tournament.language if reg else (getattr(request, "LANGUAGE_CODE", "") or settings.LANGUAGE_CODE)
-    lang, store = language_for(request, default, LANG_COOKIE)
+    lang, store = language_for(request, _login_language(request, reg), LANG_COOKIE)
     config = {"urls": {"login": reverse("api:tablet-login"), "app": reverse("tablet:app")},
-              "expired": request.GET.get("expired") == "1"}
+              "expired": request.GET.get("expired") == "1", "chosen": _chosen(request, store)}
     response = render_in(request, lang, "tablet/login.html", {
         "config": config, "code": request.GET.get("code", "")[:64], "languages": languages(),
         "lang_cookie": _chosen(request, store)}, login_strings)

@@ -8,8 +8,10 @@ from typing import Protocol
 
 from django import template
 from django.template.defaultfilters import date as date_filter
+from django.utils.formats import number_format
 from django.utils.html import conditional_escape, format_html, json_script
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import npgettext, pgettext
 
 from .. import labels
 
@@ -112,3 +114,21 @@ def blank_replaced(replaced: Mapping[int, str] | None, number: int) -> str:
     written "? → S" ("" when none)."""
     letters = (replaced or {}).get(number, "")
     return ", ".join(f"? \u2192 {letter}" for letter in letters)
+
+
+@register.filter
+def file_size(size: int | None) -> str:
+    """A file's size as every page writes it, in the page's language: "512 bytes", then one decimal in KB, MB, GB
+    (1 KB = 1,024 bytes; Russian and Ukrainian write КБ, МБ, ГБ — never Django's "Мб", a megabit); "" for none."""
+    if size is None:
+        return ""
+    if size < 1024:
+        return npgettext("file size", "%(n)d byte", "%(n)d bytes", size) % {"n": size}
+    units = (pgettext("file size", "%(size)s KB"), pgettext("file size", "%(size)s MB"),
+             pgettext("file size", "%(size)s GB"))
+    value = size / 1024
+    for unit in units[:-1]:
+        if round(value, 1) < 1024:
+            return unit % {"size": number_format(round(value, 1), 1)}  # number_format cuts, not rounds
+        value /= 1024
+    return units[-1] % {"size": number_format(round(value, 1), 1)}

@@ -14,6 +14,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django.utils import translation
+from django.utils.text import capfirst
 
 from ..errors import ServiceError
 from ..models import Tournament
@@ -59,8 +60,9 @@ def remember_tournament(request: HttpRequest, tournament: Tournament) -> None:
 
 
 def flash_error(request: HttpRequest, exc: ServiceError) -> None:
-    """A refused action as a message on the next page: the catalogue's explanation, then the details."""
-    messages.error(request, exc.explained())
+    """A refused action as a message on the next page: the catalogue's explanation, then the details; its first
+    letter upper case (a service's details start lower case, to be read inside a sentence too)."""
+    messages.error(request, capfirst(exc.explained()))
 
 
 __all__ = ["LAST_TOURNAMENT", "arbiter_tournaments", "arbiter_view", "flash_error", "remember_tournament"]

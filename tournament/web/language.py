@@ -1,4 +1,8 @@
-"""The language of a page: the tournament's, unless the reader chose another (``?lang=`` or a cookie)."""
+"""The language of a page: the tournament's, unless the reader chose another (``?lang=`` or a cookie).
+
+A page of no tournament yet (a login page) speaks the hall's language too when it can tell it: the tournament
+the page leads to, else the one language every tournament of this server speaks (:func:`hall_language`); only
+then the browser's."""
 
 from __future__ import annotations
 
@@ -13,6 +17,8 @@ from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
+
+from ..models import Tournament
 
 
 def language_for(request: HttpRequest, default: str, cookie: str | None = None) -> tuple[str, str | None]:
@@ -29,6 +35,12 @@ def language_for(request: HttpRequest, default: str, cookie: str | None = None) 
     if cookie and request.COOKIES.get(cookie) in known:
         return request.COOKIES[cookie], None
     return (default if default in known else settings.LANGUAGE_CODE), None
+
+
+def hall_language() -> str | None:
+    """The language of this server's halls when every tournament speaks the same one (None: several, or none)."""
+    spoken = list(Tournament.objects.order_by().values_list("language", flat=True).distinct()[:2])
+    return spoken[0] if len(spoken) == 1 and spoken[0] in dict(settings.LANGUAGES) else None
 
 
 def render_in(request: HttpRequest, lang: str, template: str, context: dict[str, Any],
@@ -61,4 +73,4 @@ def set_language(request: HttpRequest) -> HttpResponse:
     return response
 
 
-__all__ = ["language_for", "languages", "render_in", "set_language"]
+__all__ = ["hall_language", "language_for", "languages", "render_in", "set_language"]

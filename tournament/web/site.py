@@ -1,15 +1,48 @@
-"""What the site answers outside the pages of an audience: logging out of the console, the favicon."""
+"""What the site answers outside the pages of an audience: logging in to and out of the console, the favicon."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.templatetags.static import static
+from django.urls import Resolver404, resolve
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
+
+from ..models import Tournament
+from .language import hall_language
+
+
+def speak_the_halls_language(request: HttpRequest) -> None:
+    """The console's pages of no tournament (login, logout) in the hall's language, unless the arbiter chose
+    one (the console's switch, its cookie: LocaleMiddleware reads it): the tournament of the page he was going
+    to (``?next=/arbiter/t/<slug>/…``), else the one language of this server's halls; else the browser's."""
+    if request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) in dict(settings.LANGUAGES):
+        return
+    lang = None
+    try:
+        slug = resolve(request.GET.get("next", "").split("?")[0] or "/").kwargs.get("slug")
+    except Resolver404:
+        slug = None
+    if slug:
+        lang = Tournament.objects.filter(slug=slug).values_list("language", flat=True).first()
+    lang = lang or hall_language()
+    if lang in dict(settings.LANGUAGES):
+        translation.activate(lang)
+        request.LANGUAGE_CODE = lang
+
+
+class LoginView(auth_views.LoginView):
+    """The console's login page, in the hall's language (:func:`speak_the_halls_language`)."""
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        speak_the_halls_language(request)
+        return super().dispatch(request, *args, **kwargs)
 
 
 class LogoutView(auth_views.LogoutView):
@@ -19,6 +52,7 @@ class LogoutView(auth_views.LogoutView):
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         response = super().post(request, *args, **kwargs)
+        speak_the_halls_language(request)
         messages.info(request, _("You are logged out."))
         return response
 
@@ -29,4 +63,4 @@ def favicon(request: HttpRequest) -> HttpResponse:
     return HttpResponseRedirect(static("img/favicon.svg"))
 
 
-__all__ = ["LogoutView", "favicon"]
+__all__ = ["LoginView", "LogoutView", "favicon", "speak_the_halls_language"]

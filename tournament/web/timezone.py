@@ -5,25 +5,16 @@ attribute ``shows_no_time = True`` and costs no query here."""
 
 from __future__ import annotations
 
-import zoneinfo
 from collections.abc import Callable
-from datetime import datetime, tzinfo
+from datetime import datetime
 from typing import Any
 
-from django.conf import settings
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
+from ..labels import zone_of
 from ..models import Tournament
-
-
-def zone_of(name: str | None) -> tzinfo:
-    """The time zone called ``name`` (the server's, ``DJANGO_TIME_ZONE``, when empty or unknown)."""
-    try:
-        return zoneinfo.ZoneInfo(name or settings.TIME_ZONE)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return zoneinfo.ZoneInfo(settings.TIME_ZONE)
 
 
 def local(moment: datetime | None, zone_name: str | None) -> datetime | None:

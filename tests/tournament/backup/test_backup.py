@@ -9,11 +9,12 @@ import dataclasses
 import io
 import json
 import zipfile
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.utils import translation
+from django.utils import timezone, translation
 
 from lexicon import services as lexicon_services
 from lexicon.models import Lexicon
@@ -247,7 +248,10 @@ def test_console_shows_the_last_backup_and_downloads_one(client, alice, played, 
     client.force_login(alice)
     page = client.get(f"/arbiter/t/{t.slug}/").content.decode()
     assert "Автоматических копий этого турнира ещё нет." in page  # the console speaks the tournament's language
-    assert "Автоматические копии запаздывают" in page  # a game is played and no archive was written
+    assert "Автоматические копии запаздывают" not in page  # changes of a moment ago: the worker has time
+    AuditLog.objects.filter(tournament=t).update(at=timezone.now() - timedelta(minutes=10))
+    page = client.get(f"/arbiter/t/{t.slug}/").content.decode()
+    assert "Автоматические копии запаздывают" in page  # a game is played and no archive for 10 minutes
     written = backups.back_up(t, reason="periodic")
     assert written is not None
     page = client.get(f"/arbiter/t/{t.slug}/").content.decode()
@@ -260,6 +264,38 @@ def test_console_shows_the_last_backup_and_downloads_one(client, alice, played, 
     path.write_bytes(response.content)
     assert read_archive(path).manifest["tournaments"][0]["slug"] == t.slug
     assert AuditLog.objects.filter(action="tournament.backup", tournament=t).exists()
+
+
+def archived_at(backup: backups.BackupFile, when: datetime) -> None:
+    """The archive as if the worker had written it at ``when`` (its UTC time is in its name)."""
+    stamp = when.astimezone(UTC).strftime("%Y%m%d-%H%M%S")
+    backup.path.rename(backup.path.with_name(f"{backup.path.name.split('--')[0]}--{stamp}.zip"))
+
+
+def test_an_unchanged_tournament_is_never_late_a_changed_one_is_once_the_worker_had_time(
+        client, alice, played, settings, tmp_path):
+    """Issue 34: a false "automatic backups are late" on a tournament that had not changed since its last archive."""
+    t, players, _token = played
+    settings.BACKUP_DIR = tmp_path / "stick"
+    settings.BACKUP_SECONDS = 180
+    written = backups.back_up(t, reason="periodic")
+    assert written is not None
+    two_hours_ago = timezone.now() - timedelta(hours=2)
+    archived_at(written, two_hours_ago)  # the last archive two hours old, the game still in play
+    AuditLog.objects.filter(tournament=t).update(at=two_hours_ago - timedelta(minutes=5))
+    client.force_login(alice)
+    late = "Автоматические копии запаздывают"
+    assert late not in client.get(f"/arbiter/t/{t.slug}/").content.decode()  # nothing changed since
+    assert not backups.overdue(t, backups.latest(t))
+    # a slip comes in: not late while the worker has two passes and a minute to write it
+    rnd = t.games.get().rounds.get(number=2)
+    services.slips.submit_slip(rnd, players[0][0], word="ZED", coordinates="", score=None)
+    assert late not in client.get(f"/arbiter/t/{t.slug}/").content.decode()
+    # ... and late once that change is 7 minutes old (2 × 3 min + 1 min) without an archive
+    AuditLog.objects.filter(tournament=t, at__gt=two_hours_ago).update(at=timezone.now() - timedelta(seconds=421))
+    assert late in client.get(f"/arbiter/t/{t.slug}/").content.decode()
+    assert backups.back_up(t, reason="periodic") is not None  # the worker catches up: not late any more
+    assert late not in client.get(f"/arbiter/t/{t.slug}/").content.decode()
 
 
 def test_the_download_is_for_the_tournaments_arbiters_only(client, bob, played):

@@ -31,7 +31,7 @@ def test_new_game_form_offers_the_variant(client, alice, tournament):
     client.post(create, {"variant": "scrabblette", "seed": "1"})
     assert not Game.objects.exists()  # refused by the form
     client.post(create, {"seed": "1", "prepared": ""})  # a form without the field (an old page): classic
-    client.post(create, {"variant": "joker", "seed": "1", "prepared": ""})
+    client.post(create, {"variant": "joker", "seed": "1", "prepared": "", "confirm": "1"})  # game 1 is played: confirmed
     classic, joker = Game.objects.order_by("number")
     assert (classic.variant, joker.variant) == ("classic", "joker")
     assert "variant" not in classic.state and joker.state["variant"] == "joker"

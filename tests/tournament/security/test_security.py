@@ -61,6 +61,7 @@ PAGE_MATRIX = {
     ("arbiter", "game"): ARB,
     ("arbiter", "live"): ARB,
     ("arbiter", "round_action"): ARB_POST_ONLY,
+    ("arbiter", "rack_typing"): ARB_POST_ONLY,
     ("arbiter", "slips"): ARB,
     ("arbiter", "review"): ARB,
     ("arbiter", "choose_top"): ARB_POST_ONLY,

@@ -96,7 +96,7 @@ def test_console_offers_the_time_and_shows_a_fast_game(client, alice, tournament
     game = Game.objects.get()
     assert response.status_code == 302 and game.seconds_per_move == 60
     page = client.get(reverse("arbiter:game", args=[tournament.slug, game.number])).content.decode()
-    assert 'id="game-time"' in page and "fast game" in page and "5 free warnings" in page
+    assert 'id="game-time"' in page and "Fast game" in page and "5 free warnings" in page
     client.post(reverse("arbiter:game_create", args=[tournament.slug]), {"seconds_per_move": "75"})
     assert Game.objects.count() == 1  # refused by the form, nothing created
 

@@ -5,13 +5,16 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
-from tournament.models import Slip
+from tournament.models import Slip, Tournament
 
 from .common import SlipInputSerializer, TopSerializer
 
 
 class TabletLoginSerializer(serializers.Serializer):
     code = serializers.CharField(max_length=64, help_text="the personal access code")
+    language = serializers.ChoiceField(choices=Tournament.Language.choices, required=False,
+                                       help_text="the language the player picked on the tablet: a refusal is said in "
+                                                 "it (else a replaced card is told in its hall's language)")
 
 class TabletTokenSerializer(serializers.Serializer):
     token = serializers.CharField(help_text="send as `Authorization: Tablet <token>`")
@@ -81,6 +84,19 @@ class TabletResultSerializer(serializers.Serializer):
     time_rank = serializers.IntegerField(required=False, help_text="a topping game: the rank by total time")
     topped = serializers.IntegerField(required=False, help_text="a topping game: the rounds the player topped")
 
+class TabletGameResultSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    total = serializers.IntegerField()
+    top_total = serializers.IntegerField()
+    rank = serializers.IntegerField()
+
+class TabletTournamentResultSerializer(serializers.Serializer):
+    total = serializers.IntegerField(help_text="the player's total over every game, corrections included")
+    top_total = serializers.IntegerField()
+    rank = serializers.IntegerField(help_text="his rank in the tournament's standings")
+    players = serializers.IntegerField()
+    games = TabletGameResultSerializer(many=True, help_text="each finished game but the one of the state's round")
+
 class TabletStateSerializer(serializers.Serializer):
     server_time = serializers.DateTimeField()
     version = serializers.CharField(help_text="the state version this answer shows (the version poll's ETag "
@@ -96,6 +112,12 @@ class TabletStateSerializer(serializers.Serializer):
     game_over = serializers.DictField(allow_null=True, help_text="after the game's end: {game, reason (code), note "
                                       "(the arbiter's words), total, top_total, rank, players; a topping game: time_total, "
                                       "time_rank}")
+    tournament_result = TabletTournamentResultSerializer(allow_null=True, help_text=(
+        "with a published round's result or the game over, in a tournament of several games: the tournament's "
+        "total and rank and each other finished game's result"))
+    rack_typing_until = serializers.DateTimeField(allow_null=True, help_text=(
+        "waiting for a draw: the arbiter is typing the rack drawn from the bag; the tablet says so until then "
+        "(on the server's clock) or the draw"))
 
 
 class PlacementInput(serializers.Serializer):

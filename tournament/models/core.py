@@ -1,4 +1,4 @@
-"""Tournament domain: tournaments, players, games, rounds, slips, verdicts, penalties, solos, audit.
+"""Tournament domain: tournaments, players, games, rounds, slips, verdicts, penalties, solos, audit, code keys.
 
 State changes go through :mod:`tournament.services` (transactions, conditional
 status claims, audit log); the models hold data and small helpers only.
@@ -153,6 +153,8 @@ class Tournament(models.Model):
     assisted_mode = models.BooleanField(_("assisted mode"), default=False)
     #: Moves forward with every audited change a screen shows (tournament.services.audit.record).
     screen_version = models.PositiveBigIntegerField(default=0, editable=False)
+    #: The arbiter's last sign that he is typing the next rack drawn from the bag (services.signs): shown a while.
+    rack_typing_at = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -183,7 +185,11 @@ class Registration(models.Model):
     table_number = models.PositiveIntegerField(_("table"))
     access_code_hash = models.CharField(max_length=64, unique=True)
     access_code_hint = models.CharField(_("access code (hint)"), max_length=16, blank=True)
+    #: The code until it is handed out, sealed with a code key (:func:`tournament.services.players.seal_code`).
+    access_code_sealed = models.CharField(max_length=96, blank=True, default="")
     token_hash = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    #: The hashes of the codes of the cards this player's card replaced (a login with one is told so).
+    replaced_codes = models.JSONField(default=list, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -426,170 +432,4 @@ class AuditLog(models.Model):
         return f"{self.at:%Y-%m-%d %H:%M:%S} {self.action} {self.object_type}#{self.object_id}"
 
 
-# -- training (tournament/training/: a finished game played again; never a tournament's rows) ------------------
-
-
-class TrainingGame(models.Model):
-    """A finished game offered to training: a tournament game of this server or an imported record, kept as
-    its rounds (:class:`scoring.training.TrainingRound`: rack, board before, top) so that nothing a
-    training does reads or writes the tournament's rounds again."""
-
-    title = models.CharField(_("title"), max_length=200)
-    #: the tournament game it comes from (None: an imported record)
-    source_game = models.OneToOneField(Game, null=True, blank=True, on_delete=models.SET_NULL,
-                                       related_name="training")
-    ruleset = models.CharField(_("rule set"), max_length=16, choices=RULESET_CHOICES)
-    variant = models.CharField(_("variant"), max_length=16, choices=VARIANT_CHOICES, default="classic")
-    lexicon = models.ForeignKey("lexicon.Lexicon", on_delete=models.PROTECT, related_name="+")
-    seconds_per_move = models.PositiveSmallIntegerField(_("time per move"), choices=Tournament.SECONDS_CHOICES,
-                                                        default=180)
-    convention = models.CharField(_("coordinates"), max_length=10, default=Convention.DUPLICATE)
-    coordinate_script = models.CharField(_("row letters"), max_length=8, default=Tournament.Script.LATIN)
-    language = models.CharField(_("language"), max_length=2, choices=Tournament.Language.choices,
-                                default=Tournament.Language.RU)
-    rounds = models.JSONField(default=list)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
-
-    def __str__(self) -> str:
-        return self.title
-
-    @property
-    def top_total(self) -> int:
-        return sum(int(r["score"]) for r in self.rounds)
-
-
-class TrainingClub(models.Model):
-    """A club session: one person (the leader, who holds ``leader_key``) starts each round of a training game
-    for every run that joined with ``code`` at once."""
-
-    game = models.ForeignKey(TrainingGame, on_delete=models.CASCADE, related_name="clubs")
-    name = models.CharField(_("club"), max_length=100)
-    #: what the players type to join (their runs' pages show the session's table at the end)
-    code = models.CharField(max_length=16, unique=True)
-    #: the leader's page address holds it
-    leader_key = models.CharField(max_length=32, unique=True)
-    round = models.PositiveSmallIntegerField(default=0)
-    started_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
-
-    def __str__(self) -> str:
-        return f"{self.name} — {self.game}"
-
-
-class TrainingRun(models.Model):
-    """One player's replay of a training game, self-paced: ``round`` is the round played or last played,
-    ``started_at`` its start (None between rounds); ``results`` one entry per round judged."""
-
-    game = models.ForeignKey(TrainingGame, on_delete=models.CASCADE, related_name="runs")
-    #: a club session's run: its rounds start when the leader starts them
-    club = models.ForeignKey(TrainingClub, null=True, blank=True, on_delete=models.CASCADE, related_name="runs")
-    name = models.CharField(_("name"), max_length=100)
-    #: the code that resumes the run (its address)
-    code = models.CharField(max_length=16, unique=True)
-    round = models.PositiveSmallIntegerField(default=0)
-    started_at = models.DateTimeField(null=True, blank=True)
-    results = models.JSONField(default=list)
-    show_moves = models.BooleanField(_("show the best moves"), default=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
-
-    def __str__(self) -> str:
-        return f"{self.name} — {self.game}"
-
-
-# -- one game, many halls (a simultaneous) -------------------------------------------------------------------------
-
-
-class Simultaneous(models.Model):
-    """The organiser's record of a simultaneous game: one prepared game (racks and tops fixed by the engine in
-    advance) played the same day in several halls, each on its own server, ranked together."""
-
-    game_id = models.UUIDField(_("game id"), unique=True, editable=False)
-    name = models.CharField(pgettext_lazy("tournament", "name"), max_length=200)
-    ruleset = models.CharField(_("rule set"), max_length=16, choices=RULESET_CHOICES)
-    variant = models.CharField(_("variant"), max_length=16, choices=VARIANT_CHOICES, default="classic")
-    lexicon = models.ForeignKey("lexicon.Lexicon", on_delete=models.PROTECT, related_name="simultaneous_games")
-    #: The content hash of the lexicon's compiled file: every hall must play with the same words.
-    lexicon_hash = models.CharField(_("lexicon hash"), max_length=64)
-    seconds_per_move = models.PositiveSmallIntegerField(_("time per move"), choices=Tournament.SECONDS_CHOICES,
-                                                        default=180)
-    seed = models.BigIntegerField(_("seed"))
-    #: Every round of the game as the engine played it: ``{"round", "rack", "top", "score"}``.
-    rounds = models.JSONField(_("rounds"), default=list)
-    tie_break = models.CharField(_("tie-break"), max_length=10, choices=Tournament.TieBreak.choices,
-                                 default=Tournament.TieBreak.NONE)
-    language = models.CharField(_("language"), max_length=2, choices=Tournament.Language.choices,
-                                default=Tournament.Language.RU)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                   related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
-
-    def __str__(self) -> str:
-        return self.name
-
-
-class SimulHall(models.Model):
-    """A hall taking part in a simultaneous, with the key that signs its results."""
-
-    simultaneous = models.ForeignKey(Simultaneous, on_delete=models.CASCADE, related_name="halls")
-    code = models.SlugField(_("hall code"), max_length=40)
-    name = models.CharField(_("hall"), max_length=200)
-    club = models.CharField(_("club"), max_length=200, blank=True)
-    city = models.CharField(_("city"), max_length=200, blank=True)
-    key = models.CharField(max_length=64)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["simultaneous", "code"]
-        constraints = [models.UniqueConstraint(fields=["simultaneous", "code"], name="simul_hall_unique_code")]
-
-    def __str__(self) -> str:
-        return f"{self.simultaneous} — {self.name}"
-
-
-class SimulResult(models.Model):
-    """A hall's results as the organiser received them (the last accepted file; earlier ones are in the audit)."""
-
-    class Source(models.TextChoices):
-        FILE = "file", _("file")
-        API = "api", _("API")
-
-    hall = models.OneToOneField(SimulHall, on_delete=models.CASCADE, related_name="result")
-    document = models.JSONField()
-    digest = models.CharField(max_length=64)
-    source = models.CharField(max_length=4, choices=Source.choices, default=Source.FILE)
-    version = models.PositiveSmallIntegerField(default=1)
-    received_at = models.DateTimeField()
-
-    def __str__(self) -> str:
-        return f"{self.hall} v{self.version}"
-
-
-class HallGame(models.Model):
-    """The hall's side: a game of this server played from a simultaneous game package."""
-
-    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="simultaneous")
-    simul_id = models.UUIDField(_("game id"))
-    hall = models.CharField(_("hall code"), max_length=40)
-    hall_name = models.CharField(_("hall"), max_length=200)
-    key = models.CharField(max_length=64)
-    lexicon_hash = models.CharField(_("lexicon hash"), max_length=64)
-    package = models.JSONField()
-    imported_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["simul_id", "hall"], name="hall_game_unique")]
-
-    def __str__(self) -> str:
-        return f"{self.game} ({self.hall})"
+__all__ = ["RULESET_CHOICES", "VARIANT_NAMES", "VARIANT_CHOICES", "seconds_left", "CodeKey", "CODE_KEYS_TTL", "code_keys", "forget_code_keys", "secret_hash", "secret_hashes", "Tournament", "Player", "Registration", "Game", "Round", "Slip", "Verdict", "Penalty", "Solo", "AuditLog"]
