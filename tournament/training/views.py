@@ -19,7 +19,7 @@ from scoring.judge import SlipParts
 
 from .. import labels
 from ..models import Game, TrainingGame, TrainingRun
-from ..web.language import language_for, languages, render_in
+from ..web.language import hall_language, language_for, languages, render_in
 from . import services
 from .forms import ImportForm, StartForm
 from .strings import training_strings
@@ -28,9 +28,11 @@ LANG_COOKIE = "training_lang"
 
 
 def language(request: HttpRequest, default: str = "") -> tuple[str, str | None]:
+    """A training page's language: ``?lang=``, the reader's choice (cookie), the game's, the one language every
+    hall of this server speaks, and only then the browser's."""
     return language_for(
-        request, default or getattr(request, "LANGUAGE_CODE", "") or settings.LANGUAGE_CODE, LANG_COOKIE
-    )
+        request, default or hall_language() or getattr(request, "LANGUAGE_CODE", "") or settings.LANGUAGE_CODE,
+        LANG_COOKIE)
 
 
 def respond(response: HttpResponse, store: str | None) -> HttpResponse:
