@@ -19,6 +19,7 @@ from scoring.judge import SlipParts
 
 from .. import labels
 from ..models import Game, TrainingGame, TrainingRun
+from ..templatetags.duplicate import explained
 from ..web.language import hall_language, language_for, languages, render_in
 from . import services
 from .forms import ImportForm, StartForm
@@ -203,7 +204,7 @@ def _shown(res: services.RoundResult, style: labels.CoordStyle) -> dict[str, Any
         "top_shown": style.move(res["top"]),
         "top_stored": res["top"],
         "move_shown": style.move(res["move"]) if res["move"] else "",
-        "explained": labels.explain(res["explanation"], style, res["message"]),
+        "explained": explained(res["explanation"], style, res["message"]),  # the coordinates' letters marked
         # the Joker variant: the blank the top played is now its letter's tile on the board, as the tablet says it
         "replaced_shown": ", ".join(f"? → {letter}" for letter in res.get("replaced", "")),
         "best_shown": [{"move": style.move(m["move"]), "score": m["score"]} for m in res["best"]],

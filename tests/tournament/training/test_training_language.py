@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from scoring.judge import SlipParts
 from tests.tools.pagetext import visible_text
 from tournament.training import services
 
@@ -43,3 +44,18 @@ def test_a_tournament_games_title_in_the_pages_language(client, finished_game, t
     text = visible_text(page.content.decode())
     assert f"{tournament.name}, партія {game.number}" in text
     assert f"{tournament.name}, game" not in text
+
+
+def test_the_letter_of_every_coordinate_is_drawn_apart(client, finished_game, tournament):
+    """A training page of a hall that writes its rows in Cyrillic: the slip, the top and the best moves, their
+    row letter marked (a row З is never read as the digit 3)."""
+    game, _regs = finished_game
+    tournament.coordinate_script = "cyrillic"
+    tournament.save()
+    game.refresh_from_db()
+    run = services.next_round(services.start_run(services.from_tournament_game(game), "Тарас"))
+    services.hand_in(run, SlipParts("CARTS", "H4", 20))
+    page = client.get(reverse("training:run", args=[run.code]) + "?lang=uk").content.decode()
+    assert '<span class="coord-letter">З</span>4 CARTS 20' in page  # the slip
+    assert '<strong id="top-move"><span class="coord-letter">З</span>4 CARTS</strong>' in page
+    assert page.count('<span class="coord-letter">') >= 5  # the explanation and the best moves too
