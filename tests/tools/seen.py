@@ -13,7 +13,8 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 #: A coordinate with a Latin row letter in the duplicate convention (H8, 8H, 11D): never in a Cyrillic hall.
-LATIN_COORDINATE = re.compile(r"(?<![\w/.#:-])(?:[A-O](?:1[0-5]|[1-9])|(?:1[0-5]|[1-9])[A-O])(?![\w/.-])")
+#: (The first signs of an access code, "5C…", are not one.)
+LATIN_COORDINATE = re.compile(r"(?<![\w/.#:-])(?:[A-O](?:1[0-5]|[1-9])|(?:1[0-5]|[1-9])[A-O])(?![\w/.…-])")
 #: English words of our sentences (ASCII only: a Cyrillic or Polish sentence never holds them).
 ENGLISH = re.compile(
     r"(?<![\w'’-])(the|and|is|are|not|of|to|for|with|from|this|that|was|has|have|your|you|round|rounds|slip|"
@@ -26,8 +27,10 @@ ENGLISH = re.compile(
 #: Letters one of the two Cyrillic languages has and the other has not: a Russian word on a Ukrainian page, or
 #: the reverse (names and the board's words are the hall's own, in its language).
 NOT_IN = {"uk": re.compile(r"[ыэъёЫЭЪЁ]"), "ru": re.compile(r"[іїєґІЇЄҐ]")}
-#: A time of day: 14:05, 09:07:33 (a countdown "2:54" is read too, and is told apart by its value).
-TIME_OF_DAY = re.compile(r"(?<![\d:.,])([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?(?![\d:])")
+#: A time of day as a page may write it: with seconds (09:07:33, 9:07:33), with a two-digit hour (14:05) or with
+#: AM/PM (4:02 AM, a browser's own format). A countdown or a duration ("2:54", "1:05") is none of these.
+TIME_OF_DAY = re.compile(r"(?<![\d:.,])(?:([01]?\d|2[0-3]):([0-5]\d):[0-5]\d|([01]\d|2[0-3]):([0-5]\d)(?!:\d)"
+                         r"|(1[0-2]|0?\d):([0-5]\d)\s?[AP]M)(?![\d:])")
 
 
 def latin_coordinates(text: str, allowed: Iterable[str] = ()) -> list[str]:
@@ -40,6 +43,7 @@ def foreign_words(text: str, language: str, allowed: Iterable[str] = ()) -> list
     """English words of ours, and for ru/uk the letters of the other language, line by line."""
     for data in sorted(allowed, key=len, reverse=True):
         text = text.replace(data, " ")
+    text = re.sub(r"\bhttps?://\S+", " ", text)  # an address is not a sentence
     found = []
     for line in text.splitlines():
         if language != "en" and (m := ENGLISH.search(line)):
@@ -65,7 +69,11 @@ class Clocks:
         zones = (self.hall, *self.others)
         nows = {zone: now.astimezone(ZoneInfo(zone)) for zone in zones}
         for m in TIME_OF_DAY.finditer(text):
-            minute = int(m.group(1)) * 60 + int(m.group(2))
+            hour, minutes = (int(g) for g in next(pair for pair in (m.group(1, 2), m.group(3, 4), m.group(5, 6))
+                                                  if pair[0] is not None))
+            if m.group(5) is not None and m.group(0).rstrip().endswith("PM") and hour < 12:
+                hour += 12
+            minute = hour * 60 + minutes
             near = {zone: _minutes_apart(minute, t.hour * 60 + t.minute) for zone, t in nows.items()}
             best = min(near, key=lambda zone: near[zone])
             if near[best] <= slack_minutes and best != self.hall and near[self.hall] > slack_minutes:
@@ -92,7 +100,7 @@ NOUNS: dict[str, list[tuple[str, str, str]]] = {
            ("стол", "стола", "столов"), ("топ", "топа", "топов"), ("попытка", "попытки", "попыток")],
 }
 #: A preposition before the number governs the noun's case (uk "з 12 гравців", ru "из 12 игроков"): not checked.
-PREPOSITIONS = {"з", "із", "зі", "до", "по", "на", "у", "в", "із", "из", "от", "о", "об", "про", "після", "после"}
+PREPOSITIONS = {"з", "із", "зі", "до", "по", "на", "у", "в", "из", "от", "о", "об", "про", "після", "после", "серед", "среди", "між", "между"}
 
 
 def plural_form(n: int) -> int:
@@ -111,11 +119,13 @@ def wrong_plurals(text: str, language: str) -> list[str]:
         return []
     found = []
     by_word = {word: (i, triple) for triple in forms for i, word in enumerate(triple)}
-    for m in re.finditer(r"(?:(\w+)\s+)?(\d+)\s+(\w+)", text):
-        before, number, word = m.group(1), int(m.group(2)), m.group(3).lower()
-        if word not in by_word or (before or "").lower() in PREPOSITIONS:
+    for m in re.finditer(r"(?<![\d:.,])(\d+)[ \u00a0]+(\w+)", text):  # on one line: "3 бланки", not "3\nБланк"
+        number, word = int(m.group(1)), m.group(2).lower()
+        before = re.search(r"(\w+)[ \u00a0]*$", text[:m.start()].rsplit("\n", 1)[-1])
+        if word not in by_word or m.group(2)[0].isupper() or (before and before.group(1).lower() in PREPOSITIONS):
+            # a capital starts another label ("Хід 1 Фішки витягнуто"), not a counted noun
             continue
         form, triple = by_word[word]
         if len(set(triple)) == 3 and form != plural_form(number):
-            found.append(f"plural: {m.group(2)} {m.group(3)!r} should be {triple[plural_form(number)]!r}")
+            found.append(f"plural: {m.group(1)} {m.group(2)!r} should be {triple[plural_form(number)]!r}")
     return found

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import get_language_info
 
 from tests.paths import LEXICONS
 from tests.tools.browser import new_page
@@ -90,7 +91,8 @@ class Eyes:
         lang = page.evaluate("() => document.documentElement.lang")
         if lang != self.hall.language:
             self.problems.append(f"{where}: the page's language is {lang!r}, not the hall's {self.hall.language!r}")
-        found = (latin_coordinates(text) + foreign_words(text, self.hall.language, allowed)
+        names = tuple(get_language_info(code)["name_local"] for code, _name in settings.LANGUAGES)  # a picker's
+        found = (latin_coordinates(text) + foreign_words(text, self.hall.language, allowed + names)
                  + self.clocks.wrong_times(text, datetime.now(UTC)) + wrong_plurals(text, self.hall.language))
         self.problems += [f"{where}: {p}" for p in found]
         if page.js_errors:
@@ -101,6 +103,7 @@ class Eyes:
 
     def photograph(self, page: Any, name: str, other: tuple[int, int] | None) -> None:
         size = page.size
+        page.evaluate("() => window.scrollTo(0, 0)")  # a full page from its top (a sticky bar stays in its place)
         sizes = [size] + ([other] if other else [LAPTOP if size != LAPTOP else TABLET])
         for w, h in sizes:
             if (w, h) != size:
