@@ -12,7 +12,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournament.backup import BackupError, read_archive, restore_archive
+from lexicon.models import Lexicon
+from tournament.backup import Archive, BackupError, read_archive, restore_archive
+from tournament.backup.lexicons import beside_name, is_hash, places
 
 
 class Command(BaseCommand):
@@ -36,6 +38,8 @@ class Command(BaseCommand):
             if opts["check"]:
                 counts = ", ".join(f"{k.split('.')[-1]} {v}" for k, v in m["counts"].items() if v)
                 self.stdout.write(f"the archive is whole: {counts}")
+                for line in lexicon_sources(archive):
+                    self.stdout.write(line)
                 return
             report = restore_archive(archive, replace=opts["replace"])
         except BackupError as exc:
@@ -54,3 +58,24 @@ class Command(BaseCommand):
             self.stdout.write(f"note: {note}")
         self.stdout.write("The tablets carry on with their logins; start the server (./hall run) and check the "
                           "console's round status.")
+
+
+def lexicon_sources(archive: Archive) -> list[str]:
+    """Where a restore would take each lexicon of the archive from (a lexicon a restore cannot find: the file
+    to copy beside the archive)."""
+    entries = {e["content_hash"]: e for e in archive.manifest["lexicons"]}
+    lines = []
+    for row in archive.rows(Lexicon):
+        entry = entries.get(row["content_hash"])
+        label = f"lexicon {row['name']} v{row['version']}"
+        here = Lexicon.objects.filter(content_hash=row["content_hash"], status=row["status"]).exclude(file_path="")
+        if any(lx.absolute_path.is_file() for lx in here):
+            lines.append(f"{label}: on this machine")
+        elif entry is not None and entry["member"]:
+            lines.append(f"{label}: in the archive")
+        elif is_hash(row["content_hash"]):
+            name = beside_name(row["content_hash"])
+            found = [folder / name for folder in places(archive.path) if (folder / name).is_file()]
+            lines.append(f"{label}: beside the archive: {name} (in {found[0].parent})" if found else
+                         f"{label}: missing: {name} (copy it from the backup folder into {archive.path.parent})")
+    return lines
