@@ -46,7 +46,7 @@ from lexicon.models import Lexicon
 from ..models import Tournament
 from .errors import BackupError
 from .lexicons import LexiconEntry, is_hash, keep_beside
-from .rows import data_json, fingerprint, read_snapshot, selection, table_order
+from .rows import data_json, decode_tables, fingerprint, read_snapshot, selection, table_order
 
 __all__ = ["APPS", "DATA", "FORMAT_VERSION", "MANIFEST", "Archive", "BackupError", "LexiconEntry", "Manifest",
            "applied_migrations", "archive_bytes", "file_name", "fingerprint", "read_archive", "table_order",
@@ -296,6 +296,10 @@ def read_archive(path: Path) -> Archive:
     tables = data.get("tables") if isinstance(data, dict) else None
     if not isinstance(tables, dict):
         raise damaged(path, _("its database rows cannot be read"))
+    try:
+        decode_tables(tables)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+        raise damaged(path, _("its database rows cannot be read")) from None
     archive = Archive(path=path, manifest=manifest, tables=tables)
     check_lexicon_hashes(archive)
     return archive
