@@ -277,10 +277,16 @@ def decode_tables(tables: dict[str, Any]) -> None:
         times = [cols.index(c) for c in table.pop(UTC_NAIVE, [])]
         if not texts and not times:
             continue
-        for row in table["rows"]:
-            for i in texts:
-                if row[i] is not None:
-                    row[i] = json.loads(row[i])
-            for i in times:
+        rows = table["rows"]
+        for i in texts:  # a column's texts parsed at once (one parse, not one per value)
+            present = [row[i] for row in rows if row[i] is not None]
+            if not all(isinstance(text, str) for text in present):
+                raise TypeError("a JSON text is not a string")
+            values = iter(json.loads("[" + ",".join(present) + "]"))
+            decoded = [row for row in rows if row[i] is not None]
+            for row, value in zip(decoded, values, strict=True):  # ValueError: a text held more than one value
+                row[i] = value
+        for i in times:
+            for row in rows:
                 if row[i] is not None:
                     row[i] = row[i] + "+00:00"
