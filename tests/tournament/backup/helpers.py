@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
+import zipfile
+from hashlib import sha256
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
 
 from lexicon.models import Lexicon
 from tournament import services
+from tournament.backup.archive import DATA, MANIFEST
 from tournament.backup.restore import delete_tournament
 from tournament.models import AuditLog, CodeKey, Slip, Tournament, TrainingGame, Verdict, forget_code_keys
 
@@ -61,3 +65,22 @@ def other_machine(settings, tmp_path: Path) -> None:
     settings.LEXICON_DIR = tmp_path / "other-lexicons"
 
 
+def forged(path: Path, out: Path, change_manifest, change_data=None) -> Path:
+    """The archive with its manifest (and rows) changed, the manifest's checksums kept consistent: a forgery
+    rather than damage."""
+    with zipfile.ZipFile(path) as src:
+        parts = {name: src.read(name) for name in src.namelist()}
+    manifest = json.loads(parts[MANIFEST])
+    if change_data is not None:
+        data = json.loads(parts[DATA])
+        change_data(data)
+        parts[DATA] = json.dumps(data).encode()
+        manifest["parts"][DATA] = sha256(parts[DATA]).hexdigest()
+    change_manifest(manifest)
+    parts[MANIFEST] = json.dumps(manifest).encode()
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as dst:
+        for name, blob in parts.items():
+            dst.writestr(name, blob)
+    out.write_bytes(buf.getvalue())
+    return out

@@ -6,11 +6,8 @@ format (lexicon inside) still restores."""
 
 from __future__ import annotations
 
-import io
-import json
 import shutil
 import zipfile
-from hashlib import sha256
 from pathlib import Path
 
 import pytest
@@ -19,11 +16,10 @@ from django.utils import translation
 
 from lexicon.models import Lexicon
 from tests.paths import FIXTURES
-from tests.tournament.backup.helpers import other_machine, snapshot
+from tests.tournament.backup.helpers import forged, other_machine, snapshot
 from tournament import services
 from tournament.backup import BackupError, read_archive, restore_archive, write_archive
 from tournament.backup import automatic as backups
-from tournament.backup.archive import DATA, MANIFEST
 from tournament.models import AuditLog, Slip, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -127,27 +123,6 @@ def test_a_lexicon_file_beside_that_holds_other_words_is_refused(played, stick, 
     assert "Nothing was changed" in caught.value.message
     assert not Tournament.objects.exists() and not Lexicon.objects.exists()
     assert not any((tmp_path / "other-lexicons").rglob("*.kwg*"))
-
-
-def forged(path: Path, out: Path, change_manifest, change_data=None) -> Path:
-    """The archive with its manifest (and rows) changed, the manifest's checksums kept consistent: a forgery
-    rather than damage."""
-    with zipfile.ZipFile(path) as src:
-        parts = {name: src.read(name) for name in src.namelist()}
-    manifest = json.loads(parts[MANIFEST])
-    if change_data is not None:
-        data = json.loads(parts[DATA])
-        change_data(data)
-        parts[DATA] = json.dumps(data).encode()
-        manifest["parts"][DATA] = sha256(parts[DATA]).hexdigest()
-    change_manifest(manifest)
-    parts[MANIFEST] = json.dumps(manifest).encode()
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as dst:
-        for name, blob in parts.items():
-            dst.writestr(name, blob)
-    out.write_bytes(buf.getvalue())
-    return out
 
 
 def set_lexicon_hash(value: str):

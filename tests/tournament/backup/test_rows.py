@@ -11,7 +11,8 @@ import zipfile
 import pytest
 from django.db import connection
 
-from tournament.backup import rows, write_archive
+from tests.tournament.backup.helpers import forged
+from tournament.backup import BackupError, read_archive, rows, write_archive
 from tournament.backup.archive import DATA
 from tournament.backup.rows import columns, decode_tables, orm_rows, selection, sqlite_rows, table_order
 from tournament.models import Verdict
@@ -61,3 +62,19 @@ def test_an_archive_is_written_without_the_orm_reading_its_rows_on_sqlite(played
     with zipfile.ZipFile(path) as zf:
         tables = json.loads(zf.read(DATA))["tables"]
     assert {label: len(t["rows"]) for label, t in tables.items()} == manifest["counts"]
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="the raw columns are SQLite's")
+@pytest.mark.parametrize("text", ['{"key": "valid"}, {"key": "missing"}', "{", 7])
+def test_a_json_text_that_is_not_one_value_is_refused(played, tmp_path, text):
+    t, _players, _token = played
+    path = tmp_path / "t.zip"
+    write_archive(path, [t])
+
+    def change(data: dict) -> None:
+        table = data["tables"]["tournament.Verdict"]
+        assert "explanation" in table["json_text"]
+        table["rows"][0][table["columns"].index("explanation")] = text
+    bad = forged(path, tmp_path / "bad.zip", lambda m: None, change)
+    with pytest.raises(BackupError, match="its database rows cannot be read"):
+        read_archive(bad)
