@@ -5,10 +5,11 @@
     where it comes from (program version, database, the applied migrations, the settings that matter) and
     the SHA-256 of every other part, so a damaged or truncated copy is refused before anything changes.
 ``data.json``
-    the rows, table by table in the order a restore inserts them: ``{"columns": [...], "rows": [[...]]}``
-    with the columns' database names (a foreign key is its ``*_id`` column).
+    the rows, table by table in the order a restore inserts them (:mod:`.rows`).
 ``lexicons/<content hash>.kwg``
-    the compiled word graphs the tournaments use.
+    the compiled word graphs the tournaments use — or none, when the archive is written with its lexicons
+    beside it (the automatic backups): each is then kept once in the archive's folder as
+    ``lexicon-<content hash>.kwg`` (:mod:`.lexicons`).
 
 The rows are read inside one read snapshot (a deferred SQLite transaction in WAL mode, a repeatable-read
 PostgreSQL transaction): the slips handed in meanwhile wait for nothing, and the archive is consistent.
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import hashlib
 import io
 import json
@@ -25,68 +27,41 @@ import os
 import socket
 import subprocess
 import tempfile
-import uuid
 import zipfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from decimal import Decimal
 from importlib import metadata
 from pathlib import Path
 from typing import IO, Any, TypedDict
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.db import connection, transaction
+from django.db import connection
 from django.db.migrations.recorder import MigrationRecorder
-from django.db.models import Model, Q, QuerySet
+from django.db.models import Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from rest_framework.authtoken.models import Token
 
 from lexicon.models import Lexicon
 
-from ..models import (
-    AuditLog,
-    CodeKey,
-    Game,
-    HallGame,
-    Penalty,
-    Player,
-    Registration,
-    Round,
-    Slip,
-    Solo,
-    Tournament,
-    Verdict,
-)
+from ..models import Tournament
 from . import sniff
+from .errors import BackupError
+from .lexicons import LexiconEntry, is_hash, keep_beside
+from .rows import data_json, decode_tables, fingerprint, read_snapshot, selection, table_order
+
+__all__ = ["APPS", "DATA", "FORMAT_VERSION", "MANIFEST", "Archive", "BackupError", "LexiconEntry", "Manifest",
+           "applied_migrations", "archive_bytes", "file_name", "fingerprint", "read_archive", "table_order",
+           "write_archive"]
 
 FORMAT = "duplicate-scrabble-backup"
-FORMAT_VERSION = 1
+#: 2: the training tables, lexicons that may be kept beside the archive (``beside``); 1 is still read.
+FORMAT_VERSION = 2
 MANIFEST = "manifest.json"
 DATA = "data.json"
 LEXICON_FOLDER = "lexicons/"
 #: The apps whose migrations an archive records (a restore refuses an archive from a newer schema).
 APPS = ("auth", "authtoken", "lexicon", "tournament")
 CHUNK = 1 << 20
-
-
-class BackupError(Exception):
-    """A backup or a restore refused, with a message for the arbiter (translated)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-class LexiconEntry(TypedDict):
-    name: str
-    version: int
-    ruleset: str
-    content_hash: str
-    member: str | None  # the archive's file, or None when the file was not on the machine
-    sha256: str
-    size: int
 
 
 class TournamentEntry(TypedDict):
@@ -112,108 +87,10 @@ class Manifest(TypedDict):
     parts: dict[str, str]  # member → SHA-256
 
 
-def table_order() -> list[type[Model]]:
-    """The tables of an archive, parents before children (the order a restore inserts them)."""
-    return [get_user_model(), Token, CodeKey, Lexicon, Tournament, Tournament.arbiters.through, Player,
-            Registration, Game, HallGame, Round, Slip, Verdict, Penalty, Solo, AuditLog]
-
-
-def columns(model: type[Model]) -> list[str]:
-    return [f.attname for f in model._meta.concrete_fields]
-
-
-def fingerprint(tournament: Tournament) -> str:
-    """Changes whenever something of the tournament changes (the screen version and the latest audit row:
-    every slip and every change writes one), so an automatic backup of an unchanged tournament is skipped."""
-    last = AuditLog.objects.filter(tournament=tournament).order_by("-id").values_list("id", flat=True).first()
-    version = Tournament.objects.filter(pk=tournament.pk).values_list("screen_version", flat=True).first()
-    return f"{version}:{last or 0}"
-
-
-def selection(tournaments: list[Tournament] | None) -> dict[type[Model], QuerySet[Any]]:
-    """The rows of the tournaments (None: the whole hall), table by table."""
-    User = get_user_model()
-    if tournaments is None:
-        ts = Tournament.objects.all()
-        audit = AuditLog.objects.all()
-        users = User.objects.all()
-        lexicons = Lexicon.objects.filter(Q(status=Lexicon.Status.READY) | Q(tournaments__isnull=False)).distinct()
-    else:
-        ids = [t.pk for t in tournaments]
-        ts = Tournament.objects.filter(pk__in=ids)
-        audit = AuditLog.objects.filter(tournament_id__in=ids)
-        lexicons = Lexicon.objects.filter(pk__in=ts.values("lexicon_id"))
-        user_ids: set[int] = set()
-        for qs in (Tournament.arbiters.through.objects.filter(tournament_id__in=ids).values_list("user_id", flat=True),
-                   Slip.objects.filter(round__game__tournament_id__in=ids, entered_by__isnull=False)
-                   .values_list("entered_by_id", flat=True),
-                   Verdict.objects.filter(round__game__tournament_id__in=ids, overridden_by__isnull=False)
-                   .values_list("overridden_by_id", flat=True),
-                   Penalty.objects.filter(game__tournament_id__in=ids, created_by__isnull=False)
-                   .values_list("created_by_id", flat=True),
-                   audit.filter(actor__isnull=False).values_list("actor_id", flat=True),
-                   lexicons.filter(created_by__isnull=False).values_list("created_by_id", flat=True)):
-            user_ids.update(qs)
-        users = User.objects.filter(pk__in=user_ids)
-    tids = ts.values("pk")
-    return {
-        User: users,
-        Token: Token.objects.filter(user__in=users),
-        CodeKey: CodeKey.objects.all(),
-        Lexicon: lexicons,
-        Tournament: ts,
-        Tournament.arbiters.through: Tournament.arbiters.through.objects.filter(tournament_id__in=tids),
-        Player: Player.objects.filter(registrations__tournament_id__in=tids).distinct(),
-        Registration: Registration.objects.filter(tournament_id__in=tids),
-        Game: Game.objects.filter(tournament_id__in=tids),
-        HallGame: HallGame.objects.filter(game__tournament_id__in=tids),  # a simultaneous game's package and key
-        Round: Round.objects.filter(game__tournament_id__in=tids),
-        Slip: Slip.objects.filter(round__game__tournament_id__in=tids),
-        Verdict: Verdict.objects.filter(round__game__tournament_id__in=tids),
-        Penalty: Penalty.objects.filter(game__tournament_id__in=tids),
-        Solo: Solo.objects.filter(round__game__tournament_id__in=tids),
-        AuditLog: audit,
-    }
-
-
-@contextlib.contextmanager
-def read_snapshot() -> Iterator[None]:
-    """Every query inside sees the database as it was at the first one, and blocks no writer."""
-    if connection.in_atomic_block:  # a test's transaction, or a caller's: it is the snapshot
-        yield
-        return
-    if connection.vendor == "postgresql":
-        with transaction.atomic():
-            with connection.cursor() as cur:
-                cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            yield
-        return
-    if connection.vendor == "sqlite":  # autocommit: an explicit deferred transaction reads one WAL snapshot
-        connection.ensure_connection()
-        with connection.cursor() as cur:
-            cur.execute("BEGIN DEFERRED")
-        try:
-            yield
-        finally:
-            with connection.cursor() as cur:
-                cur.execute("ROLLBACK")
-        return
-    with transaction.atomic():
-        yield
-
-
-def _json_value(value: Any) -> Any:
-    if isinstance(value, dt.datetime | dt.date | dt.time):
-        return value.isoformat()
-    if isinstance(value, Decimal | uuid.UUID):
-        return str(value)
-    if isinstance(value, bytes | memoryview):
-        return bytes(value).hex()
-    raise TypeError(f"cannot write {type(value).__name__} into a backup")
-
-
+@functools.cache
 def program_version() -> str:
-    """The program's version: the git commit of the checkout when there is one."""
+    """The program's version: the git commit of the checkout when there is one (asked once per process: the
+    code a process runs does not change under it)."""
     try:
         out = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=settings.BASE_DIR, capture_output=True,
                              text=True, timeout=5)
@@ -232,48 +109,64 @@ def applied_migrations() -> dict[str, list[str]]:
     return {app: sorted(name for a, name in applied if a == app) for app in APPS}
 
 
-def _sha256_file(path: Path) -> tuple[str, int]:
-    h = hashlib.sha256()
-    size = 0
-    with path.open("rb") as fh:
-        while chunk := fh.read(CHUNK):
-            h.update(chunk)
-            size += len(chunk)
-    return h.hexdigest(), size
+#: (path, size, mtime_ns, inode) → SHA-256 of a lexicon file already read by this process.
+_FILE_SHA: dict[tuple[str, int, int, int], str] = {}
+
+
+def _embed(zf: zipfile.ZipFile, member: str, path: Path) -> tuple[str, int]:
+    """Stores the file in the archive as it is (a compiled graph is not compressed again) and returns its
+    SHA-256 and size, both of the bytes written (one open file: a file replaced meanwhile does not mix)."""
+    with path.open("rb") as src:
+        st = os.fstat(src.fileno())
+        key = (str(path), st.st_size, st.st_mtime_ns, st.st_ino)
+        known = _FILE_SHA.get(key)
+        h = hashlib.sha256()
+        info = zipfile.ZipInfo(member, date_time=timezone.now().timetuple()[:6])
+        info.compress_type = zipfile.ZIP_STORED
+        size = 0
+        with zf.open(info, "w") as out:
+            while chunk := src.read(CHUNK):
+                if known is None:
+                    h.update(chunk)
+                out.write(chunk)
+                size += len(chunk)
+    sha = known or h.hexdigest()
+    _FILE_SHA[key] = sha
+    return sha, size
+
+
+def _entry(lex: Lexicon, *, member: str | None = None, sha: str = "", size: int = 0,
+           beside: bool = False) -> LexiconEntry:
+    return LexiconEntry(name=lex.name, version=lex.version or 0, ruleset=lex.ruleset,
+                        content_hash=lex.content_hash, member=member, sha256=sha, size=size or lex.file_size,
+                        beside=beside)
+
+
+def _lexicon_file(lex: Lexicon) -> Path | None:
+    path = lex.absolute_path if lex.file_path else None
+    return path if path is not None and path.is_file() else None
 
 
 def write_archive(out: Path | IO[bytes], tournaments: list[Tournament] | None = None, *,
-                  reason: str = "manual") -> Manifest:
+                  reason: str = "manual", lexicon_beside: bool = False) -> Manifest:
     """Writes the archive of the tournaments (None: the whole hall) into ``out`` (a path: written to a
-    temporary file next to it, synced, then renamed, so a reader never sees half an archive)."""
+    temporary file next to it, synced, then renamed, so a reader never sees half an archive). With
+    ``lexicon_beside`` (``out`` a path) the lexicon files are not in the archive but kept once in its folder
+    as ``lexicon-<content hash>.kwg``."""
+    if lexicon_beside and not isinstance(out, Path):
+        raise ValueError("lexicons kept beside an archive need the archive's path")
     with read_snapshot():
         picked = selection(tournaments)
-        tables = {}
-        counts = {}
-        for model, qs in picked.items():
-            cols = columns(model)
-            rows = [list(r) for r in qs.order_by("pk").values_list(*cols)]
-            tables[model._meta.label] = {"columns": cols, "rows": rows}
-            counts[model._meta.label] = len(rows)
+        data, counts = data_json(picked)
         lexicons = list(picked[Lexicon].order_by("pk"))
-        ts = list(picked[Tournament].order_by("pk"))
-        entries = [TournamentEntry(slug=t.slug, name=t.name, fingerprint=fingerprint(t)) for t in ts]
+        entries = [TournamentEntry(slug=t.slug, name=t.name, fingerprint=fingerprint(t))
+                   for t in picked[Tournament].order_by("pk")]
         migrations = applied_migrations()
-    data = json.dumps({"tables": tables}, default=_json_value, ensure_ascii=False, separators=(",", ":")).encode()
     parts = {DATA: hashlib.sha256(data).hexdigest()}
     lexicon_entries: list[LexiconEntry] = []
-    files: list[tuple[str, Path]] = []
-    for lex in lexicons:
-        path = lex.absolute_path if lex.file_path else None
-        member = None
-        sha, size = "", 0
-        if path is not None and path.is_file():
-            member = f"{LEXICON_FOLDER}{lex.content_hash or lex.pk}.kwg"
-            sha, size = _sha256_file(path)
-            parts[member] = sha
-            files.append((member, path))
-        lexicon_entries.append(LexiconEntry(name=lex.name, version=lex.version, ruleset=lex.ruleset,
-                                            content_hash=lex.content_hash, member=member, sha256=sha, size=size))
+    if lexicon_beside:
+        assert isinstance(out, Path)
+        lexicon_entries = [_entry(lex, beside=keep_beside(lex, out.parent)) for lex in lexicons]
     manifest = Manifest(
         format=FORMAT, format_version=FORMAT_VERSION, created_at=timezone.now().isoformat(),
         scope="hall" if tournaments is None else "tournament", reason=reason, program=program_version(),
@@ -285,8 +178,16 @@ def write_archive(out: Path | IO[bytes], tournaments: list[Tournament] | None = 
     def fill(fh: IO[bytes]) -> None:
         with zipfile.ZipFile(fh, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
             zf.writestr(DATA, data)
-            for member, path in files:
-                zf.write(path, member)
+            if not lexicon_beside:
+                for lex in lexicons:
+                    path = _lexicon_file(lex)
+                    if path is None:
+                        lexicon_entries.append(_entry(lex))
+                        continue
+                    member = f"{LEXICON_FOLDER}{lex.content_hash or lex.pk}.kwg"
+                    sha, size = _embed(zf, member, path)
+                    parts[member] = sha
+                    lexicon_entries.append(_entry(lex, member=member, sha=sha, size=size))
             zf.writestr(MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=1))
 
     if isinstance(out, Path):
@@ -403,7 +304,31 @@ def read_archive(path: Path) -> Archive:
     tables = data.get("tables") if isinstance(data, dict) else None
     if not isinstance(tables, dict):
         raise damaged(path, _("its database rows cannot be read"))
-    return Archive(path=path, manifest=manifest, tables=tables)
+    try:
+        decode_tables(tables)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+        raise damaged(path, _("its database rows cannot be read")) from None
+    archive = Archive(path=path, manifest=manifest, tables=tables)
+    check_lexicon_hashes(archive)
+    return archive
+
+
+def check_lexicon_hashes(archive: Archive) -> None:
+    """Every lexicon's content hash (the manifest's and the rows') is 64 lowercase hexadecimal characters —
+    empty only for a lexicon not ready and without a file — before anything names a file by it."""
+    entries = archive.manifest.get("lexicons")
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise damaged(archive.path, _("its manifest cannot be read"))
+    try:
+        rows = archive.rows(Lexicon)
+    except (KeyError, TypeError, ValueError):
+        raise damaged(archive.path, _("its database rows cannot be read")) from None
+    for item in [*entries, *rows]:
+        value = item.get("content_hash")
+        has_file = bool(item.get("member") or item.get("beside") or item.get("file_path")
+                        or item.get("status") == Lexicon.Status.READY)
+        if not (is_hash(value) or (value == "" and not has_file)):
+            raise damaged(archive.path, _("it names a lexicon by an invalid content hash"))
 
 
 def archive_bytes(tournaments: list[Tournament] | None, *, reason: str = "download") -> tuple[bytes, Manifest]:

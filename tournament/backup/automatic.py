@@ -3,6 +3,9 @@
 The worker writes one every ``BACKUP_SECONDS`` for each tournament that changed since its last one, and one
 after every publication; each tournament keeps its last ``BACKUP_KEEP`` archives. An archive is written to
 a temporary name, synced and renamed: a reader (and a restore after a power cut) never sees half of one.
+The archives hold no lexicon file: each lexicon is kept once in the folder as ``lexicon-<content hash>.kwg``
+(copied with the first archive that needs it, and never deleted by the backups: archives of any age may
+need it).
 """
 
 from __future__ import annotations
@@ -16,10 +19,12 @@ from datetime import timedelta
 from pathlib import Path
 
 from django.conf import settings
+from django.db.models import Q
 from django.utils import timezone
 
-from ..models import AuditLog, Game, Tournament
+from ..models import AuditLog, Game, Tournament, TrainingClub, TrainingRun
 from .archive import MANIFEST, BackupError, file_name, fingerprint, write_archive
+from .lexicons import beside_name, is_hash
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +64,18 @@ def archives_of(t: Tournament, folder: Path | None = None) -> list[BackupFile]:
     return sorted(found, key=lambda b: b.written_at, reverse=True)
 
 
+def lexicon_file(t: Tournament) -> BackupFile | None:
+    """The tournament's lexicon file kept beside its archives in ``BACKUP_DIR`` (None: not there yet)."""
+    if not is_hash(t.lexicon.content_hash):
+        return None
+    path = backup_dir() / beside_name(t.lexicon.content_hash)
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return BackupFile(path=path, written_at=dt.datetime.fromtimestamp(int(st.st_mtime), dt.UTC), size=st.st_size)
+
+
 def latest(t: Tournament) -> BackupFile | None:
     found = archives_of(t)
     return found[0] if found else None
@@ -84,7 +101,7 @@ def back_up(t: Tournament, *, reason: str, force: bool = False) -> BackupFile | 
     path = folder / file_name([t], now)
     if previous and path.name == previous[0].name:  # twice in one second: the newer replaces it
         path.unlink(missing_ok=True)
-    write_archive(path, [t], reason=reason)
+    write_archive(path, [t], reason=reason, lexicon_beside=True)
     for old in archives_of(t, folder)[max(1, settings.BACKUP_KEEP):]:
         old.path.unlink(missing_ok=True)
     return BackupFile(path=path, written_at=now.replace(microsecond=0), size=path.stat().st_size)
@@ -120,11 +137,16 @@ def overdue(t: Tournament, latest_file: BackupFile | None, now: dt.datetime | No
 
 
 def tournaments_in_play(now: dt.datetime | None = None) -> list[Tournament]:
-    """Tournaments with a game being played or a change in the last day: the periodic backups' candidates."""
+    """Tournaments with a game being played, a change or a training session begun in the last day: the periodic
+    backups' candidates."""
     now = now or timezone.now()
+    day = now - timedelta(days=1)
     ids = set(Game.objects.filter(status=Game.Status.PLAYING).values_list("tournament_id", flat=True))
-    ids.update(AuditLog.objects.filter(at__gte=now - timedelta(days=1), tournament__isnull=False)
+    ids.update(AuditLog.objects.filter(at__gte=day, tournament__isnull=False)
                .values_list("tournament_id", flat=True).distinct())
+    for model in (TrainingRun, TrainingClub):
+        ids.update(model.objects.filter(Q(created_at__gte=day) | Q(started_at__gte=day), game__source_game__isnull=False)
+                   .values_list("game__source_game__tournament_id", flat=True).distinct())
     return list(Tournament.objects.filter(pk__in=ids).order_by("pk"))
 
 

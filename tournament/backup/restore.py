@@ -18,11 +18,9 @@ the restored state as news; the restore itself is written in the audit log.
 from __future__ import annotations
 
 import contextlib
-import os
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -33,8 +31,7 @@ from django.db.models import F, Max, Min, Model
 from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
-from lexicon.graph import GraphError, WordGraph
-from lexicon.models import Lexicon, lexicon_dir
+from lexicon.models import Lexicon
 
 from ..models import (
     AuditLog,
@@ -48,11 +45,16 @@ from ..models import (
     Slip,
     Solo,
     Tournament,
+    TrainingClub,
+    TrainingGame,
+    TrainingRun,
     Verdict,
     forget_code_keys,
 )
 from ..services import audit
-from .archive import APPS, Archive, BackupError, LexiconEntry, applied_migrations, table_order
+from . import training
+from .archive import APPS, Archive, BackupError, applied_migrations, table_order
+from .lexicons import LexiconPlan, copy_lexicon_files, plan_lexicons
 
 #: How far a restored tournament's screen version jumps: past anything a tablet saw before the fault.
 VERSION_JUMP = 1_000_000
@@ -71,6 +73,7 @@ class RestoreReport:
     users_created: list[str] = field(default_factory=list)
     users_matched: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    training_kept: int = 0  # training runs of the archive already here (kept as they are)
     seconds: float = 0.0
 
 
@@ -90,32 +93,6 @@ def check_schema(archive: Archive) -> None:
 def tournaments_here(archive: Archive) -> list[Tournament]:
     slugs = [row["slug"] for row in archive.rows(Tournament)]
     return list(Tournament.objects.filter(slug__in=slugs).order_by("slug"))
-
-
-@dataclass
-class LexiconPlan:
-    entry: LexiconEntry
-    row: dict[str, Any]
-    local: Lexicon | None  # the same words already here, with their file
-
-
-def plan_lexicons(archive: Archive) -> list[LexiconPlan]:
-    entries = {e["content_hash"]: e for e in archive.manifest["lexicons"]}
-    plans = []
-    for row in archive.rows(Lexicon):
-        entry = entries.get(row["content_hash"])
-        if entry is None:
-            raise BackupError(_("The archive's manifest does not list the lexicon %(name)s. Nothing was changed.")
-                              % {"name": row["name"]})
-        local = next((lx for lx in Lexicon.objects.filter(content_hash=row["content_hash"], status=row["status"])
-                      .order_by("pk") if lx.file_path and lx.absolute_path.is_file()), None)
-        if local is None and not entry["member"] and row["status"] == Lexicon.Status.READY:
-            raise BackupError(
-                _("The lexicon %(name)s v%(version)s (%(hash)s) is neither in the archive nor on this machine: "
-                  "build it here first (manage.py lexicon build), then restore again. Nothing was changed.")
-                % {"name": row["name"], "version": row["version"], "hash": row["content_hash"][:12]})
-        plans.append(LexiconPlan(entry=entry, row=row, local=local))
-    return plans
 
 
 # -- writing --------------------------------------------------------------------------------------------------
@@ -255,48 +232,24 @@ def _lexicons(archive: Archive, plans: list[LexiconPlan], mapper: Mapper, report
         taken = Lexicon.objects.filter(name=row["name"]).aggregate(v=Max("version"))["v"]
         if Lexicon.objects.filter(name=row["name"], version=row["version"]).exists():
             values["version"] = (taken or 0) + 1
-        if plan.entry["member"]:
+        if plan.entry["member"] or plan.beside:
             values["file_path"] = f"graphs/{row['content_hash']}.kwg"
         lex = Lexicon.objects.create(**values)
         mapping[row["id"]] = lex.pk
         report.lexicons_copied.append(lex.label)
 
 
-def copy_lexicon_files(archive: Archive, plans: list[LexiconPlan]) -> list[Path]:
-    """Copies the lexicon files this machine lacks into ``LEXICON_DIR/graphs`` (each checked: SHA-256 and
-    the graph's own content hash); returns the files it added."""
-    added: list[Path] = []
-    try:
-        for plan in plans:
-            if plan.local is not None or not plan.entry["member"]:
-                continue
-            dest = lexicon_dir() / "graphs" / f"{plan.row['content_hash']}.kwg"
-            if dest.is_file():
-                try:
-                    if WordGraph.load(dest, verify=True).content_hash == plan.row["content_hash"]:
-                        continue
-                except GraphError:
-                    pass
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            tmp = dest.with_name(dest.name + ".partial")
-            archive.extract_lexicon(plan.entry, tmp)
-            try:
-                found = WordGraph.load(tmp, verify=True).content_hash
-            except GraphError as exc:
-                tmp.unlink(missing_ok=True)
-                raise BackupError(_("The lexicon file of %(name)s in the archive cannot be used: %(why)s. "
-                                    "Nothing was changed.") % {"name": plan.row["name"], "why": exc}) from None
-            if found != plan.row["content_hash"]:
-                tmp.unlink(missing_ok=True)
-                raise BackupError(_("The lexicon file of %(name)s in the archive holds other words than its "
-                                    "row says. Nothing was changed.") % {"name": plan.row["name"]})
-            os.replace(tmp, dest)
-            added.append(dest)
-    except BaseException:
-        for path in added:
-            path.unlink(missing_ok=True)
-        raise
-    return added
+def _training(archive: Archive, mapper: Mapper, report: RestoreReport) -> None:
+    """The archive's training games, club sessions and runs, those already here kept as they are."""
+    games, clubs, runs = (archive.rows(m) for m in (TrainingGame, TrainingClub, TrainingRun))
+    found = training.match(games, clubs, runs)
+    mapper.keys.setdefault(TrainingGame._meta.label, {}).update({k: g.pk for k, g in found.games.items()})
+    mapper.keys.setdefault(TrainingClub._meta.label, {}).update(found.clubs)
+    for model, rows, here in ((TrainingGame, games, found.games), (TrainingClub, clubs, found.clubs),
+                              (TrainingRun, runs, found.runs)):
+        report.counts[model._meta.label] = mapper.insert(model, [r for r in rows if r["id"] not in here])
+    training.relink(found, games, mapper.keys[Game._meta.label])
+    report.training_kept = len(found.runs)
 
 
 def restore_archive(archive: Archive, *, replace: bool = False, actor: audit.Actor = None) -> RestoreReport:
@@ -309,8 +262,8 @@ def restore_archive(archive: Archive, *, replace: bool = False, actor: audit.Act
         raise BackupError(_("This database already holds %(list)s. To put the archive's copy in its place (the "
                             "current rows are deleted), restore again with --replace. Nothing was changed.")
                           % {"list": ", ".join(t.slug for t in here)})
-    plans = plan_lexicons(archive)
-    copied = copy_lexicon_files(archive, plans)
+    plans = plan_lexicons(archive.manifest["lexicons"], archive.rows(Lexicon), archive.path)
+    copied = copy_lexicon_files(archive.extract_lexicon, plans)
     mapper = Mapper()
     try:
         with transaction.atomic():
@@ -325,6 +278,7 @@ def restore_archive(archive: Archive, *, replace: bool = False, actor: audit.Act
                 for model in (Tournament, Tournament.arbiters.through, Player, Registration, Game, HallGame, Round,
                               Slip, Verdict, Penalty, Solo, AuditLog):
                     report.counts[model._meta.label] = mapper.insert(model, archive.rows(model))
+                _training(archive, mapper, report)
                 if connection.vendor == "postgresql" and mapper.explicit:
                     with connection.cursor() as cur:
                         for sql in connection.ops.sequence_reset_sql(no_style(), mapper.explicit):

@@ -117,7 +117,8 @@ def backup_status(tournament: Tournament) -> dict[str, object]:
     overdue = backups.overdue(tournament, latest)
     minutes = (every // 60 if every % 60 == 0 else round(every / 60, 1)) if every else 0
     return {"latest": latest, "folder": str(backups.backup_dir()), "minutes": minutes,
-            "same_disk": backups.backup_dir().is_relative_to(settings.VAR_DIR), "overdue": overdue}
+            "same_disk": backups.backup_dir().is_relative_to(settings.VAR_DIR), "overdue": overdue,
+            "lexicon": backups.lexicon_file(tournament)}
 
 
 @arbiter_view

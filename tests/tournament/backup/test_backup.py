@@ -5,7 +5,6 @@ changing nothing; the automatic backups and the console's card and download."""
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import json
 import zipfile
@@ -13,97 +12,23 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.utils import timezone, translation
 
-from lexicon import services as lexicon_services
-from lexicon.models import Lexicon
-from tests.tools.world import PREPARED, WORDLIST, run_round
+from tests.tools.world import PREPARED, run_round
+from tests.tournament.backup.helpers import other_machine, snapshot
 from tournament import services
 from tournament.backup import BackupError, read_archive, restore_archive, write_archive
 from tournament.backup import automatic as backups
 from tournament.backup.archive import DATA, MANIFEST
 from tournament.backup.restore import VERSION_JUMP, delete_tournament
-from tournament.models import AuditLog, CodeKey, Registration, Slip, Tournament, Verdict, forget_code_keys
+from tournament.models import (
+    AuditLog,
+    Registration,
+    Slip,
+    Tournament,
+)
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def english():
-    with translation.override("en"):
-        yield
-
-
-@pytest.fixture
-def real_lexicon(settings, tmp_path):
-    settings.LEXICON_DIR = tmp_path / "lexicons"
-    return lexicon_services.import_wordlist("judge-en", "en", WORDLIST)
-
-
-@pytest.fixture
-def played(alice, real_lexicon, eager):
-    """A tournament of three players: round 1 published, round 2 open with a slip in; a tablet logged in."""
-    t = services.tournaments.create_tournament(alice, name="Open de sauvegarde", slug="backup-open", ruleset="en",
-                                               lexicon=real_lexicon, arbiters=[alice])
-    players = [services.players.register_player(alice, t, name=n) for n in ("Anna", "Boris", "Chloé")]
-    regs = [reg for reg, _code in players]
-    game = services.games.create_game(alice, t, prepared_racks=PREPARED)
-    rnd = run_round(alice, game, eager, {regs[0]: "H4 CARTS 20", regs[1]: "H4 CAT 10"})
-    with eager(execute=True):
-        services.rounds.publish_round(alice, rnd)
-    with eager(execute=True):
-        rnd2 = services.rounds.draw_round(alice, game)
-    with eager(execute=False):
-        services.rounds.open_round(alice, rnd2)
-    reg, token = services.players.login(players[2][1])
-    services.slips.submit_slip(rnd2, reg, word="DOZERS", coordinates="5E", score=None)
-    return t, players, token
-
-
-def content(qs) -> list[tuple]:
-    """Every column of the rows but the keys, with the table and round numbers, sorted."""
-    found = []
-    for obj in qs.select_related("registration", "round"):
-        values = {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields
-                  if not f.primary_key and not f.is_relation}
-        found.append((obj.registration.table_number, obj.round.number, json.dumps(values, default=str,
-                                                                                   sort_keys=True)))
-    return sorted(found)
-
-
-def snapshot(slug: str) -> dict[str, object]:
-    """What must come back: standings, each player's results, slips, verdicts, the audit log."""
-    t = Tournament.objects.get(slug=slug)
-
-    def line(obj: object) -> dict[str, object]:
-        return {k: v for k, v in vars(obj).items() if k != "player"}
-
-    regs = list(t.registrations.select_related("player").order_by("table_number"))
-    return {
-        "standings": [(s.table, s.player.name, line(s.line)) for s in services.standings.tournament_standings(t)],
-        "players": {r.player.name: [dataclasses.asdict(g) if dataclasses.is_dataclass(g) else repr(g)
-                                    for g in services.standings.player_game_lines(r)] for r in regs},
-        "slips": content(Slip.objects.filter(round__game__tournament=t)),
-        "verdicts": content(Verdict.objects.filter(round__game__tournament=t)),
-        "audit": [(a.action, a.object_type, a.before, a.after, a.at.isoformat(), a.actor.username if a.actor else None)
-                  for a in AuditLog.objects.filter(tournament=t).exclude(action="tournament.restore")
-                  .select_related("actor").order_by("at", "id")],
-        "rounds": [(g.number, r.number, r.status, r.rack, r.chosen_move, r.chosen_score)
-                   for g in t.games.order_by("number") for r in g.rounds.order_by("number")],
-    }
-
-
-def other_machine(settings, tmp_path: Path) -> None:
-    """This database as a fresh machine would have it: no tournament, no lexicon, no user, its own code key."""
-    for t in Tournament.objects.all():
-        delete_tournament(t)
-    Lexicon.objects.all().delete()
-    get_user_model().objects.all().delete()
-    CodeKey.objects.all().delete()
-    CodeKey.objects.create(key="ab" * 32)
-    forget_code_keys()
-    settings.LEXICON_DIR = tmp_path / "other-lexicons"
 
 
 def test_restore_on_another_machine_gives_everything_back(played, settings, tmp_path):

@@ -1,6 +1,7 @@
 """The papers of a 7-among-8 game: the game sheet names the variant, says its rule and prints racks of 8; the
-arbitration sheet prints its rack of 8; the player sheet prints a slip of 8 letters (0); the blank slips are those
-of any game."""
+arbitration sheet prints its rack of 8; the player sheet prints a slip of 7 of the 8 letters (0: no word, off the
+centre; a slip of 8 tiles is refused at the door, ``tests/tournament/services/test_slip_tiles.py``); the blank slips
+are those of any game."""
 
 from __future__ import annotations
 
@@ -22,8 +23,8 @@ def _play(alice, game, sim_eager, rounds: int, reg=None) -> None:
             rnd = services.rounds.draw_round(alice, game)
         with sim_eager(execute=False):
             services.rounds.open_round(alice, rnd)
-        if reg is not None:  # the player hands in the whole rack of 8 as a word: 0
-            services.slips.submit_slip(rnd, reg, word=rnd.rack, coordinates="H1", score=99)
+        if reg is not None:  # the player hands in 7 tiles of the 8 as a word: 0
+            services.slips.submit_slip(rnd, reg, word=rnd.rack[:7], coordinates="H1", score=99)
         services.rounds.close_round(rnd, alice, force=True)
         services.judging.judge_round(rnd, alice)
         services.rounds.publish_round(alice, rnd)
@@ -53,7 +54,7 @@ def test_game_sheet_and_arbitration_print_racks_of_eight(alice, tournament, sim_
     assert len(rnd.rack) == 8 and f"Rack: {kept}+{rnd.drawn} " in arbitration, arbitration
     render(tmp_path / "arbitration.pdf", shots / "eight-arbitration", dpi=80)
     player = flat(build(tournament, "player-sheet", tmp_path, player=reg.player_id))
-    assert f"1 H1 {sheet.rounds[0].drawn} 99" in player, player  # the slip of 8 letters, awarded 0
+    assert f"1 H1 {sheet.rounds[0].drawn[:7]} 99" in player, player  # the slip of 7 letters, awarded 0
     render(tmp_path / "player-sheet.pdf", shots / "eight-player-sheet", dpi=80)
     build(tournament, "slips", tmp_path, game=1, round=rnd.number)
     render(tmp_path / "slips.pdf", shots / "eight-slips", dpi=60)

@@ -18,7 +18,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from lexicon.models import Lexicon
 from tournament.backup import Archive, BackupError, RestoreReport, read_archive, restore_archive
+from tournament.backup.lexicons import beside_name, is_hash, places
 
 
 def counts_text(counts: dict[str, int]) -> str:
@@ -59,6 +61,8 @@ class Command(BaseCommand):
             if check:
                 self.stdout.write(_("The archive is whole: %(counts)s") % {
                     "counts": counts_text(archive.manifest["counts"])})
+                for line in lexicon_sources(archive):
+                    self.stdout.write(line)
                 return
             report = restore_archive(archive, replace=replace)
         except BackupError as exc:
@@ -88,3 +92,26 @@ class Command(BaseCommand):
             self.stdout.write(_("Note: %(note)s") % {"note": note})
         self.stdout.write(_("The tablets carry on with their logins; start the server (./hall run) and check the "
                             "console's round status."))
+
+
+def lexicon_sources(archive: Archive) -> list[str]:
+    """Where a restore would take each lexicon of the archive from (a lexicon a restore cannot find: the file
+    to copy beside the archive), in the active language."""
+    entries = {e["content_hash"]: e for e in archive.manifest["lexicons"]}
+    lines = []
+    for row in archive.rows(Lexicon):
+        entry = entries.get(row["content_hash"])
+        label = _("Lexicon %(name)s v%(version)s") % {"name": row["name"], "version": row["version"]}
+        here = Lexicon.objects.filter(content_hash=row["content_hash"], status=row["status"]).exclude(file_path="")
+        if any(lx.absolute_path.is_file() for lx in here):
+            lines.append(_("%(lexicon)s: on this machine") % {"lexicon": label})
+        elif entry is not None and entry["member"]:
+            lines.append(_("%(lexicon)s: in the archive") % {"lexicon": label})
+        elif is_hash(row["content_hash"]):
+            name = beside_name(row["content_hash"])
+            found = [folder / name for folder in places(archive.path) if (folder / name).is_file()]
+            lines.append(_("%(lexicon)s: beside the archive: %(file)s (in %(folder)s)") % {
+                "lexicon": label, "file": name, "folder": found[0].parent} if found else
+                _("%(lexicon)s: missing: %(file)s (copy it from the backup folder into %(folder)s)") % {
+                "lexicon": label, "file": name, "folder": archive.path.parent})
+    return lines
