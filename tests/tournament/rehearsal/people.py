@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .stage import LAPTOP, PHONE, TABLET, Eyes, cyrillic, latin
+from .stage import LAPTOP, PHONE, TABLET, Eyes, cyrillic, latin, reopen
 from .world import World
 
 
@@ -118,14 +118,8 @@ class Tablet:
         p.wait_for_selector("#status:not([data-phase=loading])")
 
     def reload(self) -> None:
-        """F5 (a reload that meets a poll in flight is aborted by the browser: pressed again, as a person does)."""
-        for attempt in range(3):
-            try:
-                self.page.reload(wait_until="load")
-                return
-            except Exception:  # noqa: BLE001 (Playwright's net::ERR_ABORTED)
-                if attempt == 2:
-                    raise
+        """F5."""
+        reopen(self.page)
 
     def phase(self, phase: str, timeout: float = 10_000) -> None:
         self.page.wait_for_selector(f"#status[data-phase={phase}]", timeout=timeout)

@@ -7,11 +7,12 @@ that read each screen as its person does.
   language is the hall's, no Latin row letter in a Cyrillic hall, no English sentence of ours and no word of the
   other Cyrillic language, every time of day in the hall's zone, counts in their plural form;
 * each state is photographed at the size its person uses and at the other one (tablet 800×1280, laptop
-  1366×768; a phone 390×844 for the phone's own states) under ``var/rehearsal/<language>/``.
+  1366×768; a phone 390×844 for the phone's own states) under ``var/rehearsal/<language>/`` of the checkout (``REHEARSAL_DIR`` to change it).
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from dataclasses import dataclass, field
@@ -22,10 +23,12 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import get_language_info
 
-from tests.paths import LEXICONS
+from tests.paths import LEXICONS, ROOT
 from tests.tools.browser import new_page
 from tests.tools.seen import Clocks, foreign_words, latin_coordinates, wrong_plurals
 
+#: Where the photographs go (the checkout's var/rehearsal/, whatever var dir the test run uses).
+SHOTS = Path(os.environ.get("REHEARSAL_DIR", ROOT / "var" / "rehearsal"))
 SERVER_ZONE = "Europe/Warsaw"
 BROWSER = {"locale": "en-US", "timezone_id": "America/New_York"}
 TABLET, LAPTOP, PHONE = (800, 1280), (1366, 768), (390, 844)
@@ -69,7 +72,7 @@ class Eyes:
     looked: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.folder = Path(settings.VAR_DIR) / "rehearsal" / self.hall.language
+        self.folder = SHOTS / self.hall.language
         shutil.rmtree(self.folder, ignore_errors=True)
         self.folder.mkdir(parents=True)
         self.clocks = Clocks(self.hall.zone, (SERVER_ZONE, BROWSER["timezone_id"], "UTC"))
@@ -119,6 +122,19 @@ class Eyes:
         """A fact of the play that must hold (recorded, so that one run lists every defect)."""
         if not condition:
             self.problems.append(f"{len(self.looked):02d} {self.looked[-1] if self.looked else '-'}: {what}")
+
+
+def reopen(page: Any) -> None:
+    """The page opened again at its address (a page that reloads itself may abort the first try: tried again, as a
+    person presses F5 again)."""
+    for attempt in range(4):
+        try:
+            page.goto(page.url, wait_until="load")
+            return
+        except Exception:  # noqa: BLE001 (Playwright's net::ERR_ABORTED, or a page the browser replaced meanwhile)
+            if attempt == 3:
+                raise
+            page.wait_for_timeout(300)
 
 
 def latin(coordinate: str) -> str:

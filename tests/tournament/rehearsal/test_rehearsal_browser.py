@@ -18,7 +18,7 @@ from django.utils import timezone
 from tournament.models import Game, Slip, TrainingClub
 
 from .people import Arbiter, Tablet, display
-from .stage import HALLS, LAPTOP, TABLET, Eyes, cyrillic
+from .stage import HALLS, LAPTOP, TABLET, Eyes, cyrillic, reopen
 from .world import World, build, current, lesser_move, playable_seed, rack_to_type, redrawn_seed, top_move
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -232,6 +232,7 @@ def club_session(w: World, eyes: Eyes) -> None:
     leader.fill("#club-name", w.spec.club)
     leader.click("form:has(#club-name) button[type=submit]")
     leader.wait_for_url("**/lead/**")
+    eyes.expect(leader.locator(".tr-variant[data-variant='7among8']").count() == 1, "the session names the variant")
     eyes.look(leader, "club-leader-waiting")
     code = TrainingClub.objects.get().code
     phone = eyes.page((390, 844), is_mobile=True)
@@ -250,7 +251,8 @@ def club_session(w: World, eyes: Eyes) -> None:
         phone.fill("#slip-score", str(score))
         phone.click("#slip-submit")
         phone.wait_for_selector("#club-wait, #final")
-    leader.reload()
+    leader.wait_for_timeout(1000)  # the leader's page follows the session by itself
+    reopen(leader)
     eyes.look(leader, "club-leader-over")
     eyes.expect(not leader.locator("[role=timer]:visible").count(), "no clock beside the end of the session")
 
