@@ -86,6 +86,8 @@ def game_one(w: World, eyes: Eyes, arbiter: Arbiter, a: Tablet, b: Tablet) -> No
     arbiter.close_judge_publish(1)
     eyes.look(arbiter.page, "console-published")
     a.results()
+    reason = a.page.inner_text("#result .tb-res-reason")
+    eyes.expect(reason[:1].isupper(), f"the verdict's explanation starts with a capital: {reason!r}")
     eyes.look(a.page, "tablet-verdict")
     b.results()
     eyes.look(b.page, "tablet-verdict-phone")
