@@ -78,7 +78,7 @@
     if (v) {
       var verdict = mine.appendChild(el("div", "tb-res-verdict" + (v.awarded > 0 ? " ok" : " bad"), T.points(S.points, v.awarded, o.lang)));
       if (v.warning) verdict.appendChild(el("span", "tb-warn", " ⚠ " + S.warning));
-      if (slip) mine.appendChild(el("div", "small", S.reasons[v.reason] || v.reason));
+      if (slip) mine.appendChild(el("div", "small tb-res-reason", T.capital(S.reasons[v.reason] || v.reason)));
     }
     if (top) {
       var t = box.appendChild(el("div", "tb-res-top"));

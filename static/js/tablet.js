@@ -260,7 +260,8 @@
 
     /** RULES §4: every rack that went back into the bag is shown, with why. */
     function renderRedraws() {
-      var box = byId("redraws"), r = state.round, list = r && r.redraws || [];
+      // the racks redrawn before this round's rack; none while the next rack is typed (the rack shown is empty)
+      var box = byId("redraws"), r = state.round, list = r && !typing() && r.redraws || [];
       box.innerHTML = "";
       list.forEach(function (d) {
         box.appendChild(el("p", "tb-redraw", "↺ " + fmt(S.redrawn, {rack: d.rack,

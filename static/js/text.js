@@ -23,6 +23,12 @@
     });
   }
 
+  /** A text that stands alone on a screen, its first letter a capital ("round 1: …" under the points). */
+  function capital(text) {
+    var s = String(text == null ? "" : text);
+    return s.charAt(0).toUpperCase() + s.slice(1);
+  }
+
   /** A new element with a class and a text. */
   function el(tag, cls, text) {
     var node = document.createElement(tag);
@@ -94,7 +100,7 @@
   }
 
   D.text = {
-    byId: byId, readJson: readJson, fmt: fmt, el: el, plural: plural, pluralKey: pluralKey, points: points, save: save,
+    byId: byId, readJson: readJson, fmt: fmt, capital: capital, el: el, plural: plural, pluralKey: pluralKey, points: points, save: save,
     load: load, answer: answer,
     olderTag: olderTag, wait: wait, autosubmit: autosubmit
   };

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.coords import Convention
@@ -36,6 +37,15 @@ class TrainingGame(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+    @property
+    def shown_title(self) -> str:
+        """The title in the reader's language: a tournament game's is said again ("Кубок Полтави, партія 1"),
+        whatever the language of the page that first offered it; an imported record keeps the title it was given."""
+        source = self.source_game
+        if source is None:
+            return self.title
+        return gettext("%(tournament)s, game %(n)s") % {"tournament": source.tournament.name, "n": source.number}
 
     @property
     def top_total(self) -> int:

@@ -88,12 +88,18 @@ def explanation(verdict: labels.ExplainedVerdict, tournament: labels.CoordSettin
     """Why a verdict is what it is, in the page's language and the tournament's coordinates (their letters
     marked)."""
     if verdict.automatic and verdict.explanation:
-        style = labels.tournament_style(tournament)
-        html = labels.explain(verdict.explanation, style, "", text=lambda t: str(conditional_escape(t)),
-                              coordinate=lambda c: str(_marked(c)))
+        html = explained(verdict.explanation, labels.tournament_style(tournament))
         if html:
-            return mark_safe(html)  # noqa: S308 - the template is the catalogue's, every parameter escaped
+            return html
     return labels.verdict_explanation(verdict, tournament)
+
+
+def explained(message: Mapping[str, object] | None, style: labels.CoordStyle, fallback: str = "") -> str | SafeString:
+    """An engine message in the page's language and ``style``, every parameter escaped and the letter of each
+    coordinate marked (a page's HTML); ``fallback`` (escaped by the template) when there is none."""
+    html = labels.explain(message, style, "", text=lambda t: str(conditional_escape(t)),
+                          coordinate=lambda c: str(_marked(c)))
+    return mark_safe(html) if html else fallback  # noqa: S308 - the catalogue's template, every parameter escaped
 
 
 @register.filter

@@ -19,7 +19,8 @@ from scoring.judge import SlipParts
 
 from .. import labels
 from ..models import Game, TrainingGame, TrainingRun
-from ..web.language import language_for, languages, render_in
+from ..templatetags.duplicate import explained
+from ..web.language import hall_language, language_for, languages, render_in
 from . import services
 from .forms import ImportForm, StartForm
 from .strings import training_strings
@@ -28,9 +29,11 @@ LANG_COOKIE = "training_lang"
 
 
 def language(request: HttpRequest, default: str = "") -> tuple[str, str | None]:
+    """A training page's language: ``?lang=``, the reader's choice (cookie), the game's, the one language every
+    hall of this server speaks, and only then the browser's."""
     return language_for(
-        request, default or getattr(request, "LANGUAGE_CODE", "") or settings.LANGUAGE_CODE, LANG_COOKIE
-    )
+        request, default or hall_language() or getattr(request, "LANGUAGE_CODE", "") or settings.LANGUAGE_CODE,
+        LANG_COOKIE)
 
 
 def respond(response: HttpResponse, store: str | None) -> HttpResponse:
@@ -201,7 +204,7 @@ def _shown(res: services.RoundResult, style: labels.CoordStyle) -> dict[str, Any
         "top_shown": style.move(res["top"]),
         "top_stored": res["top"],
         "move_shown": style.move(res["move"]) if res["move"] else "",
-        "explained": labels.explain(res["explanation"], style, res["message"]),
+        "explained": explained(res["explanation"], style, res["message"]),  # the coordinates' letters marked
         # the Joker variant: the blank the top played is now its letter's tile on the board, as the tablet says it
         "replaced_shown": ", ".join(f"? → {letter}" for letter in res.get("replaced", "")),
         "best_shown": [{"move": style.move(m["move"]), "score": m["score"]} for m in res["best"]],
