@@ -29,7 +29,8 @@ def manage():
 
 
 #: Modules whose tests need the message broker although they use no test database.
-BROKER_MODULES = {"test_worker.py", "test_faults.py", "test_fault_database.py", "test_fault_crash.py"}
+BROKER_MODULES = {"test_worker.py", "test_faults.py", "test_fault_database.py", "test_fault_crash.py",
+                  "test_fault_broker.py", "test_fault_restart.py"}
 
 
 def pytest_collection_modifyitems(config, items):

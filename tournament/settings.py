@@ -1,7 +1,7 @@
 """Settings, from environment variables with safe defaults.
 
 With nothing set the system runs embedded: SQLite in ``var/`` and a Celery
-broker on the file system (no server). Production sets ``DATABASE_URL``
+broker in a SQLite file of its own (``tournament/broker.py``; no server). Production sets ``DATABASE_URL``
 (PostgreSQL) and ``CELERY_BROKER_URL`` (Redis). See README "Configuration".
 """
 
@@ -160,8 +160,14 @@ else:
     }
 
 # -- Celery -------------------------------------------------------------------
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
-if CELERY_BROKER_URL.startswith("filesystem://"):
+#: The embedded broker (tournament/broker.py): a SQLite file of its own, a message written in one transaction,
+#: a claimed message given back when its worker is gone. Production: CELERY_BROKER_URL=redis://…
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", f"sqlite:///{VAR_DIR / 'broker.sqlite3'}")
+if CELERY_BROKER_URL.startswith("sqlite://"):
+    CELERY_BROKER_TRANSPORT = "tournament.broker:Transport"
+elif CELERY_BROKER_URL.startswith("filesystem://"):
+    # kombu's file-system transport, for the broker benchmark's comparison only (python -m tests.load.broker_bench):
+    # a worker may read a message file before it is written whole and stop (kombu #1551)
     _broker_dir = VAR_DIR / "broker"
     for sub in ("queue", "processed", "control"):
         (_broker_dir / sub).mkdir(parents=True, exist_ok=True)

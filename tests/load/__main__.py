@@ -7,8 +7,8 @@ and the verdicts, checks the database and prints the figures (:mod:`tests.load.r
 when a check or a target fails. Every process it starts is stopped at the end, also on errors and Ctrl+C.
 
 ``--embedded`` runs the same against the embedded default instead — SQLite (WAL) in the run's var dir, the
-Celery broker and the cache on the file system, no server but gunicorn and the worker ``manage.py serve``
-starts (2 web workers by default, as ``serve``). ``--sqlite-synchronous NORMAL FULL NORMAL FULL`` runs it
+Celery broker in a SQLite file of its own (``tournament/broker.py``) and the cache on the file system, no
+server but gunicorn and the worker ``manage.py serve`` starts (2 web workers by default, as ``serve``). ``--sqlite-synchronous NORMAL FULL NORMAL FULL`` runs it
 once per level (``DUPLICATE_SQLITE_SYNCHRONOUS``), each on a fresh var dir, and ends with one line per run.
 
 ``--push`` serves the ASGI application instead (uvicorn ``tournament.asgi``, ``LIVE_PUSH=1``): each tablet
@@ -66,7 +66,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--redis-url", default="redis://127.0.0.1:6379/13",
                    help="a Redis database this run owns (broker + cache; flushed first)")
     p.add_argument("--embedded", action="store_true",
-                   help="the embedded default instead: SQLite in the run's var dir, file-system broker and cache")
+                   help="the embedded default instead: SQLite in the run's var dir, the embedded broker, file cache")
     p.add_argument("--sqlite-synchronous", nargs="+", type=str.upper, choices=SYNCHRONOUS, metavar="LEVEL",
                    help="with --embedded: SQLite's synchronous level (DUPLICATE_SQLITE_SYNCHRONOUS, default FULL); "
                         "several levels run one after another, each on a fresh var dir")
@@ -207,7 +207,7 @@ def run_env(o: dict[str, Any], var_dir: Path) -> stack.Env:
 def describe(o: dict[str, Any], var_dir: Path) -> str:
     if o["embedded"]:
         return (f"var dir {var_dir} ({stack.filesystem(var_dir)}); embedded: SQLite synchronous="
-                f"{o['synchronous'] or 'FULL (default)'}, file-system broker and cache")
+                f"{o['synchronous'] or 'FULL (default)'}, the embedded broker (SQLite), file cache")
     return (f"var dir {var_dir}; database {o['database_url'].rsplit('@', 1)[-1]}; "
             f"redis {o['redis_url'].rsplit('@', 1)[-1]}")
 

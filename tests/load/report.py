@@ -260,7 +260,7 @@ def report(w: Write, o: dict[str, Any], summary: Figures, check: Figures) -> boo
     """Prints the figures and PASS/FAIL per target; True when every target holds."""
     w("")
     nodes = f", {o['nodes']} web nodes behind nginx" if o.get("nodes") else ""
-    w(f"Load test{' (embedded: SQLite, file-system broker)' if o.get('embedded') else ''}{nodes}: {o['tablets']} tablets, poll {o['poll']} s, draw → open {o['announce']} s, "
+    w(f"Load test{' (embedded: SQLite, the embedded broker)' if o.get('embedded') else ''}{nodes}: {o['tablets']} tablets, poll {o['poll']} s, draw → open {o['announce']} s, "
       f"{o['seconds_per_move']} s per move, burst {o['burst']} s; polling: {summary['polling']}")
     w(f"logins took {summary['login_seconds']} s; solver {summary['solve_seconds']} s; "
       f"measured span {summary['span_seconds']} s")

@@ -127,7 +127,8 @@ class Stack:
             sys.executable, "-m", "gunicorn", "tournament.wsgi:application", "--bind", f"127.0.0.1:{self.port}",
             "--workers", str(self.web_workers), "--threads", str(self.threads), "--worker-class", "gthread",
             "--worker-connections", "2000", "--backlog", "4096", "--keep-alive", "5", "--timeout", "60",
-            "--graceful-timeout", "10",
+            "--graceful-timeout", "10", "--preload",  # as serve: the application loaded once, the workers forked
+            "--config", "python:tournament.management.webconf",
         ])
         self.wait_ready(wait)
         return proc

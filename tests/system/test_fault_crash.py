@@ -1,10 +1,11 @@
-"""Fault test: the whole embedded stack (SQLite + file-system broker, everything under the test's var dir) killed
+"""Fault test: the whole embedded stack (SQLite + the embedded broker, everything under the test's var dir) killed
 with SIGKILL in the middle of a round, left down past the round's deadline + grace, and started again.
 
 Every process at once — the gunicorn master and its workers, the Celery worker, its pool and its embedded beat —
 as a power cut or an out-of-memory kill of the machine would leave them. The close task the worker held until
-deadline + grace dies with it (the file-system broker has no unacknowledged messages to give back); the worker's
-start-up sweep and beat's sweep close and judge the overdue round. Publication stays the arbiter's act.
+deadline + grace was claimed by the killed worker: the next worker's broker gives it back and runs it (and the
+worker's start-up sweep and beat's sweep would close and judge the overdue round anyway); closed and judged
+once. Publication stays the arbiter's act.
 ``-s`` prints what the tablets got and how long until each thing was back.
 """
 

@@ -1,6 +1,6 @@
 """Fault tests: the real server processes (gunicorn, Celery worker) killed or cut off in the middle of a round.
 
-Each test starts its own stack with a private var dir (embedded SQLite + file-system broker, or its own
+Each test starts its own stack with a private var dir (embedded SQLite + the embedded broker, or its own
 redis-server on a spare port) via :class:`tests.load.stack.Stack`, sets the tournament up with the load
 test's setup phase (``python -m tests.load.phases setup``) and then speaks HTTP to it like the arbiter and
 the tablets do (:mod:`tests.system.harness`). The database error test runs in-process (Django test client + a

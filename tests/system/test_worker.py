@@ -1,4 +1,4 @@
-"""A real Celery worker starts and runs tasks (embedded file-system broker, or Redis when configured)."""
+"""A real Celery worker starts and runs tasks (the embedded broker, or Redis when configured)."""
 
 import os
 import subprocess
