@@ -121,8 +121,8 @@
       if (row.club) who.appendChild(el("span", "club", " · " + row.club));
       line.appendChild(who);
       line.appendChild(el("td", "num strong", String(row.total)));
-      line.appendChild(el("td", "num", String(row.deficit)));
-      line.appendChild(el("td", "num", row.percentage.toFixed(1)));
+      line.appendChild(el("td", "num", T.number(row.deficit, cfg.lang)));
+      line.appendChild(el("td", "num", T.number(row.percentage, cfg.lang, 1)));
       if (several) line.appendChild(el("td", "num", row.tournament_total == null ? "" : String(row.tournament_total)));
       body.appendChild(line);
     });

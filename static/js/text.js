@@ -60,6 +60,14 @@
   /** "%(n)s points" in the plural form of n (tournament.labels.points_forms()). */
   function points(forms, n, lang) { return plural(forms, n, lang); }
 
+  /** A number as the hall writes it: a typographic minus (U+2212, as the PDFs print it) and, with digits, that many
+   * decimals after the language's separator (a comma in ru, uk, pl, fr; a point in en): 87,5 in a Ukrainian hall. */
+  function number(n, lang, digits) {
+    var text = digits == null ? String(n) : Number(n).toFixed(digits);
+    if (lang && lang !== "en") text = text.replace(".", ",");
+    return text.replace("-", "\u2212");
+  }
+
   /** localStorage as JSON; null or undefined removes the key; whether it was kept. Private mode: nothing is kept,
    * nothing breaks. */
   function save(key, value) {
@@ -100,7 +108,7 @@
   }
 
   D.text = {
-    byId: byId, readJson: readJson, fmt: fmt, capital: capital, el: el, plural: plural, pluralKey: pluralKey, points: points, save: save,
+    byId: byId, readJson: readJson, fmt: fmt, capital: capital, el: el, plural: plural, pluralKey: pluralKey, points: points, number: number, save: save,
     load: load, answer: answer,
     olderTag: olderTag, wait: wait, autosubmit: autosubmit
   };

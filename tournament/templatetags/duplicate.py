@@ -115,6 +115,13 @@ def moment(value: datetime | None) -> str:
 
 
 @register.filter
+def minus(value: int | float | None) -> str:
+    """A number with a typographic minus (U+2212), as the PDFs print it (:func:`printing.layout.minus`): a deficit
+    reads "−112", never with a hyphen; "" for none."""
+    return "" if value is None else str(value).replace("-", "\u2212")
+
+
+@register.filter
 def blank_replaced(replaced: Mapping[int, str] | None, number: int) -> str:
     """The tiles that replaced round ``number``'s blank on the board (the Joker variant, :func:`gamestate.replaced_blanks`),
     written "? → S" ("" when none)."""

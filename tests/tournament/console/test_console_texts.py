@@ -16,7 +16,7 @@ from tests.paths import ROOT
 from tests.tools.world import PREPARED, run_round
 from tournament import services
 from tournament.console import forms
-from tournament.templatetags.duplicate import file_size
+from tournament.templatetags.duplicate import file_size, minus
 
 pytestmark = [pytest.mark.django_db]
 
@@ -136,3 +136,19 @@ def test_the_menu_names_the_whole_tournament_and_the_summary_its_time_zone(clien
     assert link and link.group(1) == link.group(2) == tournament.name
     row = re.search(r'<tr id="time-zone"><th>(.*?)</th><td>(.*?)</td>', page, re.S)
     assert row and text_of(row.group(1)) == "Часовий пояс" and text_of(row.group(2)).startswith("Europe/Kyiv (зараз ")
+
+
+def test_the_standings_page_writes_a_deficit_with_a_minus_sign(client, alice, tournament, played):
+    """Deficits are negative: the page writes them as the PDFs do (U+2212), never with a hyphen."""
+    client.force_login(alice)
+    page = client.get(reverse("arbiter:standings", args=[tournament.slug])).content.decode()
+    cells = re.findall(r'<td class="num">([^<]*)</td><td class="num">[0-9]+[.,][0-9]{2}</td>', page)
+    assert cells and all(re.fullmatch("\u2212[0-9]+|0", c) for c in cells), cells
+    assert minus(-12) == "\u221212" and minus(0) == "0" and minus(None) == ""
+
+
+def test_no_page_writes_a_deficit_without_the_minus_filter():
+    unsigned = [(p.name, line.strip()) for p in (ROOT / "templates").rglob("*.html")
+                for line in p.read_text(encoding="utf-8").splitlines()
+                if re.search(r"\{\{[^}]*deficit\s*\}\}", line)]
+    assert unsigned == []

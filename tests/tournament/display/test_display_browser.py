@@ -80,6 +80,9 @@ def test_display_follows_the_rounds_by_itself(chromium, live_server, hall):  # n
     rows = page.locator("#standings-rows tr")
     assert rows.count() == len(hall.players)
     assert rows.nth(0).inner_text().split("\t")[:3] == ["1", f"{reg.player.name} · Club", "20"]
+    last = rows.nth(rows.count() - 1).inner_text().split("\t")
+    assert last[3] == "\u221220" and last[4] == "0.0"  # a deficit with a minus sign, as the PDFs print it
+    assert page.evaluate("[Duplicate.text.number(87.5, 'uk', 1), Duplicate.text.number(-3, 'fr')]") == ["87,5", "\u22123"]
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "test-display-standings-1920.png"))
     assert page.js_errors == []
