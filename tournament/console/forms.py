@@ -7,6 +7,7 @@ import io
 import zoneinfo
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import date
 from functools import cache
 from typing import Any, cast
 
@@ -14,9 +15,10 @@ from django import forms
 from django.conf import settings
 from django.db import models
 from django.http import QueryDict
+from django.utils.formats import get_format
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext, pgettext_lazy
+from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
 from lexicon.models import Lexicon
 from scoring.coords import Convention, CoordError, parse_coord
@@ -59,11 +61,49 @@ class ConsoleForm(forms.Form):
         capital_labels(self)
 
 
-class DateInput(forms.DateInput):
-    input_type = "date"
+#: Django's date-format letters of a day written with digits, as strftime writes them.
+DAY_LETTERS = {"d": "%d", "j": "%d", "m": "%m", "n": "%m", "Y": "%Y", "y": "%y"}
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(format="%Y-%m-%d", **kwargs)
+
+def typed_day_format() -> str:
+    """The strftime format of a day as the pages of the active language show it (:data:`labels.DATE_FORMAT`):
+    uk and ru 07.03.2026, pl 07-03-2026, fr 07/03/2026, en 03/07/2026. A day is typed as it is read."""
+    return "".join(DAY_LETTERS.get(c, c) for c in str(get_format(labels.DATE_FORMAT)))
+
+
+def day_placeholder() -> str:
+    """What a day field shows while empty, in the page's language: ДД.ММ.РРРР, JJ/MM/AAAA, MM/DD/YYYY."""
+    parts = {"%d": pgettext("day field", "DD"), "%m": pgettext("day field", "MM"), "%Y": pgettext("day field", "YYYY"),
+             "%y": pgettext("day field", "YY")}
+    text = typed_day_format()
+    for code, shown in parts.items():
+        text = text.replace(code, shown)
+    return text
+
+
+class DayInput(forms.DateInput):
+    """A day typed as the page's language writes it, not the browser's date picker: that one follows the device's
+    language, so an en-US laptop in a Ukrainian hall shows and expects 03/07/2026. The format is found when the
+    page is drawn (the active language), as is the placeholder."""
+
+    def format_value(self, value: Any) -> str | None:
+        if isinstance(value, date):
+            return value.strftime(typed_day_format())
+        return super().format_value(value)
+
+    def get_context(self, name: str, value: Any, attrs: dict[str, Any] | None) -> dict[str, Any]:
+        context = super().get_context(name, value, attrs)
+        context["widget"]["attrs"].setdefault("placeholder", day_placeholder())
+        context["widget"]["attrs"].setdefault("size", 10)
+        return context
+
+
+def accept_typed_days(form: forms.BaseForm, *names: str) -> None:
+    """The day fields take the day as the pages show it first, then every format of the language, then ISO."""
+    for name in names:
+        field = form.fields[name]
+        assert isinstance(field, forms.DateField)
+        field.input_formats = [typed_day_format(), *get_format("DATE_INPUT_FORMATS")]
 
 
 class LexiconField(forms.ModelChoiceField):  # unparameterised: ModelChoiceField[...] fails at runtime
@@ -81,7 +121,7 @@ class TournamentForm(forms.ModelForm):  # unparameterised: ModelForm[...] fails 
     class Meta:
         model = Tournament
         fields = SETUP_FIELDS
-        widgets = {"starts_on": DateInput(), "ends_on": DateInput()}
+        widgets = {"starts_on": DayInput(), "ends_on": DayInput()}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -92,6 +132,7 @@ class TournamentForm(forms.ModelForm):  # unparameterised: ModelForm[...] fails 
         self.fields["slug"].required = False
         self.fields["slug"].help_text = _("Short name in addresses; made from the name when empty.")
         self.fields["name"].widget.attrs["autofocus"] = True
+        accept_typed_days(self, "starts_on", "ends_on")
         script = self.fields["coordinate_script"]
         assert isinstance(script, forms.TypedChoiceField)
         script.required = False

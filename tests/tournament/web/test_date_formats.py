@@ -78,3 +78,28 @@ def test_the_filters_use_the_tournaments_zone():
     with translation.override("uk"), timezone.override("Asia/Tokyo"):
         assert template.render(Context({"when": moment, "day": date(2026, 3, 1), "none": None})) == (
             "01.03.2026 21:00|01.03.2026|")
+
+
+@pytest.mark.parametrize(("language", "shown", "typed", "placeholder"), [
+    ("uk", "07.03.2026", "08.03.2026", "ДД.ММ.РРРР"), ("ru", "07.03.2026", "08.03.2026", "ДД.ММ.ГГГГ"),
+    ("pl", "07-03-2026", "08-03-2026", "DD-MM-RRRR"), ("fr", "07/03/2026", "08/03/2026", "JJ/MM/AAAA"),
+    ("en", "03/07/2026", "03/08/2026", "MM/DD/YYYY"),
+])
+def test_the_tournament_form_takes_days_as_its_pages_write_them(client, alice, dated, language, shown, typed,
+                                                                placeholder):
+    """No browser date picker (it follows the device's language): the day is shown and typed as the page's
+    language writes it, whatever the browser's; ISO is taken too."""
+    client.force_login(alice)
+    client.cookies["django_language"] = language
+    url = reverse("arbiter:settings", args=[dated.slug])
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="en-US").content.decode()
+    field = re.search(r'<input[^>]*name="starts_on"[^>]*>', page).group(0)
+    assert 'type="text"' in field and f'value="{shown}"' in field and f'placeholder="{placeholder}"' in field
+    from tournament.console.forms import TournamentForm
+
+    with translation.override(language):
+        data = TournamentForm(instance=dated).initial | {"starts_on": typed, "ends_on": "2026-03-09"}
+        form = TournamentForm(data, instance=dated)
+        form.is_valid()
+        assert "starts_on" not in form.errors and form.cleaned_data["starts_on"] == date(2026, 3, 8)
+        assert form.cleaned_data["ends_on"] == date(2026, 3, 9)
