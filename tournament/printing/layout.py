@@ -200,15 +200,17 @@ def fit_text(text: str, font: str, size: float, width: float) -> str:
 
 
 def fit_lines(text: str, font: str, width: float, height: float, *, largest: float = 9,
-              smallest: float = 5.5, leading: float = 1.12) -> tuple[float, list[str]]:
+              smallest: float = 5.5, leading: float = 1.12, one_line_down_to: float | None = None) -> tuple[float, list[str]]:
     """``text`` in as few lines, as large as fits ``width`` × ``height`` points, nothing cut: one line from
-    ``largest`` down to ``smallest`` points, then two, three… lines (words broken only when one is wider
-    than the line). Returns (size, lines); the last resort is ``smallest`` points in as many lines as needed."""
+    ``largest`` down to ``smallest`` points (down to ``one_line_down_to`` when given: a name read at arm's length
+    goes on two larger lines rather than one small one), then two, three… lines (words broken only when one is
+    wider than the line). Returns (size, lines); the last resort is ``smallest`` points in as many lines as needed."""
     text = " ".join((text or "").split())
     lines_max = max(1, int(height // (smallest * leading)))
     for count in range(1, lines_max + 1):
+        floor = max(smallest, one_line_down_to or smallest) if count == 1 and lines_max > 1 else smallest
         size = largest
-        while size >= smallest - 1e-6:
+        while size >= floor - 1e-6:
             lines = wrap_text(text, font, size, width)
             if len(lines) <= count and len(lines) * size * leading <= height + 0.01:
                 return size, lines

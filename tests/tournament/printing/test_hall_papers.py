@@ -16,6 +16,7 @@ from django.core.management import CommandError, call_command
 from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import translation
+from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
@@ -225,6 +226,20 @@ def test_long_names_are_not_cut_on_slips_cards_and_standings(alice, tournament, 
         size, lines = pdf_layout.fit_lines(LONG_NAME, "DejaVuSans-Bold", width, height)
         assert "".join("".join(lines).split()) == "".join(LONG_NAME.split())  # every letter is there
         assert all(pdfmetrics.stringWidth(line, "DejaVuSans-Bold", size) <= width + 0.01 for line in lines)
+
+
+def test_a_long_name_on_a_card_takes_two_larger_lines_rather_than_one_small_one():
+    """The card's name box (7.6 mm high): a name that fits one line only below 9 pt goes on two lines."""
+    bold = pdf_layout.register_fonts().bold
+    width, height = 48 * mm, 7.6 * mm
+    name = "Олександра Костянтинівна Шевченко"
+    one_size, one = pdf_layout.fit_lines(name, bold, width, height, largest=13, smallest=6)
+    size, lines = pdf_layout.fit_lines(name, bold, width, height, largest=13, smallest=6, one_line_down_to=9)
+    assert len(one) == 1 and one_size < 9  # without the floor: one small line
+    assert len(lines) == 2 and size > one_size and size >= 9
+    short_size, short = pdf_layout.fit_lines("Іван Петренко", bold, width, height, largest=13,
+                                             smallest=6, one_line_down_to=9)
+    assert short == ["Іван Петренко"] and short_size >= 9
 
 
 # -- the cards' address ---------------------------------------------------------------------------------------------

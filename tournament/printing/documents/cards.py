@@ -48,10 +48,11 @@ def card_grid(cards: Sequence[Flowable], columns: int, width: float, height: flo
 
 
 def draw_lines(cv: Any, text: str, font: str, x: float, bottom: float, width: float, height: float, *,
-               largest: float = 9, smallest: float = 5.5) -> None:
+               largest: float = 9, smallest: float = 5.5, one_line_down_to: float | None = None) -> None:
     """``text`` in the box (x, bottom, width, height), as large as fits, on as few lines as it can, never cut
     (:func:`~tournament.printing.layout.fit_lines`); centred in the box's height."""
-    size, lines = fit_lines(text, font, width, height, largest=largest, smallest=smallest)
+    size, lines = fit_lines(text, font, width, height, largest=largest, smallest=smallest,
+                            one_line_down_to=one_line_down_to)
     leading = size * 1.12
     block = leading * len(lines)
     first = bottom + (height + block) / 2 - size * 0.9  # the first line's baseline
@@ -268,10 +269,13 @@ class AccessCard(CardFlowable):
         cv.setFillColor(MUTED)
         cv.setFont(f.regular, 7.5)
         cv.drawString(pad, y, fit_text(self.tournament, f.regular, 7.5, w - 2 * pad))
-        # name: as large as fits, then on two or three lines, never cut
+        # name: as large as fits on one line down to 9 pt, then on two or three larger lines, never cut; a name
+        # on more lines than its 7.6 mm take pushes the rest down into the room left above the address
         y -= 7 * mm
-        draw_lines(cv, self.name, f.bold, pad, y - 1.4 * mm, text_w, 7.6 * mm, largest=13, smallest=6)
-        y -= 9.5 * mm
+        size, lines = fit_lines(self.name, f.bold, text_w, 14 * mm, largest=13, smallest=6, one_line_down_to=9)
+        box = max(7.6 * mm, len(lines) * size * 1.12 + 0.6 * mm)
+        draw_lines(cv, self.name, f.bold, pad, y + 6.2 * mm - box, text_w, box, largest=size, smallest=size)
+        y -= 9.5 * mm + (box - 7.6 * mm)
         cv.setFont(f.regular, 7.5)
         cv.setFillColor(MUTED)
         cv.drawString(pad, y + 5.2 * mm, L["table"])
