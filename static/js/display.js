@@ -24,14 +24,22 @@
     return r.status === "reviewed" ? "judged" : r.status;
   }
 
+  /** Between two rounds (or before the first), the arbiter is typing the rack he drew from the bag: until the
+   * draw, or until his sign runs out on the server's clock (as the tablets say it). */
+  function typing(phase) {
+    var until = state && state.rack_typing_until;
+    return !!until && (phase === "published" || phase === "none") && !clock.passed(until);
+  }
+
   function render() {
     var phase = phaseOf(), r = state.round, g = state.game;
     byId("display").dataset.phase = phase;
+    byId("display").dataset.typing = typing(phase) ? "1" : "";
     byId("round-label").textContent = r && g && phase !== "standings" ? fmt(S.game_round, {game: g.number, round: r.number}) : g ? fmt(S.game, {game: g.number}) : "\u00a0";
     var drawn = r && S["status_drawn_" + r.rack_source] || S.status_drawn;
     var texts = {none: S.status_none, drawn: drawn, open: S.status_open, closed: S.status_closed,
       judged: S.status_judged, published: S.status_published, standings: S.game_over};
-    byId("phase").textContent = texts[phase] || "";
+    byId("phase").textContent = typing(phase) ? S.status_typing : texts[phase] || "";
     renderRedraws(phase === "standings" ? [] : r && r.redraws || []);
     renderEnd(g && g.status === "finished" ? g : null);
     board.draw(state.board, {fresh: state.last_move || []});
@@ -160,7 +168,7 @@
     box.textContent = text;
     box.hidden = !text;
     box.dataset.level = level;
-    if (byId("display").dataset.phase !== phase) render();
+    if (byId("display").dataset.phase !== phase || byId("display").dataset.typing !== (typing(phase) ? "1" : "")) render();
   }
   function poll(wanted) {
     var t0 = Date.now(), headers = {"Accept": "application/json"};

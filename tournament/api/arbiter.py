@@ -17,7 +17,7 @@ from rest_framework.response import Response
 
 from ..errors import Code, ServiceError
 from ..models import AuditLog, Tournament
-from ..services import games, players, rounds
+from ..services import games, players, rounds, signs
 from .base import GROUP_BY_PARAM, ArbiterView, errors, group_by_param, standings_payload, validated
 from .errors import ApiError, ExceptionHandler, api_exception_handler
 from .serializers import arbiter as s
@@ -151,6 +151,15 @@ class ArbiterFinishGame(ArbiterView):
         game = self.game(slug, number)
         data = validated(s.WhySerializer, request.data)
         return Response(s.ArbiterGameSerializer(games.finish_game(request.user, game, why=data["why"])).data)
+
+
+class ArbiterRackTyping(ArbiterView):
+    @extend_schema(tags=["arbiter"], summary="The arbiter is typing the rack drawn from the bag: the tablets and the "
+                                             "hall display say so until the draw (send it at the first key, then "
+                                             f"at most every {signs.RACK_TYPING_RENEW} s while typing)",
+                   request=None, responses={200: s.RackTypingSerializer, **errors(401, 403, 404)})
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        return Response({"shown": signs.rack_typing(self.game(slug, number))})
 
 
 class ArbiterPenalty(ArbiterView):

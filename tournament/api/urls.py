@@ -21,6 +21,8 @@ arbiter_patterns = [
     path("tournaments/<slug:slug>/games/<int:number>/rounds/", arbiter.ArbiterGameRounds.as_view(),
          name="arbiter-game-rounds"),
     path("tournaments/<slug:slug>/games/<int:number>/draw/", arbiter.ArbiterDraw.as_view(), name="arbiter-draw"),
+    path("tournaments/<slug:slug>/games/<int:number>/rack-typing/", arbiter.ArbiterRackTyping.as_view(),
+         name="arbiter-rack-typing"),
     path("tournaments/<slug:slug>/games/<int:number>/standings/", arbiter.ArbiterGameStandings.as_view(),
          name="arbiter-game-standings"),
     path("tournaments/<slug:slug>/games/<int:number>/finish/", arbiter.ArbiterFinishGame.as_view(),

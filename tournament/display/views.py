@@ -29,6 +29,7 @@ def display_strings() -> dict[str, str | dict[str, str]]:
         "status_closed": _("Time is over"),
         "status_judged": _("Time is over: the arbiter is checking the slips"),
         "status_published": _("The top is on the board"),
+        "status_typing": _("The arbiter is typing the rack drawn from the bag…"),
         "game_over": _("Game over"),
         "game_round": _("Game %(game)s · round %(round)s"),
         "game": _("Game %(game)s"),

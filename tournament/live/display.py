@@ -11,7 +11,7 @@ from scoring.rules import get_ruleset
 
 from .. import gamestate
 from ..models import Game, Round, Tournament, seconds_left
-from ..services import rounds, standings
+from ..services import rounds, signs, standings
 
 #: Standing rows sent to the display at the end of a game.
 STANDINGS_ROWS = 2000
@@ -89,6 +89,7 @@ class DisplayState(TypedDict):
     last_move: list[list[int]]  # squares of the last top, [row, col]
     previous: PreviousRound | None
     standings: FinalStandings | None  # at the end of a game
+    rack_typing_until: str | None  # ISO 8601: between rounds, the arbiter is typing the next rack until then
 
 
 def display_state(t: Tournament) -> DisplayState:
@@ -101,6 +102,7 @@ def display_state(t: Tournament) -> DisplayState:
         "server_time": now.isoformat(),
         "tournament": {"slug": t.slug, "name": t.name, "ruleset": t.ruleset, "games": t.games.count()},
         "game": None, "round": None, "board": "", "last_move": [], "previous": None, "standings": None,
+        "rack_typing_until": None,
     }
     if game is None:
         return state
@@ -129,6 +131,9 @@ def display_state(t: Tournament) -> DisplayState:
                           "variant": game.variant}
     if game.status == Game.Status.FINISHED:
         state["standings"] = final_standings(t, game)
+    elif rnd is None or rnd.status == Round.Status.PUBLISHED:
+        until = signs.rack_typing_until(t.rack_typing_at, rnd.published_at if rnd is not None else None)
+        state["rack_typing_until"] = until.isoformat() if until is not None else None
     return state
 
 

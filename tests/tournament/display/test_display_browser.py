@@ -15,6 +15,7 @@ from scoring.rules import get_ruleset
 from tests.tools.browser import REAL_TIME, SHOTS, new_page
 from tournament import labels, services
 from tournament.models import Game, Round
+from tournament.services import signs
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -59,6 +60,9 @@ def test_display_follows_the_rounds_by_itself(chromium, live_server, hall):  # n
     delays.append(changes_within(page, "#display[data-phase=published]", lambda: hall.finish(rnd)))
     assert page.inner_text("#previous-move") == "H4 CARTS" and page.inner_text("#previous-score") == "20 points"
     assert page.locator("#board .sq.new").count() == 5 and page.locator("#board .sq .tile").count() == 5
+    # the arbiter types the next rack from the bag: the hall hears it (on the server's clock, the projector's is off)
+    delays.append(changes_within(page, "#display[data-typing='1']", lambda: signs.rack_typing(hall.game)))
+    assert page.inner_text("#phase") == "The arbiter is typing the rack drawn from the bag…"
 
     rnd2 = None
 

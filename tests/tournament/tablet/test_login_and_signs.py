@@ -120,12 +120,16 @@ def test_the_tablets_hear_that_the_arbiter_is_typing_the_rack(client, alice, tou
     assert client.post(typing).json() == {"shown": True}
     state = tablet.get("/api/tablet/state/").json()
     assert state["round"]["status"] == "published" and state["rack_typing_until"] is not None
+    display = client.get(f"/display/{tournament.slug}/state.json").json()  # the hall display says it too
+    parsed = timezone.datetime.fromisoformat
+    assert parsed(display["rack_typing_until"]) == parsed(state["rack_typing_until"].replace("Z", "+00:00"))
     assert state["result"]["total"] == 20  # the last round's results stay on the tablet
 
     # a round drawn and not published, or the game over: no sign (the form is not there)
     with eager(execute=True):
         services.rounds.draw_round(alice, game)
     assert client.post(typing).json() == {"shown": False}
+    assert client.get(f"/display/{tournament.slug}/state.json").json()["rack_typing_until"] is None
     assert client.post(f"/arbiter/t/{tournament.slug}/g/99/typing/").status_code == 404
     assert client.get(typing).status_code == 405
 
@@ -149,3 +153,16 @@ def test_a_qr_links_code_counts_as_a_login_with_it(client, alice, halls):
         assert client.get("/tablet/login/?code=23456789AB", **ENGLISH_BROWSER)["Content-Language"] == "en"
     assert APIClient().post("/api/tablet/login/", {"code": code}, format="json").status_code == 429
     assert client.get(f"/tablet/login/?code={code}", **ENGLISH_BROWSER)["Content-Language"] == "en"
+
+
+def test_the_arbiter_api_gives_the_sign_too(alice, tournament):
+    """A client of the arbiter API (a console of its own) says that the arbiter is typing the rack."""
+    game = services.games.create_game(alice, tournament, prepared_racks=PREPARED)
+    api = APIClient()
+    url = f"/api/arbiter/tournaments/{tournament.slug}/games/{game.number}/rack-typing/"
+    assert api.post(url).status_code == 401
+    api.force_authenticate(alice)
+    assert api.post(url).json() == {"shown": True}
+    assert api.post(f"/api/arbiter/tournaments/{tournament.slug}/games/9/rack-typing/").status_code == 404
+    tournament.refresh_from_db()
+    assert tournament.rack_typing_at is not None

@@ -98,6 +98,12 @@ class DrawSerializer(serializers.Serializer):
 class ChooseTopSerializer(serializers.Serializer):
     move = serializers.CharField(max_length=60, help_text='coordinates and word, e.g. "H4 CARTS"')
 
+class RackTypingSerializer(serializers.Serializer):
+    shown = serializers.BooleanField(help_text=(
+        "the tablets and the hall display now say that the arbiter is typing the next rack (false when the game "
+        "is not waiting for a draw: nothing recorded)"))
+
+
 class WhySerializer(serializers.Serializer):
     why = serializers.CharField(max_length=2000, help_text="the reason, recorded in the audit log")
 
