@@ -88,6 +88,9 @@ class Command(BaseCommand):
                             (_("Arbiters already here: %(list)s"), report.users_matched)):
             if names:
                 self.stdout.write(text % {"list": ", ".join(names)})
+        for name in report.users_created:
+            self.stdout.write(_("%(name)s has no password on this machine (an archive holds none): set one with "
+                                "'python manage.py changepassword %(name)s'.") % {"name": name})
         for note in report.notes:
             self.stdout.write(_("Note: %(note)s") % {"note": note})
         self.stdout.write(_("The tablets carry on with their logins; start the server (./hall run) and check the "
