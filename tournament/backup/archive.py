@@ -3,7 +3,8 @@
 ``manifest.json``
     what the archive holds (the tournaments, the row counts, the lexicons with their content hashes),
     where it comes from (program version, database, the applied migrations, the settings that matter) and
-    the SHA-256 of every other part, so a damaged or truncated copy is refused before anything changes.
+    the SHA-256 of every other part, so a damaged or truncated copy is refused before anything changes; and
+    its signature with this hall's key (:mod:`.signature`).
 ``data.json``
     the rows, table by table in the order a restore inserts them (:mod:`.rows`).
 ``lexicons/<content hash>.kwg``
@@ -33,7 +34,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
-from typing import IO, Any, TypedDict
+from typing import IO, Any, NotRequired, TypedDict
 
 from django.conf import settings
 from django.db import connection
@@ -45,7 +46,7 @@ from django.utils.translation import gettext as _
 from lexicon.models import Lexicon
 
 from ..models import Tournament
-from . import sniff
+from . import signature, sniff
 from .checks import RowError, check_tables
 from .errors import BackupError
 from .lexicons import LexiconEntry, inside_lexicon_dir, is_hash, keep_beside
@@ -96,6 +97,7 @@ class Manifest(TypedDict):
     lexicons: list[LexiconEntry]
     counts: dict[str, int]
     parts: dict[str, str]  # member → SHA-256
+    signature: NotRequired[str]  # of the rest, with this hall's key (:mod:`.signature`)
 
 
 @functools.cache
@@ -198,6 +200,7 @@ def write_archive(out: Path | IO[bytes], tournaments: list[Tournament] | None = 
                     sha, size = _embed(zf, member, path)
                     parts[member] = sha
                     lexicon_entries.append(_entry(lex, member=member, sha=sha, size=size))
+            manifest["signature"] = signature.sign(manifest)
             zf.writestr(MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=1))
 
     if isinstance(out, Path):

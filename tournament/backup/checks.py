@@ -6,8 +6,9 @@ An archive is a stranger's file as far as a restore knows: its checksums show da
 * every table is one of :func:`.rows.table_order`'s and every column one of its model's; every row has as many
   values as its table has columns; a primary key is given once per table;
 * every value is one its field accepts, as the models check it: its type (``to_python``), NULL only where the
-  field allows it, one of the field's choices, its length and validators (a user name, a slug…); a JSON field
-  holds any JSON value;
+  field allows it, one of the field's choices for a code (a status, a rule set, a language: a number's choices,
+  such as the time per move, are what the forms offer, and the services take others), its length and validators
+  (a user name, a slug…); a JSON field holds any JSON value;
 * every key a row points to is a row of the archive (a nullable one may point nowhere: it is left empty);
 * no archive of this format holds the columns no backup writes (:data:`.rows.WITHHELD`: a user's password hash,
   staff and superuser flags) nor API tokens; archives of the earlier formats held them, and a restore drops them.
@@ -132,7 +133,8 @@ def _converted(f: Field[Any, Any], label: str, value: Any, key: Any) -> Any:
         raise _invalid(label, key, f, _("a list or an object where one value belongs"))
     try:
         value = f.to_python(value)
-        if f.choices and value not in {k for k, _v in f.flatchoices} and not (f.blank and value in f.empty_values):
+        if f.choices and isinstance(value, str) and value not in {k for k, _v in f.flatchoices} \
+                and not (f.blank and value in f.empty_values):  # (a number's choices are the forms' offer only)
             raise ValidationError(f.error_messages["invalid_choice"], params={"value": value})
         f.run_validators(value)
     except ValidationError as exc:

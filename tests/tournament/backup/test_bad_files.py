@@ -42,20 +42,21 @@ def padded_member(zf: zipfile.ZipFile, name: str, head: bytes, padding: int) -> 
     return h.hexdigest()
 
 
-def bomb(good: Path, out: Path, member: str) -> Path:
-    """The good archive with its manifest or its rows followed by 400 MB of white space, the checksums right."""
+def bomb(good: Path, out: Path, member: str, padding: int = BOMB) -> Path:
+    """The good archive with its manifest or its rows followed by ``padding`` bytes of white space (400 MB), the
+    checksums right."""
     with zipfile.ZipFile(good) as src:
         parts = {name: src.read(name) for name in src.namelist()}
     manifest = json.loads(parts.pop(MANIFEST))
     with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
         for name, blob in parts.items():
             if name == DATA and member == DATA:
-                manifest["parts"][DATA] = padded_member(zf, DATA, blob, BOMB)
+                manifest["parts"][DATA] = padded_member(zf, DATA, blob, padding)
             else:
                 zf.writestr(name, blob)
         text = json.dumps(manifest).encode()
         if member == MANIFEST:
-            padded_member(zf, MANIFEST, text, BOMB)
+            padded_member(zf, MANIFEST, text, padding)
         else:
             zf.writestr(MANIFEST, text)
     return out
@@ -80,11 +81,24 @@ def test_a_zip_bomb_is_refused_quickly_in_bounded_memory(played, settings, tmp_p
     finally:
         tracemalloc.stop()
     message = str(caught.value)
+    print(f"\n{member} bomb ({path.stat().st_size / 1e6:.2f} MB), {'--check' if check else 'restore'}: refused in "
+          f"{seconds:.3f} s, peak {peak / 1e6:.1f} MB traced")
     assert caught.value.returncode == 1 and member in message and "MB" in message, message
     assert "Nothing was changed" in message
     assert peak < 100 << 20, peak
     assert seconds < 5, seconds
     assert not Tournament.objects.exists()
+
+
+def test_rows_under_the_size_limit_that_unpack_a_thousand_times_are_refused(played, settings, tmp_path):
+    t, _players, _token = played
+    good = tmp_path / "good.zip"
+    write_archive(good, [t])
+    path = bomb(good, tmp_path / "bomb.zip", DATA, 20 << 20)
+    other_machine(settings, tmp_path)
+    with pytest.raises(CommandError) as caught:
+        call_command("restore", str(path), "--check", "--language", "en", stdout=io.StringIO())
+    assert "ZIP bomb" in str(caught.value) and "Nothing was changed" in str(caught.value)
 
 
 def test_a_member_larger_than_its_header_says_is_refused(played, settings, tmp_path):

@@ -21,6 +21,7 @@ from lexicon.models import Lexicon
 from tests.tournament.backup.helpers import forged, other_machine, set_column
 from tournament.backup import BackupError, read_archive, restore_archive, write_archive
 from tournament.backup.archive import DATA
+from tournament.backup.restore import delete_tournament
 from tournament.models import Player, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -265,3 +266,29 @@ def test_a_lexicon_member_the_manifest_names_elsewhere_is_refused(played, settin
     other_machine(settings, tmp_path)
     refused(bad, "lexicon")
     assert nothing_restored()
+
+
+def restore_text(path: Path, *args: str) -> str:
+    out = io.StringIO()
+    call_command("restore", str(path), "--language", "en", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_restore_says_whether_this_hall_signed_the_archive(played, settings, tmp_path):
+    t, _players, _token = played
+    path = tmp_path / "b.zip"
+    write_archive(path, [t])
+    changed = forged(path, tmp_path / "changed.zip", lambda m: m.update(host="elsewhere"))
+    unsigned = forged(path, tmp_path / "unsigned.zip", lambda m: m.pop("signature"))
+    assert "Signed by this hall" in restore_text(path, "--check", "--require-signature")
+    for bad, says in ((changed, "Signed by another hall, or changed"), (unsigned, "Not signed")):
+        assert says in restore_text(bad, "--check")
+        with pytest.raises(CommandError, match="not signed by this hall") as caught:
+            call_command("restore", str(bad), "--language", "en", "--require-signature", stdout=io.StringIO())
+        assert caught.value.returncode == 1
+    settings.SECRET_KEY = "another hall's secret key " * 2  # another hall reads this hall's archive
+    assert "Signed by another hall" in restore_text(path, "--check")
+    delete_tournament(t)
+    with pytest.raises(CommandError, match="not signed by this hall"):
+        call_command("restore", str(path), "--language", "en", "--require-signature", stdout=io.StringIO())
+    assert not Tournament.objects.exists()
