@@ -24,7 +24,8 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db.models import Field, Model
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db.models import BooleanField, CharField, Field, IntegerField, Model, TextField
 from django.utils.translation import gettext as _
 
 from .rows import WITHHELD, table_order
@@ -99,8 +100,9 @@ def _primary_keys(model: type[Model], label: str, table: dict[str, Any]) -> set[
     assert pk is not None
     at = table["columns"].index(pk.attname)
     keys: set[Any] = set()
+    check = _value_check(pk, label)
     for row in table["rows"]:
-        value = _converted(pk, label, row[at], row[at])
+        value = check(row[at], row[at])
         if value is None or value in keys:
             raise RowError(_("its table %(table)s gives the key %(key)s twice or not at all")
                            % {"table": label, "key": row[at]})
@@ -121,42 +123,69 @@ def _values(model: type[Model], label: str, table: dict[str, Any], keys: dict[st
             row[i] = check(row[i], row[at])
 
 
-def _converted(f: Field[Any, Any], label: str, value: Any, key: Any) -> Any:
-    """The value as the field holds it, checked as the model would (its type, NULL, choices, validators)."""
-    if value is None:
-        if f.null:
-            return None
-        raise _invalid(label, key, f, str(f.error_messages["null"]))
-    if f.get_internal_type() == "JSONField":
+def _plain(f: Field[Any, Any]) -> Callable[[Any], bool] | None:
+    """A quick test that a value is already what the field holds and passes its validators (a number within its
+    range, a text within its length), so that the model's own conversion and validators can be skipped; None
+    when the field has others."""
+    kinds = {type(v).__name__ for v in f.validators}
+    if f.choices:
+        return None
+    if isinstance(f, IntegerField) and kinds <= {"MinValueValidator", "MaxValueValidator"}:
+        lo = max((v.limit_value for v in f.validators if isinstance(v, MinValueValidator)), default=None)
+        hi = min((v.limit_value for v in f.validators if isinstance(v, MaxValueValidator)), default=None)
+        return lambda v: type(v) is int and (lo is None or v >= lo) and (hi is None or v <= hi)
+    if type(f) in (CharField, TextField) and kinds <= {"MaxLengthValidator", "ProhibitNullCharactersValidator"}:
+        most = f.max_length
+        return lambda v: type(v) is str and (most is None or len(v) <= most) and "\x00" not in v
+    return None
+
+
+def _value_check(f: Field[Any, Any], label: str) -> Callable[[Any, Any], Any]:
+    """Checks one column's values as the model would (its type, NULL, a code's choices, validators) and gives each
+    as the field holds it; what can be is worked out once per column."""
+    json_field = f.get_internal_type() == "JSONField"
+    codes = {k for k, _v in f.flatchoices} if f.choices else set()
+    plain = _plain(f)
+    boolean = isinstance(f, BooleanField)
+
+    def check(value: Any, key: Any) -> Any:
+        if value is None:
+            if f.null:
+                return None
+            raise _invalid(label, key, f, str(f.error_messages["null"]))
+        if json_field or (plain is not None and plain(value)):
+            return value
+        if boolean and type(value) is int and value in (0, 1):
+            return bool(value)
+        if isinstance(value, dict | list):
+            raise _invalid(label, key, f, _("a list or an object where one value belongs"))
+        try:
+            value = f.to_python(value)
+            if codes and isinstance(value, str) and value not in codes and not (f.blank and value in f.empty_values):
+                raise ValidationError(f.error_messages["invalid_choice"], params={"value": value})
+            f.run_validators(value)  # (a number's choices are what the forms offer: only a code's are checked)
+        except ValidationError as exc:
+            raise _invalid(label, key, f, " ".join(exc.messages)) from None
         return value
-    if isinstance(value, dict | list):
-        raise _invalid(label, key, f, _("a list or an object where one value belongs"))
-    try:
-        value = f.to_python(value)
-        if f.choices and isinstance(value, str) and value not in {k for k, _v in f.flatchoices} \
-                and not (f.blank and value in f.empty_values):  # (a number's choices are the forms' offer only)
-            raise ValidationError(f.error_messages["invalid_choice"], params={"value": value})
-        f.run_validators(value)
-    except ValidationError as exc:
-        raise _invalid(label, key, f, " ".join(exc.messages)) from None
-    return value
+    return check
 
 
 def _checker(f: Field[Any, Any], label: str, keys: dict[str, set[Any]]) -> Callable[[Any, Any], Any]:
     if not f.is_relation:
-        return lambda value, key: _converted(f, label, value, key)
+        return _value_check(f, label)
     target = f.related_model
     assert target is not None and not isinstance(target, str)
     parents = keys.get(target._meta.label)
     target_pk = target._meta.pk
     assert target_pk is not None
+    key_check = _value_check(target_pk, label)
 
     def related(value: Any, key: Any) -> Any:
         if value is None:
             if f.null:
                 return None
             raise _invalid(label, key, f, str(f.error_messages["null"]))
-        value = _converted(target_pk, label, value, key)
+        value = key_check(value, key)
         if (parents is None or value not in parents) and not f.null:
             raise RowError(_("row %(key)s of its table %(table)s points to a row %(target)s of %(parent)s that the "
                              "archive does not hold") % {"key": key, "table": label, "target": value,
