@@ -159,6 +159,8 @@ def _value_check(f: Field[Any, Any], label: str) -> Callable[[Any, Any], Any]:
             return bool(value)
         if isinstance(value, dict | list):
             raise _invalid(label, key, f, _("a list or an object where one value belongs"))
+        if isinstance(value, str) and "\x00" in value:  # (the forms refuse it; PostgreSQL cannot store it)
+            raise _invalid(label, key, f, _("a text holding a NUL character"))
         try:
             value = f.to_python(value)
             if codes and isinstance(value, str) and value not in codes and not (f.blank and value in f.empty_values):

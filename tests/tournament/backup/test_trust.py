@@ -223,6 +223,12 @@ def test_a_backup_never_reads_a_lexicon_file_outside_the_lexicon_folder(played, 
     ("auth.User", "username", "../../etc", "username"),
     ("tournament.Registration", "tournament_id", 123456, "tournament"),
     ("tournament.Player", "no_such_column", 1, "no_such_column"),
+    ("tournament.Registration", "table_number", -3, "table_number"),
+    ("tournament.Player", "name", "An\x00na", "name"),
+    ("tournament.Player", "name", ["Anna"], "name"),
+    ("tournament.Registration", "created_at", "yesterday", "created_at"),
+    ("tournament.Tournament", "assisted_mode", 7, "assisted_mode"),
+    ("tournament.Tournament", "language", "xx", "language"),
 ])
 def test_a_value_the_models_refuse_is_refused_before_anything_is_written(played, settings, tmp_path, table, column,
                                                                         value, match):
