@@ -17,6 +17,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from tests.tournament.backup.helpers import forged, other_machine
+from tournament.backup import automatic as backups
 from tournament.backup import write_archive
 from tournament.backup.archive import DATA, MANIFEST
 from tournament.models import Slip, Tournament
@@ -176,3 +177,20 @@ def test_rows_longer_or_shorter_than_their_columns_are_refused(played, settings,
     assert caught.value.returncode == 1
     assert "Nothing was changed" in str(caught.value) and "slip" in str(caught.value).lower(), caught.value
     assert Slip.objects.count() == slips and not Tournament.objects.exists()
+
+
+def test_a_bomb_in_the_backup_folder_does_not_stop_the_automatic_backups(played, settings, tmp_path):
+    """The worker reads the newest archive's manifest in BACKUP_DIR (a USB stick) to skip an unchanged tournament."""
+    t, _players, _token = played
+    settings.BACKUP_DIR = tmp_path / "stick"
+    written = backups.back_up(t, reason="periodic")
+    assert written is not None
+    planted = written.path.with_name(f"{t.slug}--29991231-235959.zip")  # the newest by its name
+    bomb(written.path, planted, MANIFEST)
+    tracemalloc.start()
+    try:
+        again = backups.back_up(t, reason="periodic")
+        _now, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert again is not None and peak < 100 << 20
