@@ -39,8 +39,12 @@ def fresh_clone(dest: Path) -> Path:
     return dest
 
 
-def in_checkout(root: Path, env: dict, *argv: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    out = subprocess.run([sys.executable, *argv], cwd=root, env=env, capture_output=True, text=True, timeout=timeout)
+def in_checkout(root: Path, env: dict, *argv: str, timeout: float = 300,
+                typed: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Runs Python in the checkout; ``typed``: what a person types (read from stdin: the process has no
+    terminal, so a password prompt reads it there)."""
+    out = subprocess.run([sys.executable, *argv], cwd=root, env=env, capture_output=True, text=True, timeout=timeout,
+                         input=typed, start_new_session=typed is not None)
     assert out.returncode == 0, f"{argv}: {out.stdout}\n{out.stderr}"
     return out
 
@@ -125,6 +129,10 @@ def test_restore_on_a_fresh_clone_then_the_next_round_from_the_same_tablets(tmp_
     with zipfile.ZipFile(archive) as zf:
         assert not [n for n in zf.namelist() if n.startswith("lexicons/")]
     assert len(list(archive.parent.glob("lexicon-*.kwg"))) == 1 and "Lexicons copied" in restored.stdout
+    # the archive holds no password: the arbiter sets his as the restore says, then logs in (a new API token)
+    name, password = setup["arbiter"]["username"], setup["arbiter"]["password"]
+    assert f"'python manage.py changepassword {name}'" in restored.stdout
+    in_checkout(clone, env2, "manage.py", "changepassword", name, typed=f"{password}\n{password}\n")
     after = snapshot(clone, env2, setup["slug"])
     assert after == before  # standings, players' results, rounds, audit log
 

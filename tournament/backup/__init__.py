@@ -13,8 +13,12 @@
   every publication) into ``BACKUP_DIR``, keeping the last ``BACKUP_KEEP`` (the lexicons once beside them),
   and the latest one's facts for the console.
 
-Commands: ``manage.py backup`` and ``manage.py restore``. Never in an archive: Django's secret key (the
-code keys that hash access codes and tablet tokens are, so the tablets carry on after a restore).
+* :mod:`.checks` — what a restore takes from an archive's rows (checked whole before anything is written);
+  :mod:`.signature` — the manifest's HMAC with this hall's key.
+
+Commands: ``manage.py backup`` and ``manage.py restore``. Never in an archive: an API token, a password hash, a
+staff or superuser flag, a session, Django's secret key (the code keys that hash access codes and tablet tokens
+are, so the tablets carry on after a restore).
 """
 
 from .archive import Archive, BackupError, read_archive, write_archive

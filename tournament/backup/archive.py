@@ -3,7 +3,8 @@
 ``manifest.json``
     what the archive holds (the tournaments, the row counts, the lexicons with their content hashes),
     where it comes from (program version, database, the applied migrations, the settings that matter) and
-    the SHA-256 of every other part, so a damaged or truncated copy is refused before anything changes.
+    the SHA-256 of every other part, so a damaged or truncated copy is refused before anything changes; and
+    its signature with this hall's key (:mod:`.signature`).
 ``data.json``
     the rows, table by table in the order a restore inserts them (:mod:`.rows`).
 ``lexicons/<content hash>.kwg``
@@ -28,11 +29,12 @@ import socket
 import subprocess
 import tempfile
 import zipfile
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
-from typing import IO, Any, TypedDict
+from typing import IO, Any, NotRequired, TypedDict
 
 from django.conf import settings
 from django.db import connection
@@ -44,9 +46,10 @@ from django.utils.translation import gettext as _
 from lexicon.models import Lexicon
 
 from ..models import Tournament
-from . import sniff
+from . import signature, sniff
+from .checks import RowError, check_tables
 from .errors import BackupError
-from .lexicons import LexiconEntry, is_hash, keep_beside
+from .lexicons import LexiconEntry, inside_lexicon_dir, is_hash, keep_beside
 from .rows import data_json, decode_tables, fingerprint, read_snapshot, selection, table_order
 
 __all__ = ["APPS", "DATA", "FORMAT_VERSION", "MANIFEST", "Archive", "BackupError", "LexiconEntry", "Manifest",
@@ -54,14 +57,23 @@ __all__ = ["APPS", "DATA", "FORMAT_VERSION", "MANIFEST", "Archive", "BackupError
            "write_archive"]
 
 FORMAT = "duplicate-scrabble-backup"
-#: 2: the training tables, lexicons that may be kept beside the archive (``beside``); 1 is still read.
-FORMAT_VERSION = 2
+#: 3: no password hash, staff or superuser flag, no API token (:data:`.rows.WITHHELD`); 2: the training tables,
+#: lexicons that may be kept beside the archive (``beside``). 1 and 2 are still read.
+FORMAT_VERSION = 3
 MANIFEST = "manifest.json"
 DATA = "data.json"
 LEXICON_FOLDER = "lexicons/"
 #: The apps whose migrations an archive records (a restore refuses an archive from a newer schema).
 APPS = ("auth", "authtoken", "lexicon", "tournament")
 CHUNK = 1 << 20
+MB = 1 << 20
+#: The most a part may unpack to. The rows of a 1,000-player, 40-round tournament are 17.9 MB
+#: (``tests.load.backup_bench``), its manifest 2.7 kB, a compiled lexicon up to ~60 MB (ru 58 MB).
+LIMITS = {MANIFEST: 16 * MB, DATA: 256 * MB, LEXICON_FOLDER: 1024 * MB}
+#: The most a part over :data:`RATIO_FROM` bytes may unpack to per byte it takes in the archive (the rows are
+#: deflated 14 times, a lexicon stored as it is; 400 MB of white space deflate 1,000 times).
+RATIO = 100
+RATIO_FROM = 1 * MB
 
 
 class TournamentEntry(TypedDict):
@@ -85,6 +97,7 @@ class Manifest(TypedDict):
     lexicons: list[LexiconEntry]
     counts: dict[str, int]
     parts: dict[str, str]  # member → SHA-256
+    signature: NotRequired[str]  # of the rest, with this hall's key (:mod:`.signature`)
 
 
 @functools.cache
@@ -143,8 +156,7 @@ def _entry(lex: Lexicon, *, member: str | None = None, sha: str = "", size: int 
 
 
 def _lexicon_file(lex: Lexicon) -> Path | None:
-    path = lex.absolute_path if lex.file_path else None
-    return path if path is not None and path.is_file() else None
+    return inside_lexicon_dir(lex)
 
 
 def write_archive(out: Path | IO[bytes], tournaments: list[Tournament] | None = None, *,
@@ -188,6 +200,7 @@ def write_archive(out: Path | IO[bytes], tournaments: list[Tournament] | None = 
                     sha, size = _embed(zf, member, path)
                     parts[member] = sha
                     lexicon_entries.append(_entry(lex, member=member, sha=sha, size=size))
+            manifest["signature"] = signature.sign(manifest)
             zf.writestr(MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=1))
 
     if isinstance(out, Path):
@@ -261,56 +274,133 @@ def not_a_backup(path: Path) -> BackupError:
     return BackupError(sniff.not_a_backup_text(path))
 
 
+def limit_of(member: str) -> int:
+    """The most the part may unpack to (:data:`LIMITS`; a lexicon file's, any other part's)."""
+    return LIMITS.get(member, LIMITS[LEXICON_FOLDER])
+
+
+def check_sizes(path: Path, zf: zipfile.ZipFile, members: Iterable[str]) -> None:
+    """Refuses a part whose stated size is over its limit or that unpacks more than :data:`RATIO` times (a ZIP
+    bomb), from the ZIP's directory, before a byte of it is unpacked."""
+    for member in members:
+        info = zf.getinfo(member)
+        limit = limit_of(member)
+        if info.file_size > limit:
+            raise damaged(path, _("the part %(part)s unpacks to %(size)s MB, more than the %(limit)s MB a backup's "
+                                  "part may hold") % {"part": member, "size": f"{info.file_size / MB:,.0f}",
+                                                      "limit": f"{limit / MB:,.0f}"})
+        if info.file_size > RATIO_FROM and info.file_size > RATIO * max(info.compress_size, 1):
+            raise damaged(path, _("the part %(part)s unpacks to %(size)s MB from %(packed)s MB, more than %(ratio)s "
+                                  "times its size in the archive (a ZIP bomb?)")
+                          % {"part": member, "size": f"{info.file_size / MB:,.0f}", "ratio": RATIO,
+                             "packed": f"{info.compress_size / MB:,.2f}"})
+
+
+def read_member(path: Path, zf: zipfile.ZipFile, member: str, *, keep: bool) -> tuple[str, bytes]:
+    """The part's SHA-256 and (``keep``) its bytes, read as a stream and never beyond its limit (whatever its
+    header says)."""
+    h = hashlib.sha256()
+    kept: list[bytes] = []
+    size = 0
+    limit = limit_of(member)
+    with zf.open(member) as fh:
+        while chunk := fh.read(CHUNK):
+            size += len(chunk)
+            if size > limit:
+                raise damaged(path, _("the part %(part)s unpacks to more than the %(limit)s MB a backup's part may "
+                                      "hold") % {"part": member, "limit": f"{limit / MB:,.0f}"})
+            h.update(chunk)
+            if keep:
+                kept.append(chunk)
+    return h.hexdigest(), b"".join(kept)
+
+
+def read_manifest(path: Path, zf: zipfile.ZipFile, ours: bool) -> Manifest:
+    """The manifest, checked to be one of this program's (format, version, parts, every part's size)."""
+    names = set(zf.namelist())
+    if MANIFEST not in names:
+        raise damaged(path, _("it has no manifest")) if ours else not_a_backup(path)
+    check_sizes(path, zf, [MANIFEST])
+    try:
+        manifest: Manifest = json.loads(read_member(path, zf, MANIFEST, keep=True)[1])
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise damaged(path, _("its manifest cannot be read")) from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise damaged(path, _("its manifest cannot be read")) if ours else not_a_backup(path)
+    version = manifest.get("format_version", 0)
+    parts = manifest.get("parts")
+    shapes = ((version, int), (parts, dict), (manifest.get("migrations"), dict), (manifest.get("settings"), dict),
+              (manifest.get("counts"), dict), (manifest.get("tournaments"), list), (manifest.get("lexicons"), list))
+    if not all(isinstance(value, kind) for value, kind in shapes) or isinstance(version, bool) \
+            or not all(isinstance(t, dict) for t in manifest["tournaments"]):
+        raise damaged(path, _("its manifest cannot be read"))
+    if version > FORMAT_VERSION:
+        raise damaged(path, _("it was written by a newer version of the program; update this copy first"))
+    if DATA not in parts:
+        raise damaged(path, _("its manifest lists no database rows"))
+    for member in parts:
+        if member not in names:
+            raise damaged(path, _("the part %(part)s is missing (incomplete copy?)") % {"part": member})
+    check_sizes(path, zf, parts)
+    return manifest
+
+
 def read_archive(path: Path) -> Archive:
-    """Opens and checks an archive (every part against the manifest's SHA-256); :class:`BackupError` with
-    the reason when it is not a backup, is damaged or truncated, or comes from a newer program."""
+    """Opens and checks an archive (every part's size and SHA-256 against the manifest, the schema, every row:
+    :mod:`.checks`); :class:`BackupError` with the reason when it is not a backup, is damaged, truncated or
+    crafted, or comes from a newer program."""
     if not path.is_file():
         raise BackupError(_("There is no file %(file)s.") % {"file": path})
     ours = sniff.starts_as_ours(path, (DATA, MANIFEST), (LEXICON_FOLDER,))
     try:
         with zipfile.ZipFile(path) as zf:
-            names = set(zf.namelist())
-            if MANIFEST not in names:
-                raise damaged(path, _("it has no manifest")) if ours else not_a_backup(path)
-            try:
-                manifest: Manifest = json.loads(zf.read(MANIFEST))
-            except (ValueError, UnicodeDecodeError):
-                raise damaged(path, _("its manifest cannot be read")) from None
-            if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-                raise damaged(path, _("its manifest cannot be read")) if ours else not_a_backup(path)
-            if int(manifest.get("format_version", 0)) > FORMAT_VERSION:
-                raise damaged(path, _("it was written by a newer version of the program; update this copy first"))
-            parts = manifest.get("parts") or {}
-            if DATA not in parts:
-                raise damaged(path, _("its manifest lists no database rows"))
-            for member, sha in parts.items():
-                if member not in names:
-                    raise damaged(path, _("the part %(part)s is missing (incomplete copy?)") % {"part": member})
-                h = hashlib.sha256()
-                with zf.open(member) as fh:
-                    while chunk := fh.read(CHUNK):
-                        h.update(chunk)
-                if h.hexdigest() != sha:
+            manifest = read_manifest(path, zf, ours)
+            data = b""
+            for member, sha in manifest["parts"].items():
+                found, blob = read_member(path, zf, member, keep=member == DATA)
+                if found != sha:
                     raise damaged(path, _("the part %(part)s is damaged (its checksum differs)") % {"part": member})
-            data = json.loads(zf.read(DATA))
+                data = blob if member == DATA else data
+        tables = json.loads(data).get("tables")
     except zipfile.BadZipFile:
         if not ours:
             raise not_a_backup(path) from None
         raise damaged(path, _("the file is damaged or incomplete (cut off while copying?)")) from None
+    except zlib.error:  # a changed byte in a part's compressed bytes
+        raise damaged(path, _("the file is damaged or incomplete (cut off while copying?)")) from None
     except (zipfile.LargeZipFile, OSError, EOFError) as exc:
         raise damaged(path, str(exc)) from None
-    except ValueError:
+    except (ValueError, AttributeError, RecursionError):
         raise damaged(path, _("its database rows cannot be read")) from None
-    tables = data.get("tables") if isinstance(data, dict) else None
     if not isinstance(tables, dict):
         raise damaged(path, _("its database rows cannot be read"))
     try:
         decode_tables(tables)
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError):
         raise damaged(path, _("its database rows cannot be read")) from None
     archive = Archive(path=path, manifest=manifest, tables=tables)
+    check_schema(archive)
     check_lexicon_hashes(archive)
+    try:
+        check_tables(tables, manifest["format_version"])
+    except RowError as exc:
+        raise damaged(path, exc.why) from None
     return archive
+
+
+def check_schema(archive: Archive) -> None:
+    """Refuses an archive of a database with migrations this one lacks (a newer program)."""
+    local = applied_migrations()
+    theirs = archive.manifest["migrations"]
+    unknown = sorted(f"{app}.{name}" for app in APPS for name in set(_names(theirs.get(app))) - set(local.get(app, [])))
+    if unknown:
+        raise BackupError(_("The archive was written by a newer version of the program (its database has %(list)s, "
+                            "this one does not): update this copy, migrate, then restore. Nothing was changed.")
+                          % {"list": ", ".join(map(str, unknown))})
+
+
+def _names(value: object) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list) else []
 
 
 def check_lexicon_hashes(archive: Archive) -> None:
@@ -329,6 +419,12 @@ def check_lexicon_hashes(archive: Archive) -> None:
                         or item.get("status") == Lexicon.Status.READY)
         if not (is_hash(value) or (value == "" and not has_file)):
             raise damaged(archive.path, _("it names a lexicon by an invalid content hash"))
+    for entry in entries:
+        member = entry.get("member")
+        if member is not None and (member != f"{LEXICON_FOLDER}{entry.get('content_hash')}.kwg"
+                                   or member not in archive.manifest["parts"]):
+            raise damaged(archive.path, _("it names a lexicon file %(part)s that is not one of its lexicon files")
+                          % {"part": member})
 
 
 def archive_bytes(tournaments: list[Tournament] | None, *, reason: str = "download") -> tuple[bytes, Manifest]:

@@ -14,6 +14,7 @@ import datetime as dt
 import json
 import logging
 import zipfile
+import zlib
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -23,7 +24,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from ..models import AuditLog, Game, Tournament, TrainingClub, TrainingRun
-from .archive import MANIFEST, BackupError, file_name, fingerprint, write_archive
+from .archive import MANIFEST, BackupError, check_sizes, file_name, fingerprint, read_member, write_archive
 from .lexicons import beside_name, is_hash
 
 log = logging.getLogger(__name__)
@@ -82,11 +83,15 @@ def latest(t: Tournament) -> BackupFile | None:
 
 
 def _archived_fingerprint(path: Path) -> str | None:
+    """The fingerprint the archive's manifest holds (its size checked first and read as a bounded stream: the
+    backup folder is a USB stick anyone may have written to); None when it has none."""
     try:
         with zipfile.ZipFile(path) as zf:
-            manifest = json.loads(zf.read(MANIFEST))
+            check_sizes(path, zf, [MANIFEST])
+            manifest = json.loads(read_member(path, zf, MANIFEST, keep=True)[1])
         return str(manifest["tournaments"][0]["fingerprint"])
-    except (OSError, KeyError, IndexError, ValueError, zipfile.BadZipFile):
+    except (OSError, KeyError, IndexError, TypeError, ValueError, RecursionError, zipfile.BadZipFile, zlib.error,
+            BackupError):
         return None
 
 

@@ -72,11 +72,21 @@ def _sync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+def inside_lexicon_dir(lex: Lexicon) -> Path | None:
+    """The lexicon's file when it is a file inside ``LEXICON_DIR`` (links resolved); None otherwise — a backup
+    never reads a file a row names elsewhere (an absolute path, ``..``), whatever put that row here."""
+    if not lex.file_path:
+        return None
+    folder = lexicon_dir().resolve()
+    path = lex.absolute_path.resolve()
+    return path if path.is_relative_to(folder) and path.is_file() else None
+
+
 def keep_beside(lex: Lexicon, folder: Path) -> bool:
     """Makes sure ``folder`` holds the lexicon's file as ``lexicon-<hash>.kwg`` (copied once: written under a
     temporary name, checked, synced, renamed); False when this machine has no file for it."""
-    source = lex.absolute_path if lex.file_path else None
-    if source is None or not is_hash(lex.content_hash) or not source.is_file():
+    source = inside_lexicon_dir(lex)
+    if source is None or not is_hash(lex.content_hash):
         return False
     dest = folder / beside_name(lex.content_hash)
     if dest.is_file():

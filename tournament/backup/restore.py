@@ -4,8 +4,10 @@ Everything is checked before anything is written (the archive's parts, its schem
 tournaments already here, the lexicons); then the lexicon files are copied (checked against their content
 hash) and the rows inserted in one transaction, parents first, every foreign key mapped:
 
-* users by user name (an arbiter who exists here keeps his password here; one who doesn't comes with his);
-* lexicons by content hash (a lexicon already here with the same words is used as it is);
+* users by user name: an arbiter who exists here keeps his password and rights here; one who doesn't comes
+  without a password (none is in an archive: the command says how to set one) and without rights;
+* lexicons by content hash (a lexicon already here with the same words is used as it is); a lexicon's file
+  is ``graphs/<content hash>.kwg`` when a file comes with it, none otherwise (never a path of the archive);
 * the code keys are added, so every access code and tablet token of the archive works here;
 * every other row is inserted; its primary key is kept when this database has no row in the archive's
   range of keys (always on a fresh machine: links and the tablets' round numbers stay valid), new otherwise.
@@ -29,7 +31,6 @@ from django.core.management.color import no_style
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Max, Min, Model
 from django.utils.translation import gettext as _
-from rest_framework.authtoken.models import Token
 
 from lexicon.models import Lexicon
 
@@ -53,7 +54,8 @@ from ..models import (
 )
 from ..services import audit
 from . import training
-from .archive import APPS, Archive, BackupError, applied_migrations, table_order
+from .archive import Archive, BackupError, check_schema, table_order
+from .checks import NOT_TAKEN
 from .lexicons import LexiconPlan, copy_lexicon_files, plan_lexicons
 
 #: How far a restored tournament's screen version jumps: past anything a tablet saw before the fault.
@@ -78,16 +80,6 @@ class RestoreReport:
 
 
 # -- checks before anything is written ------------------------------------------------------------------------
-
-
-def check_schema(archive: Archive) -> None:
-    local = applied_migrations()
-    unknown = sorted(f"{app}.{name}" for app in APPS
-                     for name in set(archive.manifest["migrations"].get(app, [])) - set(local.get(app, [])))
-    if unknown:
-        raise BackupError(_("The archive was written by a newer version of the program (its database has %(list)s, "
-                            "this one does not): update this copy, migrate, then restore. Nothing was changed.")
-                          % {"list": ", ".join(unknown)})
 
 
 def tournaments_here(archive: Archive) -> list[Tournament]:
@@ -123,8 +115,9 @@ class Mapper:
 
     def fields(self, model: type[Model], row: dict[str, Any]) -> dict[str, Any]:
         values: dict[str, Any] = {}
+        not_taken = NOT_TAKEN.get(model._meta.label, ())
         for f in model._meta.concrete_fields:
-            if f.attname not in row or f.primary_key:
+            if f.attname not in row or f.primary_key or f.attname in not_taken:
                 continue
             value = row[f.attname]
             if f.is_relation and value is not None:
@@ -198,15 +191,11 @@ def _users(archive: Archive, mapper: Mapper, report: RestoreReport) -> None:
             report.users_matched.append(row["username"])
         else:
             new_rows.append(row)
-    created = {row["id"] for row in new_rows}
     mapper.insert(User, new_rows)
+    for user in User.objects.filter(pk__in=[mapping[row["id"]] for row in new_rows]):
+        user.set_unusable_password()  # (an archive holds no password hash)
+        user.save(update_fields=["password"])
     report.users_created.extend(row["username"] for row in new_rows)
-    tokens = [row for row in archive.rows(Token) if row["user_id"] in created
-              and not Token.objects.filter(key=row["key"]).exists()]
-    created_field = Token._meta.get_field("created")
-    for row in tokens:
-        Token.objects.create(key=row["key"], user_id=mapping[row["user_id"]],
-                             created=created_field.to_python(row["created"]))
 
 
 def _code_keys(archive: Archive) -> int:

@@ -26,7 +26,6 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Count, Exists, Field, Model, OuterRef, Q, QuerySet, Sum
-from rest_framework.authtoken.models import Token
 
 from lexicon.models import Lexicon
 
@@ -48,16 +47,26 @@ from ..models import (
     Verdict,
 )
 
+#: Columns no archive holds: a user's password hash and rights (a restored arbiter new on a machine sets his
+#: password there; rights are given by that hall). The arbiters' API tokens are not in an archive either.
+WITHHELD: dict[str, tuple[str, ...]] = {settings.AUTH_USER_MODEL: ("password", "is_superuser", "is_staff")}
+
 
 def table_order() -> list[type[Model]]:
     """The tables of an archive, parents before children (the order a restore inserts them)."""
-    return [get_user_model(), Token, CodeKey, Lexicon, Tournament, Tournament.arbiters.through, Player,
+    return [get_user_model(), CodeKey, Lexicon, Tournament, Tournament.arbiters.through, Player,
             Registration, Game, HallGame, Round, Slip, Verdict, Penalty, Solo, AuditLog, TrainingGame, TrainingClub,
             TrainingRun]
 
 
+def written_fields(model: type[Model]) -> list[Field[Any, Any]]:
+    """The model's fields an archive holds (all but :data:`WITHHELD`)."""
+    withheld = WITHHELD.get(model._meta.label, ())
+    return [f for f in model._meta.concrete_fields if f.attname not in withheld]
+
+
 def columns(model: type[Model]) -> list[str]:
-    return [f.attname for f in model._meta.concrete_fields]
+    return [f.attname for f in written_fields(model)]
 
 
 def training_state(games: QuerySet[TrainingGame]) -> str:
@@ -113,7 +122,6 @@ def selection(tournaments: list[Tournament] | None) -> dict[type[Model], QuerySe
     tids = ts.values("pk")
     return {
         User: users,
-        Token: Token.objects.filter(user__in=users),
         CodeKey: CodeKey.objects.all(),
         Lexicon: lexicons,
         Tournament: ts,
@@ -222,7 +230,7 @@ def sqlite_rows(qs: QuerySet[Any], model: type[Model]) -> TableRows | None:
     :func:`orm_rows` reads them."""
     values = []
     raw: dict[str, list[str]] = {}
-    for f in model._meta.concrete_fields:
+    for f in written_fields(model):
         target = f.target_field if f.is_relation else f  # type: ignore[attr-defined]
         written = _sqlite_value(f, target)
         if written is None:

@@ -84,3 +84,19 @@ def forged(path: Path, out: Path, change_manifest, change_data=None) -> Path:
             dst.writestr(name, blob)
     out.write_bytes(buf.getvalue())
     return out
+
+
+def set_column(label: str, column: str, value):
+    """A ``change_data`` for :func:`forged`: every row of the table gets ``value`` in ``column`` (added at the end
+    when the table has no such column)."""
+    def change(data: dict) -> None:
+        table = data["tables"][label]
+        cols = table["columns"]
+        if column not in cols:
+            cols.append(column)
+            for row in table["rows"]:
+                row.append(None)
+        at = cols.index(column)
+        for row in table["rows"]:
+            row[at] = value
+    return change

@@ -14,7 +14,15 @@ from django.db import connection
 from tests.tournament.backup.helpers import forged
 from tournament.backup import BackupError, read_archive, rows, write_archive
 from tournament.backup.archive import DATA
-from tournament.backup.rows import columns, decode_tables, orm_rows, selection, sqlite_rows, table_order
+from tournament.backup.rows import (
+    columns,
+    decode_tables,
+    orm_rows,
+    selection,
+    sqlite_rows,
+    table_order,
+    written_fields,
+)
 from tournament.models import Verdict
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +30,7 @@ pytestmark = pytest.mark.django_db
 
 def as_restored(model, table: list[list]) -> list[list]:
     """The values as a restore reads them (``to_python``; a JSON field's value as it is)."""
-    fields = model._meta.concrete_fields
+    fields = written_fields(model)
     return [[value if value is None or f.get_internal_type() == "JSONField" else f.to_python(value)
              for f, value in zip(fields, row, strict=True)] for row in table]
 

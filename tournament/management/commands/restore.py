@@ -2,6 +2,7 @@
 
 Run it on a migrated database (``./hall setup`` on a fresh clone). The archive is checked whole before
 anything changes; a tournament already here is refused unless ``--replace``.
+It says whether the archive is signed by this hall (``--require-signature`` refuses it otherwise).
 It speaks one language throughout, its report and its refusals alike: ``--language`` (one of the interface's
 languages), by default the server's ``LANGUAGE_CODE``.
 Exit status: 0 restored, 1 refused (the message says why; nothing changed), 2 unusable arguments.
@@ -21,6 +22,18 @@ from django.utils.translation import gettext as _
 from lexicon.models import Lexicon
 from tournament.backup import Archive, BackupError, RestoreReport, read_archive, restore_archive
 from tournament.backup.lexicons import beside_name, is_hash, places
+from tournament.backup.signature import Signed, signed
+
+
+def signature_text(state: Signed) -> str:
+    """What the archive's signature says, in the active language."""
+    if state is Signed.HERE:
+        return _("Signed by this hall: written here and unchanged since.")
+    if state is Signed.ELSEWHERE:
+        return _("Signed by another hall, or changed since it was written: restore it only if you trust where it "
+                 "comes from.")
+    return _("Not signed (written by an earlier version, or its signature removed): restore it only if you trust "
+             "where it comes from.")
 
 
 def counts_text(counts: dict[str, int]) -> str:
@@ -47,17 +60,25 @@ class Command(BaseCommand):
         parser.add_argument("--replace", action="store_true",
                             help="replace a tournament of the archive that this database already holds")
         parser.add_argument("--check", action="store_true", help="only check the archive and say what it holds")
+        parser.add_argument("--require-signature", action="store_true",
+                            help="refuse an archive not signed by this hall (another hall's, changed, or unsigned)")
         parser.add_argument("--language", choices=[code for code, _name in settings.LANGUAGES],
                             help="the language of the report and the refusals (default: the server's LANGUAGE_CODE)")
 
     def handle(self, *args: Any, **opts: Any) -> None:
         with translation.override(opts["language"] or settings.LANGUAGE_CODE):
-            self.restore(Path(opts["file"]), replace=opts["replace"], check=opts["check"])
+            self.restore(Path(opts["file"]), replace=opts["replace"], check=opts["check"],
+                         require_signature=opts["require_signature"])
 
-    def restore(self, path: Path, *, replace: bool, check: bool) -> None:
+    def restore(self, path: Path, *, replace: bool, check: bool, require_signature: bool) -> None:
         try:
             archive = read_archive(path)
             self.stdout.write(self.holds(archive))
+            state = signed(archive.manifest)
+            self.stdout.write(signature_text(state))
+            if require_signature and state is not Signed.HERE:
+                raise BackupError(_("%(file)s is not signed by this hall, and --require-signature asks for that. "
+                                    "Nothing was changed.") % {"file": path.name})
             if check:
                 self.stdout.write(_("The archive is whole: %(counts)s") % {
                     "counts": counts_text(archive.manifest["counts"])})
@@ -88,6 +109,9 @@ class Command(BaseCommand):
                             (_("Arbiters already here: %(list)s"), report.users_matched)):
             if names:
                 self.stdout.write(text % {"list": ", ".join(names)})
+        for name in report.users_created:
+            self.stdout.write(_("%(name)s has no password on this machine (an archive holds none): set one with "
+                                "'python manage.py changepassword %(name)s'.") % {"name": name})
         for note in report.notes:
             self.stdout.write(_("Note: %(note)s") % {"note": note})
         self.stdout.write(_("The tablets carry on with their logins; start the server (./hall run) and check the "
