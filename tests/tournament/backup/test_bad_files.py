@@ -194,3 +194,19 @@ def test_a_bomb_in_the_backup_folder_does_not_stop_the_automatic_backups(played,
     finally:
         tracemalloc.stop()
     assert again is not None and peak < 100 << 20
+
+
+def test_the_report_names_every_table_in_the_reports_language():
+    """The models' own names are not all translated, and Django names a many-to-many table once, in the language
+    active at start-up: the report names each table itself."""
+    from django.utils import translation
+
+    from tournament.backup.archive import table_order
+    from tournament.management.commands.restore import TABLE_NAMES, counts_text
+
+    assert {m._meta.label for m in table_order()} <= set(TABLE_NAMES)
+    counts = {"tournament.Tournament_arbiters": 2, "tournament.Penalty": 1, "tournament.Slip": 0}
+    with translation.override("en"):
+        assert counts_text(counts) == "arbiters of tournaments: 2; penalties: 1"
+    with translation.override("uk"):
+        assert counts_text(counts) == "судді турнірів: 2; штрафи: 1"

@@ -13,11 +13,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from django.apps import apps
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
 from lexicon.models import Lexicon
 from tournament.backup import Archive, BackupError, RestoreReport, read_archive, restore_archive
@@ -36,17 +36,36 @@ def signature_text(state: Signed) -> str:
              "where it comes from.")
 
 
+#: Each table of an archive as the report names it (the models' own names are not all translated, and Django names a
+#: many-to-many table once, in the language active at start-up).
+TABLE_NAMES = {
+    "auth.User": pgettext_lazy("backup table", "arbiters"),
+    "tournament.CodeKey": pgettext_lazy("backup table", "code keys"),
+    "lexicon.Lexicon": pgettext_lazy("backup table", "lexicons"),
+    "tournament.Tournament": pgettext_lazy("backup table", "tournaments"),
+    "tournament.Tournament_arbiters": pgettext_lazy("backup table", "arbiters of tournaments"),
+    "tournament.Player": pgettext_lazy("backup table", "players"),
+    "tournament.Registration": pgettext_lazy("backup table", "registrations"),
+    "tournament.Game": pgettext_lazy("backup table", "games"),
+    "tournament.HallGame": pgettext_lazy("backup table", "games of halls"),
+    "tournament.Round": pgettext_lazy("backup table", "rounds"),
+    "tournament.Slip": pgettext_lazy("backup table", "slips"),
+    "tournament.Verdict": pgettext_lazy("backup table", "verdicts"),
+    "tournament.Penalty": pgettext_lazy("backup table", "penalties"),
+    "tournament.Solo": pgettext_lazy("backup table", "solos"),
+    "tournament.AuditLog": pgettext_lazy("backup table", "audit lines"),
+    "tournament.TrainingGame": pgettext_lazy("backup table", "training games"),
+    "tournament.TrainingClub": pgettext_lazy("backup table", "training clubs"),
+    "tournament.TrainingRun": pgettext_lazy("backup table", "training runs"),
+}
+
+
 def counts_text(counts: dict[str, int]) -> str:
     """Row counts by table, each table by its name in the active language ("slips: 12; verdicts: 12")."""
     parts = []
     for label, n in counts.items():
-        if not n:
-            continue
-        try:
-            name = str(apps.get_model(label)._meta.verbose_name_plural)
-        except (LookupError, ValueError):
-            name = label.split(".")[-1]
-        parts.append(_("%(table)s: %(n)s") % {"table": name, "n": n})
+        if n:
+            parts.append(_("%(table)s: %(n)s") % {"table": TABLE_NAMES.get(label, label.split(".")[-1]), "n": n})
     return "; ".join(parts)
 
 
