@@ -40,6 +40,7 @@ MATRIX = {
     "arbiter-game": ("get", None, ARBITER),
     "arbiter-game-rounds": ("get", None, ARBITER),
     "arbiter-draw": ("post", {}, ARBITER),
+    "arbiter-rack-typing": ("post", None, ARBITER),
     "arbiter-game-standings": ("get", None, ARBITER),
     "arbiter-game-finish": ("post", {"why": "test"}, ARBITER),
     "arbiter-game-penalty": ("post", {"table": 1, "points": 5, "reason": "test"}, ARBITER),
