@@ -77,6 +77,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "tournament.web.client.ForwardedScheme",  # X-Forwarded-Proto believed from a trusted proxy only
     "django.middleware.security.SecurityMiddleware",
     "tournament.web.csp.ContentSecurityPolicy",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -289,7 +290,9 @@ if env_bool("DJANGO_HTTPS", False):
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # X-Forwarded-Proto: https counts only from a trusted proxy (DJANGO_TRUSTED_PROXIES): ForwardedScheme
+    # (tournament/web/client.py) turns it into this key, which no client can send (tournament/proxies.py).
+    SECURE_PROXY_SSL_HEADER = ("HALL_FORWARDED_HTTPS", "https")
 
 LOGGING = {
     "version": 1,
