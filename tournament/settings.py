@@ -251,6 +251,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # JSON bodies within limits of size (1 MB), depth (64) and integer digits (40): tournament/safejson.py
+    "DEFAULT_PARSER_CLASSES": [
+        "tournament.api.parsers.LimitedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Duplicate tournament API",

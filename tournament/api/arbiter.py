@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -20,6 +21,7 @@ from ..models import AuditLog, Tournament
 from ..services import games, players, rounds
 from .base import GROUP_BY_PARAM, ArbiterView, errors, group_by_param, standings_payload, validated
 from .errors import ApiError, ExceptionHandler, api_exception_handler
+from .parsers import LimitedJSONParser
 from .serializers import arbiter as s
 from .serializers.common import StandingsSerializer, TournamentSerializer
 
@@ -32,6 +34,8 @@ class ArbiterTokenView(ObtainAuthToken):
 
     authentication_classes: list[type] = []
     permission_classes: list[type] = []
+    # ObtainAuthToken names DRF's own parsers: the JSON one within limits instead (tournament/safejson.py)
+    parser_classes = (FormParser, MultiPartParser, LimitedJSONParser)
 
     def get_exception_handler(self) -> ExceptionHandler:
         return api_exception_handler
