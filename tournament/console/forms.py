@@ -26,6 +26,7 @@ from scoring.rules import RuleSet, get_ruleset
 
 from .. import labels
 from ..models import VARIANT_CHOICES, Player, Registration, Tournament
+from ..models.names import clean_name as strip_controls
 from ..services import tournaments
 
 SETUP_FIELDS = [
@@ -163,7 +164,7 @@ class PlayerForm(ConsoleForm):
         self.fields["name"].widget.attrs.update(autofocus=True, autocomplete="off")
 
     def clean_name(self) -> str:
-        name = " ".join(self.cleaned_data["name"].split())
+        name = " ".join(strip_controls(self.cleaned_data["name"]).split())
         if name_key(name) in self.known:
             same, table = self.known[name_key(name)]
             raise forms.ValidationError(_("%(name)s is already registered in this tournament, at table %(n)d.")
@@ -172,8 +173,8 @@ class PlayerForm(ConsoleForm):
 
 
 def name_key(name: str) -> str:
-    """A player's name as compared for duplicates: case and spaces ignored."""
-    return " ".join(name.split()).casefold()
+    """A player's name as compared for duplicates: case, spaces and invisible controls ignored."""
+    return " ".join(strip_controls(name).split()).casefold()
 
 
 # -- CSV import -----------------------------------------------------------------------------------
@@ -216,7 +217,10 @@ def parse_players_csv(text: str, known_names: set[str] | None = None) -> tuple[l
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip() or raw.lstrip().startswith("#"):
             continue
-        cells = [c.strip() for c in next(csv.reader(io.StringIO(raw), delimiter=delimiter))]
+        # a name is stored without its invisible controls (tournament/models/names.py): compared and checked so;
+        # a NUL is refused instead (a file that is not text), as before
+        cells = [(c if "\x00" in c else strip_controls(c)).strip()
+                 for c in next(csv.reader(io.StringIO(raw), delimiter=delimiter))]
         if number == 1 and cells and cells[0].casefold() in HEADER_WORDS:
             continue
         messages = _line_problems(cells, limits)
@@ -229,7 +233,8 @@ def parse_players_csv(text: str, known_names: set[str] | None = None) -> tuple[l
         elif key:
             seen[key] = number
         if messages:  # every problem of the line at once, every line of the file
-            problems.append(CsvProblem(number, raw.replace("\x00", "\ufffd"), "; ".join(messages)))
+            problems.append(CsvProblem(number, strip_controls(raw.replace("\x00", "\ufffd")),
+                                       "; ".join(messages)))
         else:
             rows.append(CsvLine(number, **values))
     return rows, problems
