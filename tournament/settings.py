@@ -238,6 +238,8 @@ WHITENOISE_USE_FINDERS = True  # serve static files without collectstatic in the
 MEDIA_ROOT = VAR_DIR / "media"
 MEDIA_URL = "/media/"
 
+#: Django's password check, with wrong passwords limited per account and per address (tournament/web/passwords.py).
+AUTHENTICATION_BACKENDS = ["tournament.web.passwords.LimitedModelBackend"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
