@@ -14,6 +14,7 @@ from django import forms
 from django.conf import settings
 from django.db import models
 from django.http import QueryDict
+from django.utils.formats import number_format
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
@@ -27,7 +28,7 @@ from scoring.rules import RuleSet, get_ruleset
 from .. import labels
 from ..models import VARIANT_CHOICES, Player, Registration, Tournament
 from ..models.names import clean_name as strip_controls
-from ..services import tournaments
+from ..services import playerimport, tournaments
 
 SETUP_FIELDS = [
     "name", "slug", "starts_on", "ends_on", "venue", "ruleset", "lexicon", "seconds_per_move", "grace_seconds",
@@ -192,6 +193,27 @@ class CsvLine:
     series: str = ""
     licence: str = ""
 
+    def fields(self) -> playerimport.Row:
+        """The player's fields, as ``register_player`` and the background import take them."""
+        return playerimport.Row(name=self.name, club=self.club, category=self.category, series=self.series,
+                                licence=self.licence)
+
+
+def too_many_rows(n: int) -> str:
+    """The refusal of a file of ``n`` players, over the limit."""
+    return ngettext("The file holds %(n)s player: at most %(most)s are imported at once.",
+                    "The file holds %(n)s players: at most %(most)s are imported at once.", n) % {
+        "n": number_format(n, force_grouping=True),
+        "most": number_format(playerimport.MAX_ROWS, force_grouping=True)}
+
+
+def import_limits() -> str:
+    """What the import form says of its limits."""
+    return _("At most %(mb)s MB and %(rows)s lines; more than %(batch)s players are imported in the background "
+             "while this page shows the progress.") % {
+        "mb": playerimport.MAX_BYTES // (1024 * 1024),
+        "rows": number_format(playerimport.MAX_ROWS, force_grouping=True), "batch": playerimport.BATCH}
+
 
 @dataclass
 class CsvProblem:
@@ -276,10 +298,18 @@ class ImportForm(ConsoleForm):
                            widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false",
                                                         "placeholder": EXAMPLE_LINE}))
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["file"].help_text = import_limits()
+
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
         upload = data.get("file")
+        size = upload.size if upload else len((data.get("text") or "").encode())
+        if size > playerimport.MAX_BYTES:
+            raise forms.ValidationError(_("The file has %(size)s MB: at most %(mb)s MB are imported at once.") % {
+                "size": number_format(round(size / (1024 * 1024), 1)), "mb": playerimport.MAX_BYTES // (1024 * 1024)})
         if upload:
             raw = upload.read()
             try:
