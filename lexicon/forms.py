@@ -7,17 +7,17 @@ from typing import Any
 from django import forms
 from django.core.files.uploadedfile import UploadedFile
 from django.db.models import QuerySet
-from django.utils.functional import Promise
+from django.utils.functional import Promise, lazy
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
 
 from scoring.rules import RULESET_NAMES, ruleset_ids
 
-from . import sources, texts
+from . import limits, sources, texts
 from .models import Lexicon
 from .services import NAME_RE, split_words
 
-MAX_UPLOAD_BYTES = 256 * 1024 * 1024
 MAX_CHECK_WORDS = 200
 
 
@@ -87,7 +87,7 @@ class UploadForm(forms.Form):
     file = forms.FileField(
         label=_("Word list"), required=False,
         widget=forms.ClearableFileInput(attrs={"data-choose": _("Choose a file…"), "data-none": _("No file chosen")}),
-        help_text=_("UTF-8 text, one word per line."),
+        help_text=format_lazy("{} {}", _("UTF-8 text, one word per line."), lazy(limits.limits_text, str)()),
     )
     installed = forms.ChoiceField(
         label=_("…or an installed source"), required=False, choices=installed_source_choices,
@@ -112,10 +112,11 @@ class UploadForm(forms.Form):
         if upload is not None:
             if upload.size == 0:
                 raise forms.ValidationError(_("The file is empty."))
-            if upload.size > MAX_UPLOAD_BYTES:
-                raise forms.ValidationError(
-                    _("The file is larger than %(mb)d MB.") % {"mb": MAX_UPLOAD_BYTES // (1024 * 1024)}
-                )
+            try:  # refused before it is stored or built: its size, then its words and edges while reading
+                limits.check_size(upload.size)
+                limits.check_chunks(upload.chunks())
+            except limits.ListTooLarge as exc:
+                raise forms.ValidationError(str(exc)) from None
         return upload
 
     def clean(self) -> dict[str, Any]:

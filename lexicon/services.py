@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from scoring.rules import RulesError, get_ruleset, ruleset_ids
 
-from . import packedlists, sources
+from . import limits, packedlists, sources
 from .files import file_sha256, publish_graph
 from .graph import BuildInfo, GraphError, WordGraph, build
 from .memory import peak_rss_mb, reset_peak_rss
@@ -327,6 +327,10 @@ def import_wordlist(
     try:
         sha = file_sha256(path)
         size = path.stat().st_size
+    except OSError as exc:
+        raise LexiconError(f"cannot read the word list {path}: {exc.strerror or exc}") from None
+    try:  # refused before reading it for the build: its size, then its words and edges in one pass
+        limits.check_file(path)
     except OSError as exc:
         raise LexiconError(f"cannot read the word list {path}: {exc.strerror or exc}") from None
     label = source_label or path.name

@@ -197,6 +197,8 @@ def replay_json(
     except RulesError:
         raise ReplayError("bad_record", msg("record_ruleset", name=name)) from None
     rounds = _field(data, "rounds", list)
+    if data.get("variant") is not None:
+        _field(data, "variant", str)  # a name: ``"variant": {}`` is refused as a field of the wrong kind
     try:
         variant = get_variant(data.get("variant"))
     except VariantError:

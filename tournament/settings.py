@@ -77,6 +77,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "tournament.web.client.ForwardedScheme",  # X-Forwarded-Proto believed from a trusted proxy only
     "django.middleware.security.SecurityMiddleware",
     "tournament.web.csp.ContentSecurityPolicy",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -237,6 +238,8 @@ WHITENOISE_USE_FINDERS = True  # serve static files without collectstatic in the
 MEDIA_ROOT = VAR_DIR / "media"
 MEDIA_URL = "/media/"
 
+#: Django's password check, with wrong passwords limited per account and per address (tournament/web/passwords.py).
+AUTHENTICATION_BACKENDS = ["tournament.web.passwords.LimitedModelBackend"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
@@ -250,6 +253,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # JSON bodies within limits of size (1 MB), depth (64) and integer digits (40): tournament/safejson.py
+    "DEFAULT_PARSER_CLASSES": [
+        "tournament.api.parsers.LimitedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Duplicate tournament API",
@@ -289,7 +298,9 @@ if env_bool("DJANGO_HTTPS", False):
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # X-Forwarded-Proto: https counts only from a trusted proxy (DJANGO_TRUSTED_PROXIES): ForwardedScheme
+    # (tournament/web/client.py) turns it into this key, which no client can send (tournament/proxies.py).
+    SECURE_PROXY_SSL_HEADER = ("HALL_FORWARDED_HTTPS", "https")
 
 LOGGING = {
     "version": 1,

@@ -22,7 +22,7 @@ from django.utils import timezone
 from .backup import automatic as backups
 from .models import Round, Tournament
 from .printing import jobs as print_jobs
-from .services import judging, rounds, solving
+from .services import judging, playerimport, rounds, solving
 
 log = logging.getLogger(__name__)
 
@@ -163,6 +163,13 @@ def build_pdf(self: Task, job_id: str, spec: dict[str, Any], base_url: str | Non
               actor_id: int | None = None, log_out_tablets: bool = False) -> str:
     """Builds the document of a print job (or finds it cached) and records where the file is."""
     return print_jobs.run_job(job_id, spec, base_url=base_url, actor_id=actor_id, log_out_tablets=log_out_tablets)
+
+
+@shared_task(name="tournament.import_players", **ROUND_TASK)
+def import_players(self: Task, job: str) -> str:
+    """A CSV import's players registered in short transactions (services.playerimport); its final state."""
+    done = playerimport.run(job)
+    return done["status"] if done else "unknown job"
 
 
 @shared_task(name="tournament.worker_heartbeat", ignore_result=True)

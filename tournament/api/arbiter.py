@@ -12,14 +12,18 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.exceptions import ValidationError
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from ..errors import Code, ServiceError
 from ..models import AuditLog, Tournament
 from ..services import games, players, rounds, signs
+from ..web import passwords
 from .base import GROUP_BY_PARAM, ArbiterView, errors, group_by_param, standings_payload, validated
 from .errors import ApiError, ExceptionHandler, api_exception_handler
+from .parsers import LimitedJSONParser
 from .serializers import arbiter as s
 from .serializers.common import StandingsSerializer, TournamentSerializer
 
@@ -27,20 +31,39 @@ AUDIT_DEFAULT_LIMIT = 200
 AUDIT_MAX_LIMIT = 1000
 
 
+class TooManyPasswords(ApiError):
+    """429 with ``Retry-After`` (DRF's handler writes it from ``wait``): wrong passwords (``web/passwords.py``)."""
+
+    def __init__(self, detail: str, wait: int) -> None:
+        super().__init__(status.HTTP_429_TOO_MANY_REQUESTS, detail, "too_many_attempts")
+        self.wait = wait
+
+
 class ArbiterTokenView(ObtainAuthToken):
     """POST username + password → a DRF token for the arbiter API."""
 
     authentication_classes: list[type] = []
     permission_classes: list[type] = []
+    # ObtainAuthToken names DRF's own parsers: the JSON one within limits instead (tournament/safejson.py)
+    parser_classes = (FormParser, MultiPartParser, LimitedJSONParser)
 
     def get_exception_handler(self) -> ExceptionHandler:
         return api_exception_handler
 
     @extend_schema(tags=["arbiter"], summary="Arbiter token (username + password)", responses={
         200: OpenApiResponse(response={"type": "object", "properties": {"token": {"type": "string"}}}),
-        **errors(400)})
+        **errors(400, 429)})
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().post(request, *args, **kwargs)
+        username = str(request.data.get("username", "")) if hasattr(request.data, "get") else ""
+        wait = passwords.wait_seconds(username, request)
+        if not wait:
+            try:
+                return super().post(request, *args, **kwargs)
+            except ValidationError:
+                wait = passwords.wait_seconds(username, request)  # this wrong password reached the limit
+                if not wait:
+                    raise
+        raise TooManyPasswords(passwords.retry_message(wait), wait)
 
 
 class ArbiterTournamentList(ArbiterView):

@@ -59,7 +59,8 @@ class HallResults(SimulView):
                    responses={200: ResultAnswer, 201: ResultAnswer, **errors(400, 404, 409)})
     def post(self, request: Request, game: str) -> Response:
         simul = self.simul(game)
-        body = request.body  # the bytes as sent: the signature is checked on the results they hold
+        # the bytes as sent (the signature is checked on the results they hold), read no further than the limit
+        body = request.stream.read(simulfiles.MAX_BYTES + 1) if request.stream is not None else b""
         result, outcome = simultaneous.import_results(None, simul, body, source=SimulResult.Source.API)
         return Response({"hall": result.hall.code, "outcome": outcome, "version": result.version,
                          "players": len(result.document["players"])}, status=201 if outcome == "new" else 200)

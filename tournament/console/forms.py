@@ -15,7 +15,7 @@ from django import forms
 from django.conf import settings
 from django.db import models
 from django.http import QueryDict
-from django.utils.formats import get_format
+from django.utils.formats import get_format, number_format
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext, pgettext_lazy
@@ -28,7 +28,8 @@ from scoring.rules import RuleSet, get_ruleset
 
 from .. import labels
 from ..models import VARIANT_CHOICES, Player, Registration, Tournament
-from ..services import tournaments
+from ..models.names import clean_name as strip_controls
+from ..services import playerimport, tournaments
 
 SETUP_FIELDS = [
     "name", "slug", "starts_on", "ends_on", "venue", "ruleset", "lexicon", "seconds_per_move", "grace_seconds",
@@ -204,7 +205,7 @@ class PlayerForm(ConsoleForm):
         self.fields["name"].widget.attrs.update(autofocus=True, autocomplete="off")
 
     def clean_name(self) -> str:
-        name = " ".join(self.cleaned_data["name"].split())
+        name = " ".join(strip_controls(self.cleaned_data["name"]).split())
         if name_key(name) in self.known:
             same, table = self.known[name_key(name)]
             raise forms.ValidationError(_("%(name)s is already registered in this tournament, at table %(n)d.")
@@ -213,8 +214,8 @@ class PlayerForm(ConsoleForm):
 
 
 def name_key(name: str) -> str:
-    """A player's name as compared for duplicates: case and spaces ignored."""
-    return " ".join(name.split()).casefold()
+    """A player's name as compared for duplicates: case, spaces and invisible controls ignored."""
+    return " ".join(strip_controls(name).split()).casefold()
 
 
 # -- CSV import -----------------------------------------------------------------------------------
@@ -231,6 +232,27 @@ class CsvLine:
     category: str = ""
     series: str = ""
     licence: str = ""
+
+    def fields(self) -> playerimport.Row:
+        """The player's fields, as ``register_player`` and the background import take them."""
+        return playerimport.Row(name=self.name, club=self.club, category=self.category, series=self.series,
+                                licence=self.licence)
+
+
+def too_many_rows(n: int) -> str:
+    """The refusal of a file of ``n`` players, over the limit."""
+    return ngettext("The file holds %(n)s player: at most %(most)s are imported at once.",
+                    "The file holds %(n)s players: at most %(most)s are imported at once.", n) % {
+        "n": number_format(n, force_grouping=True),
+        "most": number_format(playerimport.MAX_ROWS, force_grouping=True)}
+
+
+def import_limits() -> str:
+    """What the import form says of its limits."""
+    return _("At most %(mb)s MB and %(rows)s lines; more than %(batch)s players are imported in the background "
+             "while this page shows the progress.") % {
+        "mb": playerimport.MAX_BYTES // (1024 * 1024),
+        "rows": number_format(playerimport.MAX_ROWS, force_grouping=True), "batch": playerimport.BATCH}
 
 
 @dataclass
@@ -257,7 +279,10 @@ def parse_players_csv(text: str, known_names: set[str] | None = None) -> tuple[l
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip() or raw.lstrip().startswith("#"):
             continue
-        cells = [c.strip() for c in next(csv.reader(io.StringIO(raw), delimiter=delimiter))]
+        # a name is stored without its invisible controls (tournament/models/names.py): compared and checked so;
+        # a NUL is refused instead (a file that is not text), as before
+        cells = [(c if "\x00" in c else strip_controls(c)).strip()
+                 for c in next(csv.reader(io.StringIO(raw), delimiter=delimiter))]
         if number == 1 and cells and cells[0].casefold() in HEADER_WORDS:
             continue
         messages = _line_problems(cells, limits)
@@ -270,7 +295,8 @@ def parse_players_csv(text: str, known_names: set[str] | None = None) -> tuple[l
         elif key:
             seen[key] = number
         if messages:  # every problem of the line at once, every line of the file
-            problems.append(CsvProblem(number, raw.replace("\x00", "\ufffd"), "; ".join(messages)))
+            problems.append(CsvProblem(number, strip_controls(raw.replace("\x00", "\ufffd")),
+                                       "; ".join(messages)))
         else:
             rows.append(CsvLine(number, **values))
     return rows, problems
@@ -312,10 +338,18 @@ class ImportForm(ConsoleForm):
                            widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false",
                                                         "placeholder": EXAMPLE_LINE}))
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["file"].help_text = import_limits()
+
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
         upload = data.get("file")
+        size = upload.size if upload else len((data.get("text") or "").encode())
+        if size > playerimport.MAX_BYTES:
+            raise forms.ValidationError(_("The file has %(size)s MB: at most %(mb)s MB are imported at once.") % {
+                "size": number_format(round(size / (1024 * 1024), 1)), "mb": playerimport.MAX_BYTES // (1024 * 1024)})
         if upload:
             raw = upload.read()
             try:

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods
 
 from ..errors import ServiceError
 from ..models import Registration, Tournament
+from ..services import playerimport
 from ..services import players as player_service
 from ..web.access import arbiter_view, flash_error
 from . import forms
@@ -74,6 +76,16 @@ def handed_out(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @never_cache  # the imported players' codes are kept in no cache of the browser
 @require_http_methods(["GET", "POST"])
 def import_players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """A CSV file checked whole (every bad line listed, nothing written); up to ``BATCH`` players registered
+    at once, more by the worker in short transactions while this page shows its progress (``?job=``)."""
+    job = request.GET.get("job", "")
+    if job and request.method == "GET":
+        found = playerimport.state(job, tournament)
+        if found is None:
+            raise Http404(_("No such import."))
+        return render(request, "arbiter/import.html", context(
+            tournament, "players", job=found, progress=_job_progress(found),
+            status_url=reverse("arbiter:import_status", args=[tournament.slug, job])))
     form = forms.ImportForm(request.POST or None, request.FILES or None)
     problems: list[forms.CsvProblem] = []
     imported: list[tuple[Registration, str]] = []
@@ -84,22 +96,50 @@ def import_players(request: HttpRequest, tournament: Tournament) -> HttpResponse
             messages.error(request, _("No player line found."))
         elif problems:
             messages.error(request, to_correct(len(problems)))
+        elif len(rows) > playerimport.MAX_ROWS:
+            messages.error(request, forms.too_many_rows(len(rows)))
+        elif len(rows) > playerimport.BATCH:
+            job = playerimport.start(request.user, tournament, [row.fields() for row in rows])
+            return redirect(f"{reverse('arbiter:import', args=[tournament.slug])}?job={job}")
         else:
-            try:
-                with transaction.atomic():
-                    for row in rows:
-                        try:
-                            imported.append(player_service.register_player(
-                                request.user, tournament, name=row.name, club=row.club, category=row.category,
-                                series=row.series, licence=row.licence))
-                        except ServiceError as exc:
-                            problems.append(forms.CsvProblem(row.line, row.name, exc.message))
-                            raise
-            except ServiceError:
-                imported = []
-                messages.error(request, to_correct(len(problems)))
-            else:
-                messages.success(request, ngettext("%(n)d player imported.", "%(n)d players imported.",
-                                                   len(imported)) % {"n": len(imported)})
+            imported = _register_now(request, tournament, rows, problems)
     return render(request, "arbiter/import.html", context(
         tournament, "players", form=form, problems=problems, imported=imported))
+
+
+def _register_now(request: HttpRequest, tournament: Tournament, rows: list[forms.CsvLine],
+                  problems: list[forms.CsvProblem]) -> list[tuple[Registration, str]]:
+    """A small file (one batch) registered in this request, all or none; its codes shown at once."""
+    imported: list[tuple[Registration, str]] = []
+    try:
+        with transaction.atomic():
+            for row in rows:
+                try:
+                    imported.append(player_service.register_player(request.user, tournament, **row.fields()))
+                except ServiceError as exc:
+                    problems.append(forms.CsvProblem(row.line, row.name, exc.message))
+                    raise
+    except ServiceError:
+        messages.error(request, to_correct(len(problems)))
+        return []
+    messages.success(request, ngettext("%(n)d player imported.", "%(n)d players imported.",
+                                       len(imported)) % {"n": len(imported)})
+    return imported
+
+
+def _job_progress(job: playerimport.State) -> dict[str, object]:
+    labels = {"queued": _("Waiting for the worker"), "running": _("Importing"), "done": _("Imported"),
+              "failed": _("The import stopped")}
+    return {"status_label": labels.get(job["status"], job["status"]),
+            "progress": job["done"] * 100 // max(job["total"], 1), "done": job["status"] in ("done", "failed")}
+
+
+@arbiter_view
+@never_cache
+@require_GET
+def import_status(request: HttpRequest, tournament: Tournament, job: str) -> JsonResponse:
+    """A background import's progress, polled by its page (``static/js/progress.js``)."""
+    found = playerimport.state(job, tournament)
+    if found is None:
+        raise Http404(_("No such import."))
+    return JsonResponse(_job_progress(found))

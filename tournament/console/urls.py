@@ -16,6 +16,7 @@ urlpatterns = [
     path("t/<slug:slug>/backup/", tournaments.backup_download, name="backup"),
     path("t/<slug:slug>/players/", players.players, name="players"),
     path("t/<slug:slug>/players/import/", players.import_players, name="import"),
+    path("t/<slug:slug>/players/import/<str:job>/", players.import_status, name="import_status"),
     path("t/<slug:slug>/games/new/", games.game_create, name="game_create"),
     path("t/<slug:slug>/g/<int:number>/", games.game, name="game"),
     path("t/<slug:slug>/g/<int:number>/live.json", games.live, name="live"),

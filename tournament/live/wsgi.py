@@ -27,6 +27,7 @@ from urllib.parse import parse_qs
 
 from django.conf import settings
 
+from .. import proxies
 from . import tablet, version
 
 if TYPE_CHECKING:
@@ -135,8 +136,7 @@ class FastVersionPolls:
 
     @staticmethod
     def is_secure(environ: WSGIEnvironment) -> bool:
-        proxy = settings.SECURE_PROXY_SSL_HEADER
-        if proxy:
-            header, value = proxy
-            return environ.get(header) == value
+        # DJANGO_HTTPS=1: X-Forwarded-Proto only from a trusted proxy (tournament/proxies.py)
+        if settings.SECURE_PROXY_SSL_HEADER and proxies.forwarded_https(environ, settings.TRUSTED_PROXIES):
+            return True
         return environ.get("wsgi.url_scheme") == "https"

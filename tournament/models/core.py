@@ -23,6 +23,8 @@ from scoring.coords import Convention
 from scoring.rules import RULESET_NAMES, ruleset_ids
 from scoring.variants import variant_ids
 
+from .names import NameField
+
 RULESET_CHOICES = [(r, f"{r} — {RULESET_NAMES[r]}") for r in ruleset_ids()]
 #: A game's variant (:mod:`scoring.variants`, RULES §4 "Variants"), its name in the active language.
 VARIANT_NAMES = {"classic": _("Classic"), "joker": _("Joker"), "topping": _("Topping"), "7among8": _("7-among-8")}
@@ -115,11 +117,11 @@ class Tournament(models.Model):
 
     SECONDS_CHOICES = [(180, "3:00"), (150, "2:30"), (120, "2:00"), (60, "1:00")]
 
-    name = models.CharField(pgettext_lazy("tournament", "name"), max_length=200)
+    name = NameField(pgettext_lazy("tournament", "name"), max_length=200)
     slug = models.SlugField(_("slug"), max_length=80, unique=True)
     starts_on = models.DateField(_("starts on"), null=True, blank=True)
     ends_on = models.DateField(_("ends on"), null=True, blank=True)
-    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    venue = NameField(_("venue"), max_length=200, blank=True)
     ruleset = models.CharField(_("rule set"), max_length=16, choices=RULESET_CHOICES)
     lexicon = models.ForeignKey("lexicon.Lexicon", on_delete=models.PROTECT, related_name="tournaments")
     seconds_per_move = models.PositiveSmallIntegerField(_("time per move"), choices=SECONDS_CHOICES, default=180)
@@ -165,11 +167,11 @@ class Tournament(models.Model):
 
 
 class Player(models.Model):
-    name = models.CharField(_("name"), max_length=200)
-    club = models.CharField(_("club"), max_length=200, blank=True)
-    category = models.CharField(_("category"), max_length=40, blank=True, help_text=_("age category"))
-    series = models.CharField(_("series"), max_length=40, blank=True)
-    licence = models.CharField(_("licence"), max_length=40, blank=True)
+    name = NameField(_("name"), max_length=200)
+    club = NameField(_("club"), max_length=200, blank=True)
+    category = NameField(_("category"), max_length=40, blank=True, help_text=_("age category"))
+    series = NameField(_("series"), max_length=40, blank=True)
+    licence = NameField(_("licence"), max_length=40, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

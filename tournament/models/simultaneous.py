@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from .core import RULESET_CHOICES, VARIANT_CHOICES, Game, Tournament
+from .names import NameField
 
 
 class Simultaneous(models.Model):
@@ -15,7 +16,7 @@ class Simultaneous(models.Model):
     advance) played the same day in several halls, each on its own server, ranked together."""
 
     game_id = models.UUIDField(_("game id"), unique=True, editable=False)
-    name = models.CharField(pgettext_lazy("tournament", "name"), max_length=200)
+    name = NameField(pgettext_lazy("tournament", "name"), max_length=200)
     ruleset = models.CharField(_("rule set"), max_length=16, choices=RULESET_CHOICES)
     variant = models.CharField(_("variant"), max_length=16, choices=VARIANT_CHOICES, default="classic")
     lexicon = models.ForeignKey("lexicon.Lexicon", on_delete=models.PROTECT, related_name="simultaneous_games")
@@ -46,9 +47,9 @@ class SimulHall(models.Model):
 
     simultaneous = models.ForeignKey(Simultaneous, on_delete=models.CASCADE, related_name="halls")
     code = models.SlugField(_("hall code"), max_length=40)
-    name = models.CharField(_("hall"), max_length=200)
-    club = models.CharField(_("club"), max_length=200, blank=True)
-    city = models.CharField(_("city"), max_length=200, blank=True)
+    name = NameField(_("hall"), max_length=200)
+    club = NameField(_("club"), max_length=200, blank=True)
+    city = NameField(_("city"), max_length=200, blank=True)
     key = models.CharField(max_length=64)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -84,7 +85,7 @@ class HallGame(models.Model):
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="simultaneous")
     simul_id = models.UUIDField(_("game id"))
     hall = models.CharField(_("hall code"), max_length=40)
-    hall_name = models.CharField(_("hall"), max_length=200)
+    hall_name = NameField(_("hall"), max_length=200)
     key = models.CharField(max_length=64)
     lexicon_hash = models.CharField(_("lexicon hash"), max_length=64)
     package = models.JSONField()

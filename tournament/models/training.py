@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.coords import Convention
 
 from .core import RULESET_CHOICES, VARIANT_CHOICES, Game, Tournament
+from .names import NameField
 
 
 class TrainingGame(models.Model):
@@ -16,7 +17,7 @@ class TrainingGame(models.Model):
     its rounds (:class:`scoring.training.TrainingRound`: rack, board before, top) so that nothing a
     training does reads or writes the tournament's rounds again."""
 
-    title = models.CharField(_("title"), max_length=200)
+    title = NameField(_("title"), max_length=200)
     #: the tournament game it comes from (None: an imported record)
     source_game = models.OneToOneField(Game, null=True, blank=True, on_delete=models.SET_NULL,
                                        related_name="training")
@@ -57,7 +58,7 @@ class TrainingClub(models.Model):
     for every run that joined with ``code`` at once."""
 
     game = models.ForeignKey(TrainingGame, on_delete=models.CASCADE, related_name="clubs")
-    name = models.CharField(_("club"), max_length=100)
+    name = NameField(_("club"), max_length=100)
     #: what the players type to join (their runs' pages show the session's table at the end)
     code = models.CharField(max_length=16, unique=True)
     #: the leader's page address holds it
@@ -80,7 +81,7 @@ class TrainingRun(models.Model):
     game = models.ForeignKey(TrainingGame, on_delete=models.CASCADE, related_name="runs")
     #: a club session's run: its rounds start when the leader starts them
     club = models.ForeignKey(TrainingClub, null=True, blank=True, on_delete=models.CASCADE, related_name="runs")
-    name = models.CharField(_("name"), max_length=100)
+    name = NameField(_("name"), max_length=100)
     #: the code that resumes the run (its address)
     code = models.CharField(max_length=16, unique=True)
     round = models.PositiveSmallIntegerField(default=0)

@@ -41,6 +41,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, Spacer
 
 from .. import labels
+from ..models.names import clean_name
 
 #: Progress callback: (fraction done 0..1, short message).
 Progress = Callable[[float, str], None]
@@ -255,7 +256,7 @@ def local_datetime(tournament: Any, dt: datetime) -> str:
 
 def escape(text: object) -> str:
     """Text for a reportlab Paragraph (its mini-markup)."""
-    return str(text if text is not None else "").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return clean_name(str(text if text is not None else "")).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def minus(n: int | float) -> str:

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from scoring.game import RoundRecord
 from scoring.records import prepared_text
 
+from .. import safejson
 from ..errors import Code, ServiceError
 
 PACKAGE_FORMAT = "duplicate-simultaneous-package"
@@ -87,9 +88,9 @@ def load(data: bytes | str | dict[str, Any]) -> dict[str, Any]:
     if len(data) > MAX_BYTES:
         raise _bad(_("the file is larger than %(mb)s MB") % {"mb": MAX_BYTES // (1024 * 1024)})
     try:
-        doc = json.loads(data)
-    except (ValueError, UnicodeDecodeError):
-        raise _bad(_("the file is not JSON")) from None
+        doc = safejson.loads(data)
+    except safejson.JsonRefused as exc:
+        raise _bad(str(exc)) from None
     if not isinstance(doc, dict):
         raise _bad(_("the file is not JSON"))
     return doc

@@ -9,7 +9,6 @@ hall's key, for the organiser (a file carried by hand, or :func:`send_results` o
 
 from __future__ import annotations
 
-import json
 import urllib.error
 import urllib.request
 from typing import Any
@@ -17,7 +16,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from .. import gamestate
+from .. import gamestate, safejson
 from ..errors import Code, ServiceError, entry_of
 from ..models import Game, HallGame, Tournament
 from . import audit, games, simulfiles, standings
@@ -107,8 +106,8 @@ def send_results(actor: audit.Actor, game: Game, url: str = "") -> dict[str, Any
                                      headers={"Content-Type": "application/json"})
     answer = _ask_organiser(request, _("the organiser refused the results: %(why)s"))
     try:
-        return dict(json.loads(answer or b"{}"))
-    except ValueError as exc:
+        return dict(safejson.loads(answer or b"{}", max_bytes=simulfiles.MAX_BYTES))
+    except (ValueError, TypeError) as exc:
         raise ServiceError(Code.CONFLICT, _("the organiser's server cannot be reached: %(why)s")
                            % {"why": exc}) from None
 
@@ -127,7 +126,7 @@ def _ask_organiser(request: urllib.request.Request, refused: str, *, limit: int 
             return bytes(answer.read(limit))
     except urllib.error.HTTPError as exc:
         try:
-            answer = json.loads(exc.read())
+            answer = safejson.loads(exc.read(simulfiles.MAX_BYTES + 1), max_bytes=simulfiles.MAX_BYTES)
         except ValueError:
             answer = {}
         answer = answer if isinstance(answer, dict) else {}

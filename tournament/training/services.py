@@ -14,7 +14,6 @@ players' lines for the comparison at the end).
 
 from __future__ import annotations
 
-import json
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -38,7 +37,7 @@ from scoring.tops import offered_moves, ranked_moves
 from scoring.training import TrainingRound, board_after, read_gcg, training_rounds
 from scoring.variants import variant_ruleset
 
-from .. import gamestate, labels
+from .. import gamestate, labels, safejson
 from ..models import Game, Registration, Round, TrainingClub, TrainingGame, TrainingRun
 from ..services import solving, standings
 
@@ -144,9 +143,11 @@ def read_record(text: str, lexicon: Lexicon, style: labels.CoordStyle | None = N
     try:
         if stripped.startswith("{"):
             try:
-                data = json.loads(stripped)
-            except json.JSONDecodeError:
-                raise TrainingError(_("The file is not a JSON record: it cannot be read as JSON.")) from None
+                data = safejson.loads(stripped)
+            except safejson.JsonRefused as exc:  # not JSON, or JSON over a limit (the limit said)
+                if exc.syntax:
+                    raise TrainingError(_("The file is not a JSON record: it cannot be read as JSON.")) from None
+                raise TrainingError(str(exc)) from None
             if isinstance(data, dict) and data.get("end_reason") is None:
                 data["end_reason"] = "no_move"  # a record of a game stopped early: replay what was played
             game = replay_json(data)

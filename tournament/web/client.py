@@ -4,48 +4,41 @@ Behind a reverse proxy every request comes from the proxy's address: ten wrong a
 tablet would lock out the whole hall. The address is then read from ``X-Forwarded-For`` — but only when the
 request comes from a proxy the settings trust (``TRUSTED_PROXIES``, env ``DJANGO_TRUSTED_PROXIES``: addresses
 or networks), and only the part the trusted proxies wrote: the right-most address that is not a trusted
-proxy. Without trusted proxies the header is ignored (anyone can send it).
+proxy. Without trusted proxies the header is ignored (anyone can send it). ``X-Forwarded-Proto`` likewise
+(``ForwardedScheme``). The rule itself is ``tournament/proxies.py``.
 """
 
 from __future__ import annotations
 
-import ipaddress
 from collections.abc import Callable
-from functools import cache
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
 
+from .. import proxies
 from ..services import audit
-
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
-
-
-@cache
-def _networks(entries: tuple[str, ...]) -> tuple[Network, ...]:
-    return tuple(ipaddress.ip_network(e.strip(), strict=False) for e in entries if e.strip())
-
-
-def _trusted(address: str, networks: tuple[Network, ...]) -> bool:
-    try:
-        ip = ipaddress.ip_address(address.strip())
-    except ValueError:
-        return False
-    return any(ip in net for net in networks)
 
 
 def client_address(request: HttpRequest) -> str:
     """The client's address: ``REMOTE_ADDR``, or behind a trusted proxy the nearest untrusted address of
     ``X-Forwarded-For``."""
-    remote = str(request.META.get("REMOTE_ADDR") or "unknown")
-    networks = _networks(tuple(getattr(settings, "TRUSTED_PROXIES", ())))
-    if not networks or not _trusted(remote, networks):
-        return remote
-    chain = [a.strip() for a in str(request.META.get("HTTP_X_FORWARDED_FOR", "")).split(",") if a.strip()]
-    for address in reversed(chain):
-        if not _trusted(address, networks):
-            return address
-    return chain[0] if chain else remote
+    return proxies.client_address(request.META, getattr(settings, "TRUSTED_PROXIES", ()))
+
+
+class ForwardedScheme:
+    """Middleware, first of all: ``X-Forwarded-Proto: https`` makes a request secure only when it comes from a
+    trusted proxy. It sets (or removes) ``proxies.FORWARDED_HTTPS``, the key ``SECURE_PROXY_SSL_HEADER`` names,
+    so that a client that sends the header itself still gets the redirect to HTTPS and no secure cookie."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        if proxies.forwarded_https(request.META, getattr(settings, "TRUSTED_PROXIES", ())):
+            request.META[proxies.FORWARDED_HTTPS] = "https"
+        else:
+            request.META.pop(proxies.FORWARDED_HTTPS, None)
+        return self.get_response(request)
 
 
 class ClientAddress:
@@ -62,4 +55,4 @@ class ClientAddress:
             audit.request_address.reset(token)
 
 
-__all__ = ["ClientAddress", "client_address"]
+__all__ = ["ClientAddress", "ForwardedScheme", "client_address"]

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from ..models import Tournament
+from . import passwords
 from .language import hall_language
 
 
@@ -38,11 +39,26 @@ def speak_the_halls_language(request: HttpRequest) -> None:
 
 
 class LoginView(auth_views.LoginView):
-    """The console's login page, in the hall's language (:func:`speak_the_halls_language`)."""
+    """The console's login page, in the hall's language (:func:`speak_the_halls_language`); while the account
+    or the address is locked by wrong passwords (``passwords.py``), a 429 that says when to try again."""
 
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         speak_the_halls_language(request)
         return super().dispatch(request, *args, **kwargs)
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        username = request.POST.get("username", "")
+        wait = passwords.wait_seconds(username, request)
+        if not wait:
+            response = super().post(request, *args, **kwargs)
+            wait = passwords.wait_seconds(username, request) if response.status_code == 200 else 0
+            if not wait:
+                return response
+        form = self.form_class(request=request, initial={"username": username})
+        locked = self.render_to_response(self.get_context_data(form=form, locked=passwords.retry_message(wait)))
+        locked.status_code = 429
+        locked["Retry-After"] = str(wait)
+        return locked
 
 
 class LogoutView(auth_views.LogoutView):

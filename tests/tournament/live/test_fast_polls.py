@@ -114,15 +114,18 @@ def test_a_change_reaches_the_polls_within_the_memo_time(client, alice, tourname
 
 def test_https_settings_plain_http_polls_are_redirected_by_django(client, tournament, settings):
     settings.SECURE_SSL_REDIRECT, settings.SECURE_HSTS_SECONDS = True, 3600
-    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    settings.SECURE_PROXY_SSL_HEADER = ("HALL_FORWARDED_HTTPS", "https")
+    settings.TRUSTED_PROXIES = ["127.0.0.1"]
     live_version.expire()
     inner = Inner()
     app = FastVersionPolls(inner)
     tablet = f"/tablet/version/{tournament.slug}/"
-    etag = client.get(tablet, HTTP_X_FORWARDED_PROTO="https", secure=True)["ETag"]
+    etag = client.get(tablet, HTTP_X_FORWARDED_PROTO="https", REMOTE_ADDR="127.0.0.1")["ETag"]
     assert call(app, tablet, etag=etag)[2] == b"django"
-    status, headers, _ = call(app, tablet, etag=etag, HTTP_X_FORWARDED_PROTO="https")
+    status, headers, _ = call(app, tablet, etag=etag, HTTP_X_FORWARDED_PROTO="https", REMOTE_ADDR="127.0.0.1")
     assert status == "304 Not Modified" and headers["Strict-Transport-Security"].startswith("max-age=3600")
+    # the same header from a client that is not a trusted proxy: plain HTTP, so Django redirects it
+    assert call(app, tablet, etag=etag, HTTP_X_FORWARDED_PROTO="https", REMOTE_ADDR="10.0.0.5")[2] == b"django"
 
 
 def test_the_served_application_has_the_layer():

@@ -57,6 +57,7 @@ PAGE_MATRIX = {
     ("arbiter", "backup"): ARB,
     ("arbiter", "players"): ARB,
     ("arbiter", "import"): ARB,
+    ("arbiter", "import_status"): ARB_NO_JOB,  # a background import's progress: 404 for a job not of this tournament
     ("arbiter", "game_create"): ARB_POST_ONLY,
     ("arbiter", "game"): ARB,
     ("arbiter", "live"): ARB,

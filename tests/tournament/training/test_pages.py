@@ -98,3 +98,10 @@ def test_a_game_not_finished_cannot_be_started(alice, tournament, eager):
     game = services.games.create_game(alice, tournament, prepared_racks=["CATSROE"])
     assert Client().post("/training/start/", {"game": game.pk, "name": "Q"}).status_code == 404
     assert not TrainingRun.objects.exists()
+
+
+def test_a_training_runs_name_is_stored_without_an_invisible_control(finished_game):
+    game, _regs = finished_game
+    answer = Client().post("/training/start/", {"game": game.pk, "name": "Pa\u202eul"})
+    assert answer.status_code == 302
+    assert TrainingRun.objects.get().name == "Paul"

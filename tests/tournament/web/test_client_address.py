@@ -97,3 +97,40 @@ def test_the_synchronous_level_is_only_a_measurement_knob(monkeypatch):
         monkeypatch.setenv("DUPLICATE_SQLITE_SYNCHRONOUS", level)
         with pytest.raises(ImproperlyConfigured):
             sqlite_synchronous()
+
+
+def production_https_settings() -> dict:
+    """SECURE_PROXY_SSL_HEADER and the middleware as tournament/settings.py makes them with DJANGO_HTTPS=1."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    env.update(DJANGO_HTTPS="1", DJANGO_SECRET_KEY="k" * 60, DJANGO_SETTINGS_MODULE="tournament.settings")
+    script = ("import json, django; from django.conf import settings; django.setup();"
+              "print(json.dumps([settings.SECURE_PROXY_SSL_HEADER, settings.MIDDLEWARE]))")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=60,
+                         cwd=Path(__file__).resolve().parents[3])
+    assert out.returncode == 0, out.stderr
+    header, middleware = json.loads(out.stdout.strip().splitlines()[-1])
+    return {"SECURE_PROXY_SSL_HEADER": tuple(header), "MIDDLEWARE": middleware}
+
+
+@pytest.mark.django_db
+def test_forwarded_proto_is_believed_only_from_a_trusted_proxy(settings, client):
+    """Issue 35 item 11: with DJANGO_HTTPS=1 a client that sends ``X-Forwarded-Proto: https`` itself is still
+    on plain HTTP (redirected, no secure request); the trusted proxy's header makes the request secure."""
+    for name, value in production_https_settings().items():
+        setattr(settings, name, value)
+    settings.SECURE_SSL_REDIRECT = True
+    settings.TRUSTED_PROXIES = ["127.0.0.1"]
+    forged = client.get("/arbiter/login/", HTTP_X_FORWARDED_PROTO="https", REMOTE_ADDR="10.0.0.5")
+    assert forged.status_code == 301 and forged["Location"].startswith("https://")
+    forged_through = client.get("/arbiter/login/", HTTP_X_FORWARDED_PROTO="https", REMOTE_ADDR="10.0.0.5",
+                                HALL_FORWARDED_HTTPS="https")  # the inner key cannot be sent either
+    assert forged_through.status_code == 301
+    proxied = client.get("/arbiter/login/", HTTP_X_FORWARDED_PROTO="https", REMOTE_ADDR="127.0.0.1")
+    assert proxied.status_code == 200
+    plain = client.get("/arbiter/login/", HTTP_X_FORWARDED_PROTO="http", REMOTE_ADDR="127.0.0.1")
+    assert plain.status_code == 301
