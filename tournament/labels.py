@@ -245,6 +245,7 @@ AUDIT_ACTIONS: dict[str, Promise] = {
     "tournament.backup": _("backup downloaded"),
     "tournament.restore": _("restored from a backup"),
     "player.register": _("player registered"),
+    "player.import": _("players imported from a file"),
     "player.new_code": _("new access code"),
     "player.code_handed_out": _("access codes handed out"),
     "tables.assign": _("tables assigned"),

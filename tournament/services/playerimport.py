@@ -103,7 +103,7 @@ def _insert(actor: audit.Actor, tournament: Tournament, rows: Sequence[Row],
             Registration(tournament=tournament, player=p, table_number=first + i, access_code_hash=h,
                          access_code_hint=hint, access_code_sealed=seal)
             for i, (p, (h, hint, seal)) in enumerate(zip(players, sealed, strict=True))])
-        audit.record(actor, "players.import", tournament, tournament=tournament,
+        audit.record(actor, "player.import", tournament, tournament=tournament,
                      after={"tables": [first, first + len(rows) - 1], "names": [r["name"] for r in rows]})
     return len(rows)
 

@@ -39,7 +39,7 @@ def test_a_large_file_is_imported_by_the_worker_in_batches(client, alice, tourna
     assert status["progress"] == 100 and status["done"] is True
     page = client.get(answer["Location"]).content.decode()
     assert 'id="import-done"' in page and "1201" in page.replace("\u00a0", "").replace(",", "")
-    assert AuditLog.objects.filter(action="players.import").count() == 7
+    assert AuditLog.objects.filter(action="player.import").count() == 7
     # the codes to hand out: every imported player has his sealed code
     assert not tournament.registrations.filter(access_code_sealed="").exists()
     assert not list((tmp_path / "imports").glob("*.rows.json"))  # the rows are removed once imported
