@@ -501,6 +501,16 @@ def sleeper(servers: stack.Stack) -> Any:
     return sleep
 
 
+async def run_day(drive: DayDrive) -> None:
+    """The drive, cancelled by SIGTERM or Ctrl+C (raised inside the event loop's callbacks, an exception would
+    be swallowed by the transport that was reading)."""
+    loop, task = asyncio.get_running_loop(), asyncio.current_task()
+    assert task is not None
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, task.cancel)
+    await drive.run()
+
+
 def play(o: dict[str, Any], env: stack.Env, servers: stack.Stack, var_dir: Path) -> int:
     from . import __main__ as harness  # noqa: PLC0415 (it imports this module for --day)
 
@@ -523,7 +533,7 @@ def play(o: dict[str, Any], env: stack.Env, servers: stack.Stack, var_dir: Path)
                      {k: o[k] for k in ("games", "rounds", "paper_every", "correct_every", "sleep", "pdfs")},
                      probe, sleeper(servers))
     started = time.monotonic()
-    harness.run_client(drive.run())
+    harness.run_client(run_day(drive))
     logs_file = var_dir / "day.json"
     logs_file.write_text(json.dumps([{"round": r["id"], "slug": setup["slug"], "tablets": r["log"],
                                       "paper": r["paper"]} for r in drive.rounds]))
@@ -562,12 +572,14 @@ def main(argv: list[str] | None = None) -> int:
                               redis_url=o["redis_url"], extra={"DB_CONN_MAX_AGE": "600", **extra})
     o["embedded"] = bool(o["embedded"])
     servers = stack.Stack(env, var_dir / "logs", web_workers=2, threads=8, celery_concurrency=2)
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    from . import __main__ as harness  # noqa: PLC0415 (it imports this module for --day)
+
+    signal.signal(signal.SIGTERM, harness.on_term)  # before the drive's event loop, which cancels it instead
     say(f"var dir {var_dir}" + ("; embedded: SQLite + the embedded broker" if o["embedded"] else
                                 f"; database {o['database_url'].rsplit('/', 1)[-1]}, redis {o['redis_url']}"))
     try:
         return play(o, env, servers, var_dir)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):
         print("interrupted: stopping the processes", file=sys.stderr)
         return 1
     finally:
