@@ -66,12 +66,14 @@ from typing import Any
 import aiohttp
 
 from . import report, stack
+from .dayreport import day_failures, game_line
 from .tablets import Drive, DriveOptions, Screen, arbiter_token
 
-#: Growth allowed from the first game to the last.
-GROWTH = 0.20
-#: Floors under which a difference is not growth: bytes (sizes per game), ms (slips p95), s (real time).
-SIZE_FLOOR, SLIP_FLOOR_MS, REAL_TIME_FLOOR_S = 64 * 1024, 100.0, 1.0
+try:
+    import uvloop
+except ImportError:  # optional, as in the load test: the asyncio loop does the same with more CPU
+    uvloop = None  # type: ignore[assignment]
+
 #: The documents printed after each game (the console's print form's kinds, all of them but arbitration).
 DOCUMENTS = ("standings", "game-sheet", "player-sheet", "slips", "cards")
 ERROR_LINE = re.compile(r"\b(ERROR|CRITICAL)\b|^Traceback", re.MULTILINE)
@@ -392,79 +394,8 @@ class DayDrive(Drive):
         return job
 
 
-# -- the figures ----------------------------------------------------------------------------------------------
-
-
 def say(text: str) -> None:
     print(text, flush=True)
-
-
-def game_line(g: Row) -> str:
-    mem = "; ".join(f"{name} " + "+".join(f"{v:.0f}" for v in values) for name, values in g["memory"].items())
-    db = ", ".join(f"{k} {v / 1e6:.1f}" for k, v in g["database"].items())
-    pdfs = ", ".join(f"{p['kind']} {p['seconds']} s" for p in g["pdfs"])
-    return (f"game {g['game']}: {g['rounds']} rounds, slips p95 {g['slips_p95_ms']} ms ({g['slip_requests']} "
-            f"requests), open → rack max {g['open_to_rack_max_s']} s, publication → result max "
-            f"{g['publication_to_result_max_s']} s; RSS MB {mem}; database MB {db}; backups "
-            f"{g['backups']['bytes'] / 1e6:.1f} MB ({g['backups']['archives']} archives, newest "
-            f"{g['backups']['newest'] / 1e6:.2f} MB, {g['backups']['lexicons']} lexicon file); server errors "
-            f"{len(g['errors'])}, client errors {g['client_errors']}" + (" (the sleep's game)" if g["slept"] else "")
-            + (f"; PDFs {pdfs}" if pdfs else ""))
-
-
-def grew(first: float | None, last: float | None, floor: float) -> bool:
-    """``last`` more than 20 % above ``first`` and by more than ``floor``."""
-    if first is None or last is None:
-        return False
-    return last > first * (1 + GROWTH) and last - first > floor
-
-
-def growth(games: list[Row], before: Row) -> list[str]:
-    """What grew from the first game to the last (see the module's doc); ``before``: the sizes before game 1."""
-    if len(games) < 2:
-        return []
-    first, last, second_last = games[0], games[-1], games[-2]
-    found = []
-    for name in first["memory"]:
-        a, b = sum(first["memory"][name]), sum(last["memory"].get(name, []))
-        if grew(a, b, 0):
-            found.append(f"RSS of {name}: {a:.0f} → {b:.0f} MB")
-    for key in first["database"]:
-        a = first["database"][key] - before["database"].get(key, 0)
-        b = last["database"][key] - second_last["database"][key]
-        if not key.endswith("wal") and grew(a, b, SIZE_FLOOR):
-            found.append(f"database {key} added per game: {a / 1e6:.2f} → {b / 1e6:.2f} MB")
-    a = first["backups"]["newest"] - before["backups"]["newest"]
-    b = last["backups"]["newest"] - second_last["backups"]["newest"]
-    if grew(a, b, SIZE_FLOOR):
-        found.append(f"newest archive added per game: {a / 1e6:.2f} → {b / 1e6:.2f} MB")
-    for key, floor in (("slips_p95_ms", SLIP_FLOOR_MS), ("open_to_rack_max_s", REAL_TIME_FLOOR_S),
-                       ("publication_to_result_max_s", REAL_TIME_FLOOR_S)):
-        if grew(first[key], last[key], floor):
-            found.append(f"{key}: {first[key]} → {last[key]}")
-    return found
-
-
-def day_failures(games: list[Row], before: Row, checks: list[Row], slept: Row | None, limit: int) -> list[str]:
-    """Every reason the day failed: growth, lost or duplicated slips, errors, the archives kept."""
-    found = growth(games, before)
-    for key in ("lost", "duplicated", "mismatched", "phantom"):
-        n = sum(c[key] for c in checks)
-        if n:
-            found.append(f"{n} slips {key}")
-    short = [c for c in checks if c["verdicts"] != c["registrations"]]
-    if short:
-        found.append(f"{len(short)} rounds without a verdict for every player")
-    found += [f"check: {f}" for c in checks for f in c["failures"][:3]]
-    for g in games:
-        found += [f"game {g['game']} logged: {e}" for e in g["errors"][:5]]
-        if g["client_errors"] and not g["slept"]:
-            found.append(f"game {g['game']}: {g['client_errors']} client errors (5xx, timeouts)")
-    if games and games[-1]["backups"]["archives"] > limit:
-        found.append(f"{games[-1]['backups']['archives']} archives kept (BACKUP_KEEP {limit})")
-    if slept is not None and not slept["answered"]:
-        found.append("the web server did not answer within 2 minutes of the sleep's end")
-    return found
 
 
 # -- the run --------------------------------------------------------------------------------------------------
@@ -511,10 +442,27 @@ async def run_day(drive: DayDrive) -> None:
     await drive.run()
 
 
-def play(o: dict[str, Any], env: stack.Env, servers: stack.Stack, var_dir: Path) -> int:
-    from . import __main__ as harness  # noqa: PLC0415 (it imports this module for --day)
+def prepare(o: dict[str, Any], env: stack.Env, var_dir: Path) -> Row:
+    """The run's database (created, migrated) and Redis database (flushed), the tournament and its players
+    (:func:`tests.load.phases.setup_tournament`)."""
+    if not o["embedded"]:
+        stack.recreate_database(o["database_url"])
+        stack.flush_redis(o["redis_url"])
+    t0 = time.monotonic()
+    stack.manage(env, "migrate", "--no-input", "-v", "0")
+    setup_file = var_dir / "setup.json"
+    stack.phase(env, "setup", "--io", str(setup_file), "--tablets", str(o["players"]), "--seconds-per-move",
+                str(o["seconds"]), "--grace", str(o["grace"]))
+    say(f"database ready: {o['players']} players ({time.monotonic() - t0:.1f} s)")
+    return dict(json.loads(setup_file.read_text()))
 
-    setup = harness.prepare({**o, "tablets": o["players"], "seconds_per_move": o["seconds"]}, env, var_dir)
+
+def on_term(_signum: int, _frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def play(o: dict[str, Any], env: stack.Env, servers: stack.Stack, var_dir: Path) -> int:
+    setup = prepare(o, env, var_dir)
     servers.start_worker()
     servers.start_web()
     setup["token"] = arbiter_token(servers.url, setup)
@@ -533,7 +481,10 @@ def play(o: dict[str, Any], env: stack.Env, servers: stack.Stack, var_dir: Path)
                      {k: o[k] for k in ("games", "rounds", "paper_every", "correct_every", "sleep", "pdfs")},
                      probe, sleeper(servers))
     started = time.monotonic()
-    harness.run_client(run_day(drive))
+    if uvloop is None:
+        asyncio.run(run_day(drive))
+    else:
+        uvloop.run(run_day(drive))
     logs_file = var_dir / "day.json"
     logs_file.write_text(json.dumps([{"round": r["id"], "slug": setup["slug"], "tablets": r["log"],
                                       "paper": r["paper"]} for r in drive.rounds]))
@@ -566,15 +517,13 @@ def main(argv: list[str] | None = None) -> int:
     extra = {"DJANGO_SETTINGS_MODULE": "tournament.settings"}
     if o["embedded"]:
         env = stack.stack_env(var_dir, extra=extra)
-    else:  # created, and the Redis database flushed, by the harness's prepare()
+    else:  # created, and the Redis database flushed, by prepare()
         o["database_url"] = own_database(o["database_url"])
         env = stack.stack_env(var_dir, database_url=o["database_url"], broker_url=o["redis_url"],
                               redis_url=o["redis_url"], extra={"DB_CONN_MAX_AGE": "600", **extra})
     o["embedded"] = bool(o["embedded"])
     servers = stack.Stack(env, var_dir / "logs", web_workers=2, threads=8, celery_concurrency=2)
-    from . import __main__ as harness  # noqa: PLC0415 (it imports this module for --day)
-
-    signal.signal(signal.SIGTERM, harness.on_term)  # before the drive's event loop, which cancels it instead
+    signal.signal(signal.SIGTERM, on_term)  # before the drive's event loop, which cancels it instead
     say(f"var dir {var_dir}" + ("; embedded: SQLite + the embedded broker" if o["embedded"] else
                                 f"; database {o['database_url'].rsplit('/', 1)[-1]}, redis {o['redis_url']}"))
     try:

@@ -1,11 +1,11 @@
-"""The whole-day soak's verdict (:mod:`tests.load.day`): what counts as growth from the first game to the last,
+"""The whole-day soak's verdict (:mod:`tests.load.dayreport`): what counts as growth from the first game to the last,
 and what fails a day."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from tests.load import day
+from tests.load import dayreport as day
 
 MB = 1_000_000
 
