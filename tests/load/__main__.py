@@ -11,6 +11,9 @@ Celery broker in a SQLite file of its own (``tournament/broker.py``) and the cac
 server but gunicorn and the worker ``manage.py serve`` starts (2 web workers by default, as ``serve``). ``--sqlite-synchronous NORMAL FULL NORMAL FULL`` runs it
 once per level (``DUPLICATE_SQLITE_SYNCHRONOUS``), each on a fresh var dir, and ends with one line per run.
 
+``--day`` plays a whole tournament day instead, game after game, and checks it stays flat
+(:mod:`tests.load.day`, its own options).
+
 ``--push`` serves the ASGI application instead (uvicorn ``tournament.asgi``, ``LIVE_PUSH=1``): each tablet
 holds one Server-Sent Events stream and polls only as a check (:mod:`tests.load.tablets`); the CPU of the web
 nodes is measured over a quiet window before the draw (``/proc/<pid>/stat``). ``--nodes N`` starts N web nodes
@@ -230,6 +233,11 @@ def run_once(o: dict[str, Any]) -> report.Figures | None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if "--day" in args:
+        from . import day  # noqa: PLC0415 (the day's own options and clients; it imports this module)
+
+        return day.main(args)
     p = parser()
     o = vars(p.parse_args(argv))
     if o["sqlite_synchronous"] and not o["embedded"]:

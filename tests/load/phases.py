@@ -4,9 +4,13 @@
     the lexicon, the arbiter (user + password), the tournament, N registrations with their access
     codes and one game, through the product's services → FILE (JSON).
 ``python -m tests.load.phases check --io FILE``
-    FILE holds what the tablets were told (receipts per table): compares it with the database →
-    ``FILE.result.json``: every acknowledged slip stored exactly once, none lost, no duplicates,
-    verdicts for every registration, time from the deadline and from the close to the verdicts.
+    FILE holds what the tablets were told (receipts per table) and the paper slips the arbiter typed
+    (``paper``: table, key, receipt): compares it with the database → ``FILE.result.json``: every
+    acknowledged slip stored exactly once, none lost, no duplicates, verdicts for every registration,
+    time from the deadline and from the close to the verdicts.
+``python -m tests.load.phases check-day --io FILE``
+    the same for every round of a day (FILE: a list of such logs, :mod:`tests.load.day`) →
+    ``FILE.result.json``, a list.
 
 This module sets Django up when it is imported: the caller (:func:`tests.load.stack.phase`) runs it
 as a subprocess with the run's environment; the load test's own process never imports it.
@@ -90,6 +94,23 @@ def receipt_failures(tablets: dict[str, list[Row]], regs: dict[int, Registration
     return lost, wrong, failures
 
 
+def paper_failures(paper: list[Row], tournament_id: int, regs: dict[int, Registration],
+                   by_key: dict[str, list[Row]]) -> tuple[int, int, list[str]]:
+    """(lost, mismatched, failures) of the paper slips the arbiter typed and was acknowledged (the arbiter
+    API keeps them under ``arbiter:<tournament>:<key>``)."""
+    lost = wrong = 0
+    failures: list[str] = []
+    for e in acknowledged(paper):
+        rows = by_key.get(f"arbiter:{tournament_id}:{e['key']}", [])
+        if not rows:
+            lost += 1
+            failures.append(f"lost: paper slip of table {e['table']} receipt {e['slip_id']} has no row")
+        elif rows[0]["id"] != e["slip_id"] or rows[0]["registration_id"] != regs[int(e["table"])].pk:
+            wrong += 1
+            failures.append(f"mismatch: paper slip of table {e['table']} receipt {e['slip_id']} row {rows[0]['id']}")
+    return lost, wrong, failures
+
+
 def wrong_current(tablets: dict[str, list[Row]], regs: dict[int, Registration], slips: list[Row]) -> int:
     """Tablets whose counted slip is not one they were acknowledged on time (the last one, or when two
     answers crossed, the later *stored* of them)."""
@@ -147,8 +168,12 @@ def check_run(client_log: dict[str, Any]) -> dict[str, Any]:
     for s in slips:
         by_key[s["idempotency_key"]].append(s)
     lost, wrong, failures = receipt_failures(tablets, regs, by_key)
+    paper: list[Row] = client_log.get("paper", [])
+    paper_lost, paper_wrong, paper_failed = paper_failures(paper, rnd.game.tournament_id, regs, by_key)
+    lost, wrong, failures = lost + paper_lost, wrong + paper_wrong, failures + paper_failed
     duplicated = sum(len(v) - 1 for v in by_key.values() if len(v) > 1)
     sent_keys = {f"tablet:{regs[int(table)].pk}:{e['key']}" for table, es in tablets.items() for e in es}
+    sent_keys |= {f"arbiter:{rnd.game.tournament_id}:{e['key']}" for e in paper}
     phantom = [s for s in slips if s["idempotency_key"] not in sent_keys]
     if duplicated:
         failures.append(f"{duplicated} duplicated rows for one idempotency key")
@@ -162,6 +187,7 @@ def check_run(client_log: dict[str, Any]) -> dict[str, Any]:
         failures.append(f"verdicts: {figures['verdicts']} of {len(regs)} registrations")
     return {
         "slips": len(slips), "keys": len(by_key), "acknowledged": sum(len(acknowledged(es)) for es in tablets.values()),
+        "paper": len(acknowledged(paper)),
         "lost": lost, "mismatched": wrong, "duplicated": duplicated, "phantom": len(phantom),
         "late_rows": sum(1 for s in slips if s["late"]), **figures,
         "failures": failures[:50], "failure_count": len(failures), "database": database_figures(),
@@ -173,7 +199,7 @@ def check_run(client_log: dict[str, Any]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m tests.load.phases", description=__doc__.split("\n\n")[0])
-    parser.add_argument("phase", choices=["setup", "check"])
+    parser.add_argument("phase", choices=["setup", "check", "check-day"])
     parser.add_argument("--io", required=True, type=Path, help="the phase's JSON file")
     parser.add_argument("--tablets", type=int, default=1500)
     parser.add_argument("--seconds-per-move", type=int, default=60)
@@ -182,9 +208,12 @@ def main(argv: list[str] | None = None) -> None:
     if o.phase == "setup":
         data = setup_tournament(o.tablets, seconds_per_move=o.seconds_per_move, grace=o.grace)
         o.io.write_text(json.dumps(data))
-    else:
+    elif o.phase == "check":
         result = check_run(json.loads(o.io.read_text()))
         o.io.with_suffix(".result.json").write_text(json.dumps(result))
+    else:
+        results = [check_run(log) for log in json.loads(o.io.read_text())]
+        o.io.with_suffix(".result.json").write_text(json.dumps(results))
 
 
 if __name__ == "__main__":
