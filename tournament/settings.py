@@ -187,6 +187,10 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+#: A pool process whose peak memory passed this (KiB; env WORKER_MAX_MEMORY_MB, default 400) is replaced after its
+#: task: the player sheets of 1,000 players are built in memory and would otherwise keep a process at 500–700 MB
+#: for the rest of the day (python -m tests.load --day); a new process opens the lexicon again in milliseconds.
+CELERY_WORKER_MAX_MEMORY_PER_CHILD = int(os.environ.get("WORKER_MAX_MEMORY_MB", "400")) * 1024
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
