@@ -64,3 +64,15 @@ def _fresh_code_keys():
     forget_code_keys()
     yield
     forget_code_keys()
+
+
+@pytest.fixture
+def lexdir(settings, tmp_path):
+    """LEXICON_DIR in a folder of the test's own, the word graphs opened before forgotten on the way in and out."""
+    from lexicon.models import forget_graphs  # noqa: PLC0415 (Django's models: only once pytest-django set it up)
+
+    settings.LEXICON_DIR = tmp_path / "lexicons"
+    settings.LEXICON_DIR.mkdir()
+    forget_graphs()
+    yield settings.LEXICON_DIR
+    forget_graphs()

@@ -26,14 +26,6 @@ MAKE_WORDLIST = SHARED / "bench" / "wordlists" / "make_wordlist.py"
 BENCH_LISTS = Path(os.environ.get("BENCH_WORDLISTS", "/work/wl"))
 
 
-@pytest.fixture
-def lexdir(settings, tmp_path):
-    settings.LEXICON_DIR = tmp_path / "lexicons"
-    settings.LEXICON_DIR.mkdir()
-    forget_graphs()
-    yield settings.LEXICON_DIR
-    forget_graphs()
-
 
 def run(*args) -> tuple[str, str]:
     out, err = io.StringIO(), io.StringIO()

@@ -27,14 +27,6 @@ def english(settings):
     settings.LANGUAGE_CODE = "en"
 
 
-@pytest.fixture
-def lexdir(settings, tmp_path):
-    settings.LEXICON_DIR = tmp_path / "lexicons"
-    settings.LEXICON_DIR.mkdir()
-    forget_graphs()
-    yield settings.LEXICON_DIR
-    forget_graphs()
-
 
 @pytest.fixture
 def arbiter(django_user_model):

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from lexicon import limits, services
-from lexicon.models import Lexicon, LexiconError, forget_graphs
+from lexicon.models import Lexicon, LexiconError
 from tests.paths import ROOT
 
 pytestmark = [pytest.mark.django_db]
@@ -37,14 +37,6 @@ def random_list(path, megabytes: float, seed: int = 1) -> None:
             out.write(block)
             left -= len(block)
 
-
-@pytest.fixture
-def lexdir(settings, tmp_path):
-    settings.LEXICON_DIR = tmp_path / "lexicons"
-    settings.LEXICON_DIR.mkdir()
-    forget_graphs()
-    yield settings.LEXICON_DIR
-    forget_graphs()
 
 
 @pytest.fixture

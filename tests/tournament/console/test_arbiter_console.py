@@ -307,16 +307,6 @@ def test_console_clock_live_panel_and_board_in_the_browser(chromium, live_server
     assert page.js_errors == []
 
 
-@pytest.fixture
-def lexdir(settings, tmp_path):
-    from lexicon.models import forget_graphs
-
-    settings.LEXICON_DIR = tmp_path / "lexicons"
-    settings.LEXICON_DIR.mkdir()
-    forget_graphs()
-    yield settings.LEXICON_DIR
-    forget_graphs()
-
 
 def test_load_demo_and_if_missing(lexdir, monkeypatch):
     monkeypatch.setenv("DEMO_ARBITER_PASSWORD", "demo-pass-123")
