@@ -320,6 +320,11 @@ DATE_FORMAT = "SHORT_DATE_FORMAT"
 DATETIME_FORMAT = "SHORT_DATETIME_FORMAT"
 
 
+def minus(n: int | float) -> str:
+    """A number as pages, the display and the PDFs write it: a typographic minus (U+2212), never a hyphen."""
+    return str(n).replace("-", "\u2212")
+
+
 def table_ranges(tables: Iterable[int]) -> str:
     """Table numbers as runs: ``[1, 2, 3, 5, 7, 8]`` → ``"1–3, 5, 7–8"`` (sorted, each table once), the one
     way a page shows a list of tables (the missing slips of a round in a hall of 1,000)."""
@@ -491,5 +496,5 @@ __all__ = ["COORD_ECHO", "CYRILLIC", "CYRILLIC_READERS", "LATIN", "coordinate_te
            "CoordSettings", "CoordStyle",
            "board_config", "end_reason_label", "flagged", "placement_texts", "plural_forms", "points_forms", "reason_label",
            "reason_text", "reason_texts", "table_ranges", "tournament_style"]
-__all__ += ["AUDIT_ACTIONS", "AUDIT_FIELDS", "AUDIT_GROUPS", "AUDIT_OBJECTS", "DATETIME_FORMAT", "DATE_FORMAT", "DRAW_KINDS",
+__all__ += ["minus", "AUDIT_ACTIONS", "AUDIT_FIELDS", "AUDIT_GROUPS", "AUDIT_OBJECTS", "DATETIME_FORMAT", "DATE_FORMAT", "DRAW_KINDS",
             "audit_action", "audit_group", "RELAXED_MINIMUM", "time_per_move", "zone_of"]

@@ -254,14 +254,13 @@ def local_datetime(tournament: Any, dt: datetime) -> str:
     return date_format(dt.astimezone(zone), DATETIME_FORMAT)
 
 
+#: A number with a typographic minus, as every page writes it (:func:`tournament.labels.minus`).
+minus = labels.minus
+
+
 def escape(text: object) -> str:
     """Text for a reportlab Paragraph (its mini-markup)."""
     return clean_name(str(text if text is not None else "")).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def minus(n: int | float) -> str:
-    """A number with a typographic minus sign."""
-    return str(n).replace("-", "\u2212")
 
 
 class CountingCanvas(Canvas):

@@ -116,9 +116,9 @@ def moment(value: datetime | None) -> str:
 
 @register.filter
 def minus(value: int | float | None) -> str:
-    """A number with a typographic minus (U+2212), as the PDFs print it (:func:`printing.layout.minus`): a deficit
-    reads "−112", never with a hyphen; "" for none."""
-    return "" if value is None else str(value).replace("-", "\u2212")
+    """A number with a typographic minus (:func:`labels.minus`, as the PDFs print it): a deficit reads "−112";
+    "" for none."""
+    return "" if value is None else labels.minus(value)
 
 
 @register.filter

@@ -48,11 +48,15 @@ def card_grid(cards: Sequence[Flowable], columns: int, width: float, height: flo
 
 
 def draw_lines(cv: Any, text: str, font: str, x: float, bottom: float, width: float, height: float, *,
-               largest: float = 9, smallest: float = 5.5, one_line_down_to: float | None = None) -> None:
+               largest: float = 9, smallest: float = 5.5) -> None:
     """``text`` in the box (x, bottom, width, height), as large as fits, on as few lines as it can, never cut
     (:func:`~tournament.printing.layout.fit_lines`); centred in the box's height."""
-    size, lines = fit_lines(text, font, width, height, largest=largest, smallest=smallest,
-                            one_line_down_to=one_line_down_to)
+    size, lines = fit_lines(text, font, width, height, largest=largest, smallest=smallest)
+    draw_fitted(cv, lines, font, size, x, bottom, height)
+
+
+def draw_fitted(cv: Any, lines: list[str], font: str, size: float, x: float, bottom: float, height: float) -> None:
+    """Lines already fitted at ``size`` points, centred in the height of the box that starts at ``bottom``."""
     leading = size * 1.12
     block = leading * len(lines)
     first = bottom + (height + block) / 2 - size * 0.9  # the first line's baseline
@@ -274,7 +278,7 @@ class AccessCard(CardFlowable):
         y -= 7 * mm
         size, lines = fit_lines(self.name, f.bold, text_w, 14 * mm, largest=13, smallest=6, one_line_down_to=9)
         box = max(7.6 * mm, len(lines) * size * 1.12 + 0.6 * mm)
-        draw_lines(cv, self.name, f.bold, pad, y + 6.2 * mm - box, text_w, box, largest=size, smallest=size)
+        draw_fitted(cv, lines, f.bold, size, pad, y + 6.2 * mm - box, box)
         y -= 9.5 * mm + (box - 7.6 * mm)
         cv.setFont(f.regular, 7.5)
         cv.setFillColor(MUTED)
