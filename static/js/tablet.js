@@ -152,6 +152,10 @@
             if (!r.ok) throw new Error("state " + r.status);
             return r.json().then(function (body) {
               clock.sample(D.clock.parseTime(body.server_time), t0, t1);
+              // the stream may have brought this version, or a newer one, while the request was on its way:
+              // a late answer never takes the tablet back
+              var got = body.version ? '"' + body.version + '"' : null;
+              if (state && got && etag && (got === etag || T.olderTag(got, etag))) return;
               state = body;
               byId("status").dataset.via = "request";
               // the version this answer shows (never older than the poll's): no second fetch for it

@@ -1,6 +1,7 @@
 """``python -m tests.system.hall_snapshot SLUG``: what a restore must give back, as JSON on standard output —
 the standings, each player's results game by game, the rounds, and the audit log (its own rows of the
-restore left out). Run in a stack's environment (its var dir, database) from its checkout."""
+restore left out). ``--fingerprint``: the fingerprint an archive of the tournament's present state holds in its
+manifest instead. Run in a stack's environment (its var dir, database) from its checkout."""
 
 from __future__ import annotations
 
@@ -42,6 +43,12 @@ def snapshot(slug: str) -> dict[str, Any]:
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
     django.setup()
+    if sys.argv[2:] == ["--fingerprint"]:
+        from tournament.backup.archive import fingerprint
+        from tournament.models import Tournament
+
+        print(fingerprint(Tournament.objects.get(slug=sys.argv[1])))
+        return
     json.dump(snapshot(sys.argv[1]), sys.stdout, ensure_ascii=False, default=str)
 
 

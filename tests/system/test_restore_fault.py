@@ -64,8 +64,8 @@ def automatic_manifests(folder: Path) -> list[dict]:
     return found
 
 
-def automatic_reasons(folder: Path) -> set[str]:
-    return {m["reason"] for m in automatic_manifests(folder)}
+def automatic_fingerprints(folder: Path) -> set[str]:
+    return {str(m["tournaments"][0]["fingerprint"]) for m in automatic_manifests(folder)}
 
 
 def automatic_slips(folder: Path) -> int:
@@ -100,10 +100,14 @@ def test_restore_on_a_fresh_clone_then_the_next_round_from_the_same_tablets(tmp_
         hall.login_all()
         tokens = dict(hall.tokens)
         publish(hall, play_round(hall, "r1"))
-        # the worker's automatic backups (BACKUP_DIR = var/backups here): one after the publication, then
-        # every BACKUP_SECONDS while something changes
+        published = in_checkout(ROOT, env, "-m", "tests.system.hall_snapshot", setup["slug"],
+                                "--fingerprint").stdout.strip()
+        # the worker's automatic backups (BACKUP_DIR = var/backups here): one after the publication, and one every
+        # BACKUP_SECONDS while something changes — whichever comes first holds the published round (the other
+        # then finds nothing new to write)
         # (waits are generous: a loaded CI machine runs the worker slowly; the wait ends when the file is there)
-        assert wait_for(lambda: "publication" in automatic_reasons(first / "backups"), 90), "no backup after publishing"
+        assert wait_for(lambda: published in automatic_fingerprints(first / "backups"), 90), \
+            "no backup holds the published round"
         r2 = play_round(hall, "r2")  # the round the laptop dies in: slips in, deadline not passed
         assert wait_for(lambda: automatic_slips(first / "backups") == 2 * TABLETS, 90), "no periodic backup"
         # the laptop dies: its worker first, so that round 2 cannot be closed (its deadline passing) between
