@@ -11,6 +11,11 @@ OUT=${BENCH_WORDLIST_DIR:-var/bench-wordlists}
 SHARED=${SHARED_DIR:-../shared}
 MAKE="$SHARED/bench/wordlists/make_wordlist.py"
 mkdir -p "$OUT"
+# one preparation at a time (CI prepares them for two test passes that start side by side): a second caller
+# waits for the first and finds its lists made
+if [ -z "${PREPARE_WORDLISTS_LOCKED:-}" ] && command -v flock >/dev/null 2>&1; then
+  exec env PREPARE_WORDLISTS_LOCKED=1 flock "$OUT/.prepare.lock" "$0" "$@"
+fi
 if [ ! -f "$MAKE" ]; then echo "prepare_wordlists: $MAKE not found; bench word lists skipped"; exit 0; fi
 NPM_DIR=var/npm
 if [ ! -d "$NPM_DIR/node_modules/word-list" ] || [ ! -f "$NPM_DIR/node_modules/dictionary-uk/index.dic" ]; then

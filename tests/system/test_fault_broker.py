@@ -22,7 +22,7 @@ from tests.system.harness import Hall, call, prepare
 pytestmark = pytest.mark.faults
 
 #: Kills of each: a worker's life is its start-up (Django, the pool: seconds) and a moment of work.
-WORKER_KILLS, PUBLISHER_KILLS = 6, 20
+WORKER_KILLS, PUBLISHER_KILLS = 4, 14
 
 
 def test_publisher_and_worker_killed_again_and_again_lose_and_crash_nothing(tmp_path: Path):

@@ -96,6 +96,7 @@ def play_round(hall, sim_eager, games_url, greedy: bool) -> dict | None:
     return ok(hall.round_action(rnd["id"], "publish"))
 
 
+@pytest.mark.one_backend  # the classic game's whole game (tests/tournament/api/test_api.py) runs on both
 def test_whole_7among8_game_with_30_players(alice, tournament, sim_eager):
     tournament.assisted_mode = True
     tournament.save(update_fields=["assisted_mode"])

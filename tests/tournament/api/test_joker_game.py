@@ -92,6 +92,7 @@ def check_replaced(hall, published: dict, played: list[tuple[int, int, str]], af
                             "replaced": "".join(letter for _r, _c, letter in played)}
 
 
+@pytest.mark.one_backend  # the classic game's whole game (tests/tournament/api/test_api.py) runs on both
 def test_whole_joker_game_with_30_players(alice, tournament, sim_eager):
     hall = Hall(alice, tournament)
     arb, slug = hall.arbiter, tournament.slug

@@ -81,6 +81,7 @@ def play_round(hall, sim_eager, games_url) -> dict | None:
     return ok(hall.round_action(rnd["id"], "publish"))
 
 
+@pytest.mark.one_backend  # the classic game's whole game (tests/tournament/api/test_api.py) runs on both
 def test_whole_topping_game_with_30_players(alice, tournament, sim_eager):
     hall = Hall(alice, tournament)
     arb, slug = hall.arbiter, tournament.slug
