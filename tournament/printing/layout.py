@@ -18,8 +18,9 @@ import functools
 import os
 import shutil
 import subprocess
+import zlib
 import zoneinfo
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from io import BytesIO
@@ -266,7 +267,8 @@ def escape(text: object) -> str:
 class CountingCanvas(Canvas):
     """A canvas that holds every page until the end, then stamps "page x of y" on each.
 
-    ``footer(canvas, page, total)`` is called for every page before it is written.
+    ``footer(canvas, page, total)`` is called for every page before it is written. A held page keeps its
+    drawing compressed (a few KB: the player sheets of a hall are thousands of pages).
     """
 
     def __init__(self, *args: Any, footer: Callable[[Canvas, int, int], None] | None = None, **kwargs: Any):
@@ -275,17 +277,58 @@ class CountingCanvas(Canvas):
         self._footer = footer
 
     def showPage(self) -> None:  # noqa: N802 (reportlab's name)
-        self._held_pages.append(dict(self.__dict__))
+        state = dict(self.__dict__)
+        state["_code"] = zlib.compress("\n".join(self._code).encode("utf-8"), 1)
+        self._held_pages.append(state)
         self._startPage()
 
     def save(self) -> None:
         total = len(self._held_pages)
-        for state in self._held_pages:
+        held, self._held_pages = self._held_pages, []
+        for state in held:
             self.__dict__.update(state)
+            self._code = [zlib.decompress(state["_code"]).decode("utf-8")]
             if self._footer is not None:
                 self._footer(self, self._pageNumber, total)
             Canvas.showPage(self)
         Canvas.save(self)
+
+
+class LazyStory(list):
+    """A story made as it is laid out: reportlab takes the flowables from the front of its list; this list is
+    refilled from ``parts`` (each a list of flowables, e.g. one player's sheet) whenever fewer than ``ahead``
+    are left, so that only the flowables near the page being laid out exist."""
+
+    def __init__(self, parts: Iterable[list[Flowable]], ahead: int = 64):
+        super().__init__()
+        self._parts: Iterator[list[Flowable]] | None = iter(parts)
+        self._ahead = ahead
+        self._fill()
+
+    def _fill(self) -> None:
+        while self._parts is not None and list.__len__(self) < self._ahead:
+            try:
+                self.extend(next(self._parts))
+            except StopIteration:
+                self._parts = None
+
+    def __len__(self) -> int:
+        self._fill()
+        return list.__len__(self)
+
+
+class CellParagraph(Paragraph):
+    """A paragraph in a table cell: laid out once for a width (a table measures its cells several times), so
+    that one instance may also be drawn in many cells of the same width (a round's top on every sheet)."""
+
+    _wrapped: tuple[float, float, float] | None = None
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803 (reportlab's)
+        if self._wrapped is not None and self._wrapped[0] == availWidth:
+            return self._wrapped[1], self._wrapped[2]
+        width, height = super().wrap(availWidth, availHeight)
+        self._wrapped = (availWidth, width, height)
+        return width, height
 
 
 class _Template(BaseDocTemplate):

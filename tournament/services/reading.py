@@ -19,7 +19,7 @@ import hashlib
 import json
 import secrets
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -281,24 +281,14 @@ def _penalty_label(kind: str) -> StrOrPromise:
 
 def _player_game(reg: Registration, played: standings.PlayerGameLine) -> PlayerGame:
     rounds = played.rounds
-    verdicts = {v.round_id: v for v in Verdict.objects.filter(round__in=rounds, registration=reg)
+    verdicts = {(reg.pk, v.round_id): v for v in Verdict.objects.filter(round__in=rounds, registration=reg)
                 .select_related("slip")}
-    versions = _versions(Slip.objects.filter(round__in=rounds, registration=reg), "round_id")
-    solos = {s.round_id: s.points for s in Solo.objects.filter(round__in=rounds, registration=reg)}
-    style = labels.tournament_style(reg.tournament)
-    lines = []
-    for rnd, awarded in zip(rounds, played.line.per_round, strict=True):
-        v = verdicts.get(rnd.pk)
-        slip = _shown_slip(v, versions.get(rnd.pk, []))
-        lines.append(PlayerRound(
-            number=rnd.number, slip=style.slip(slip.coordinates, slip.word, slip.announced_score) if slip else "",
-            late=bool(slip and slip.late),
-            reason=v.reason if v else Reason.NO_SLIP, warning=bool(v and v.warning),
-            overridden=bool(v and not v.automatic), awarded=awarded, top_move=rnd.chosen_move,
-            top=rnd.chosen_score or 0, solo=solos.get(rnd.pk, 0)))
+    versions = {(reg.pk, rid): slips for rid, slips in
+                _versions(Slip.objects.filter(round__in=rounds, registration=reg), "round_id").items()}
+    solos = {(reg.pk, s.round_id): s.points for s in Solo.objects.filter(round__in=rounds, registration=reg)}
     penalties = [PenaltyLine(_penalty_label(p.kind), p.points, p.reason)
                  for p in Penalty.objects.filter(game=played.game, registration=reg).order_by("id")]
-    return PlayerGame(played.game.number, lines, penalties, played.line, played.game.free_warnings)
+    return _game_of(played, labels.tournament_style(reg.tournament), reg.pk, verdicts, versions, solos, penalties)
 
 
 #: What the player sheets of several players may be chosen by (a Player field).
@@ -313,6 +303,67 @@ def sheet_registrations(tournament: Tournament, group_by: str | None = None, gro
     if group_by in PLAYER_GROUPS:
         regs = regs.filter(**{f"player__{group_by}": group or ""})
     return list(regs)
+
+
+#: How many players' rows :func:`player_sheets` reads at a time.
+SHEETS_AT_ONCE = 200
+
+
+def player_sheets(tournament: Tournament, regs: list[Registration], *, at_once: int = SHEETS_AT_ONCE
+                  ) -> Iterator[PlayerSheet]:
+    """The sheets of ``regs`` (the tournament's registrations, with their players), in their order, as
+    :func:`player_sheet` gives each: read ``at_once`` players at a time, a few queries a game for each part, and
+    made one after the other (a hall's sheets are never all in memory at once)."""
+    games = list(tournament.games.exclude(status=Game.Status.CANCELLED).order_by("number"))
+    rounds = {g.pk: standings.published_rounds(g) for g in games}
+    style = labels.tournament_style(tournament)
+    for start in range(0, len(regs), max(1, at_once)):
+        part = regs[start:start + max(1, at_once)]
+        ids = [r.pk for r in part]
+        played: dict[int, list[PlayerGame]] = {r.pk: [] for r in part}
+        lines: dict[int, list[standings.PlayerGameLine]] = {r.pk: [] for r in part}
+        for game in games:
+            game_rounds = rounds[game.pk]
+            by_reg = standings.players_game_lines(game, game_rounds, part)
+            verdicts: dict[tuple[int, int], Verdict] = {
+                (v.registration_id, v.round_id): v
+                for v in Verdict.objects.filter(round__in=game_rounds, registration__in=ids).select_related("slip")}
+            versions: dict[tuple[int, int], list[Slip]] = defaultdict(list)
+            for slip in sorted(Slip.objects.filter(round__in=game_rounds, registration__in=ids),
+                               key=lambda s: s.version):
+                versions[(slip.registration_id, slip.round_id)].append(slip)
+            solos = {(s.registration_id, s.round_id): s.points
+                     for s in Solo.objects.filter(round__in=game_rounds, registration__in=ids)}
+            penalties: dict[int, list[PenaltyLine]] = defaultdict(list)
+            for pen in Penalty.objects.filter(game=game, registration__in=ids).order_by("id"):
+                penalties[pen.registration_id].append(PenaltyLine(_penalty_label(pen.kind), pen.points, pen.reason))
+            for reg in part:
+                line = by_reg[reg.pk]
+                lines[reg.pk].append(line)
+                played[reg.pk].append(_game_of(line, style, reg.pk, verdicts, versions, solos, penalties[reg.pk]))
+        for reg in part:
+            player = reg.player
+            yield PlayerSheet(
+                table=reg.table_number, name=player.name, club=player.club, series=player.series,
+                category=player.category, licence=player.licence, games=played[reg.pk],
+                overall=standings.player_tournament_line(lines[reg.pk]))
+
+
+def _game_of(played: standings.PlayerGameLine, style: labels.CoordStyle, reg_id: int,
+             verdicts: dict[tuple[int, int], Verdict], versions: dict[tuple[int, int], list[Slip]],
+             solos: dict[tuple[int, int], int], penalties: list[PenaltyLine]) -> PlayerGame:
+    """One game of a player sheet from the rows read for a part of the hall (keyed by registration, round)."""
+    out = []
+    for rnd, awarded in zip(played.rounds, played.line.per_round, strict=True):
+        v = verdicts.get((reg_id, rnd.pk))
+        slip = _shown_slip(v, versions.get((reg_id, rnd.pk), []))
+        out.append(PlayerRound(
+            number=rnd.number, slip=style.slip(slip.coordinates, slip.word, slip.announced_score) if slip else "",
+            late=bool(slip and slip.late),
+            reason=v.reason if v else Reason.NO_SLIP, warning=bool(v and v.warning),
+            overridden=bool(v and not v.automatic), awarded=awarded, top_move=rnd.chosen_move,
+            top=rnd.chosen_score or 0, solo=solos.get((reg_id, rnd.pk), 0)))
+    return PlayerGame(played.game.number, out, penalties, played.line, played.game.free_warnings)
 
 
 def player_sheet(registration: Registration) -> PlayerSheet:
@@ -549,8 +600,8 @@ def fingerprint(kind: str, params: str, tournament: Tournament, *, game: Game | 
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-__all__ = ["LAYOUT_VERSION", "PLAYER_GROUPS", "ArbitrationLine", "ArbitrationSheet", "GameSheet", "PenaltyLine", "PlayerGame",
+__all__ = ["LAYOUT_VERSION", "PLAYER_GROUPS", "SHEETS_AT_ONCE", "ArbitrationLine", "ArbitrationSheet", "GameSheet", "PenaltyLine", "PlayerGame",
            "PlayerRound", "PlayerSheet", "PrintMenu", "Seat", "SheetRound", "StandingsSheet", "Subjects",
            "TournamentInfo", "VerdictLine", "arbitration_sheet", "card_registrations", "fingerprint", "game_sheet",
-           "player_sheet", "print_menu", "requester", "seat_of", "seats", "sheet_registrations", "standings_sheet", "subjects",
+           "player_sheet", "player_sheets", "print_menu", "requester", "seat_of", "seats", "sheet_registrations", "standings_sheet", "subjects",
            "tournament_info"]

@@ -120,10 +120,13 @@ def game_lines(game: Game, regs: list[Registration]) -> list[Line]:
     return _lines(game, published_rounds(game), regs)
 
 
-def _lines(game: Game, rounds: list[Round], regs: list[Registration], *, only: Registration | None = None
-           ) -> list[Line]:
-    """The lines of ``regs`` over the game's published ``rounds``; ``only``: read that player's rows only."""
-    mine = {} if only is None else {"registration": only}
+def _lines(game: Game, rounds: list[Round], regs: list[Registration], *, only: Registration | None = None,
+           only_these: bool = False) -> list[Line]:
+    """The lines of ``regs`` over the game's published ``rounds``; ``only``: read that player's rows only;
+    ``only_these``: read the rows of ``regs`` only (a part of the hall)."""
+    mine: dict[str, object] = {} if only is None else {"registration": only}
+    if only_these:
+        mine = {"registration__in": [r.pk for r in regs]}
     index = {r.pk: i + 1 for i, r in enumerate(rounds)}
     scores = [sheet.RoundScore(v["registration_id"], index[v["round_id"]], v["awarded"], v["warning"])
               for v in Verdict.objects.filter(round__in=rounds, **mine).values("registration_id", "round_id",
@@ -233,6 +236,13 @@ def player_game_lines(registration: Registration) -> list[PlayerGameLine]:
     return out
 
 
+def players_game_lines(game: Game, rounds: list[Round], regs: list[Registration]) -> dict[int, PlayerGameLine]:
+    """The lines of several players (a part of the hall) in one game whose published ``rounds`` the caller read,
+    by registration id: what :func:`player_game_lines` gives each, read for all of them at once."""
+    lines = _lines(game, rounds, regs, only_these=True)
+    return {line.player: PlayerGameLine(game, rounds, line) for line in lines}
+
+
 def player_tournament_line(games: list[PlayerGameLine]) -> Line | sheet.Line[None]:
     """The player's tournament line over these games: the figures of the player's tournament standings row
     (before any game: a line of nobody, all zeros)."""
@@ -242,4 +252,4 @@ def player_tournament_line(games: list[PlayerGameLine]) -> Line | sheet.Line[Non
 
 __all__ = ["GROUPS", "HallStandings", "Line", "PlayerGameLine", "Standing", "StandingRow", "game_lines", "game_standings",
            "grouped_standings", "hall_standings",
-           "player_game_lines", "player_tournament_line", "published_rounds", "top_total", "tournament_standings"]
+           "player_game_lines", "player_tournament_line", "players_game_lines", "published_rounds", "top_total", "tournament_standings"]

@@ -25,7 +25,7 @@ from scoring.rules import get_ruleset
 from tests.tournament.printing.conftest import PEOPLE
 from tests.tournament.printing.test_pdf import build, flat, page_texts, render, text_of, tool
 from tournament import services
-from tournament.models import Game, Registration, Verdict
+from tournament.models import Game, Penalty, Registration, Slip, Solo, Verdict
 from tournament.printing import address, documents
 from tournament.printing import build as pdf
 from tournament.printing import layout as pdf_layout
@@ -109,6 +109,53 @@ def test_every_players_sheet_in_one_pdf_a_page_each(tournament, played, tmp_path
     assert "Стол 4" in pages[3] and "Страница 4 из 4" in pages[3]
     assert "Итого за партию 34" in " ".join(pages[0].split())
     render(out, tmp_path / "png")
+
+
+def test_the_sheets_read_a_part_of_the_hall_at_a_time_say_what_each_players_own_sheet_says(
+        alice, tournament, played, people):
+    """The hall's sheets are read some players at a time (every game's rows of a part at once): each sheet is
+    the one read for that player alone — penalties, solos, a replaced slip, a slip handed in late, an override."""
+    ivan, lukasz, yolkin, jean = (reg for reg, _code in people)
+    r1, r2 = played.rounds.order_by("number")
+    Penalty.objects.create(game=played, registration=lukasz, points=5, kind=Penalty.Kind.OTHER, reason="phone")
+    Solo.objects.create(round=r2, registration=jean, points=10)
+    Slip.objects.create(registration=jean, round=r1, word="TACS", coordinates="H4", announced_score=9,
+                        received_at=r1.published_at, idempotency_key="late-jean", late=True, version=2)
+    Slip.objects.create(registration=jean, round=r1, word="CAT", coordinates="H4", announced_score=5,
+                        received_at=r1.published_at, idempotency_key="first-jean", is_current=False, version=1)
+    services.judging.override_verdict(alice, Verdict.objects.get(registration=yolkin, round=r1), awarded=11,
+                                      warning=False, why="checked")
+    services.games.create_game(alice, tournament)  # a second game, nothing published yet
+    regs = reading.sheet_registrations(tournament)
+    alone = [reading.player_sheet(r) for r in regs]
+    assert [len(s.games) for s in alone] == [2, 2, 2, 2] and alone[1].games[0].penalties
+    for at_once in (1, 3, 200):
+        assert list(reading.player_sheets(tournament, regs, at_once=at_once)) == alone
+    shown = {s.name: s for s in alone}["Jean Dupont"].games[0].rounds[0]
+    assert shown.late and "TACS" in shown.slip
+
+
+def test_a_long_story_is_made_as_it_is_laid_out():
+    """The player sheets of a hall come through a LazyStory: the flowables of a sheet are made when the layout
+    gets near them, never the whole hall's at once."""
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.platypus import Paragraph, SimpleDocTemplate
+
+    style = getSampleStyleSheet()["BodyText"]
+    made, held, story = [], [], []
+
+    def parts():
+        for i in range(400):
+            made.append(i)
+            held.append(list.__len__(story))  # what the story holds when it asks for one more sheet
+            yield [Paragraph(f"Sheet {i} line {j}", style) for j in range(10)]
+
+    story = pdf_layout.LazyStory(parts(), ahead=32)
+    assert len(made) == 4  # 32 flowables ahead: four parts of ten
+    out = io.BytesIO()
+    SimpleDocTemplate(out).build(story)
+    assert len(made) == 400 and max(held) < 32 + 10
+    assert text_of(out.getvalue()).count("line 9") == 400
 
 
 def test_the_sheets_of_a_club_or_a_series(tournament, played, tmp_path):

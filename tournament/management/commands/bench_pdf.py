@@ -1,14 +1,17 @@
-"""``manage.py bench_pdf``: how long the standings PDF of a big tournament takes (target ≤ 5 s).
+"""``manage.py bench_pdf``: how long the standings PDF of a big tournament takes (target ≤ 5 s), or every
+player's sheet in one PDF (``--document player-sheets``: what the arbiter prints after a game).
 
-Creates a tournament with ``--players`` players and ``--games`` × ``--rounds`` published rounds
-inside a transaction that is rolled back at the end (nothing stays in the database), then times
-what the Celery task does for the tournament standings: the fingerprint of the data, the
-standings and the PDF. The file goes to a temporary folder (or ``--out``).
+Creates a tournament with ``--players`` players and ``--games`` × ``--rounds`` published rounds (a slip and a
+verdict for each player in each round) inside a transaction that is rolled back at the end (nothing stays in
+the database), then times what the Celery task does: the fingerprint of the data, the data read, the PDF laid
+out. It prints the peak memory of the process as well (the PDF is built in the process that reads the data:
+the worker's pool process). The file goes to a temporary folder (or ``--out``).
 """
 
 from __future__ import annotations
 
 import random
+import resource
 import shutil
 import tempfile
 import time
@@ -27,6 +30,7 @@ from tournament.models import (
     Player,
     Registration,
     Round,
+    Slip,
     Solo,
     Tournament,
     Verdict,
@@ -39,6 +43,7 @@ from tournament.printing import spec as specs
 FIRST = ["Іван", "Ołena", "Łukasz", "Марія", "Пётр", "Zofia", "Jean", "Ёлка", "Ґанна", "Paweł", "Анна", "Émile"]
 LAST = ["Ґудзь", "Żółć", "Шевченко", "Kowalczyk", "Ёлкин", "Dupont", "Wiśniewski", "Петров", "Їжакевич",
         "Łęcka-Świętochowska", "Коваленко-Загорулько", "Brzęczyszczykiewicz"]
+WORDS = ["ЗАКАЗЧИК", "ЙОД", "ЩЁКА", "ПРОВЕРКА", "ЁЖ", "ЭКСПОНАТ", "ЦАПЛЯ", "ШЪЁМ"]
 CLUBS = ["Київ", "Kraków", "Спартак", "Paris", "Łódź", "Одеса", "Wrocław", "Минск", ""]
 
 
@@ -53,8 +58,11 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, default=1500)
         parser.add_argument("--games", type=int, default=3)
         parser.add_argument("--rounds", type=int, default=20, help="published rounds per game")
+        parser.add_argument("--document", choices=["standings", "player-sheets"], default="standings",
+                            help="the standings (default) or every player's sheet in one PDF")
         parser.add_argument("--group-by", choices=specs.GROUPS, help="also time the standings in sections")
-        parser.add_argument("--target", type=float, default=5.0, help="seconds (default 5)")
+        parser.add_argument("--target", type=float, default=None,
+                            help="seconds (default 5 for the standings, 0.05 a player for the player sheets)")
         parser.add_argument("--check", action="store_true", help="exit 1 when the target is missed")
         parser.add_argument("--out", help="keep the PDF here")
         parser.add_argument("--seed", type=int, default=1)
@@ -64,11 +72,16 @@ class Command(BaseCommand):
             raise CommandError("--players 1..20000, --games 1..20, --rounds 1..40", returncode=2)
         media = Path(tempfile.mkdtemp(prefix="bench-pdf-"))
         results: dict[str, dict[str, float]] = {}
+        if opts["target"] is None:
+            opts["target"] = 5.0 if opts["document"] == "standings" else 0.05 * opts["players"]
         try:
             with override_settings(MEDIA_ROOT=str(media)):
                 try:
                     with transaction.atomic():
                         tournament = self._make(opts)
+                        if opts["document"] == "player-sheets":
+                            self._time_sheets(tournament, opts, results)
+                            raise _Rollback
                         self._time(tournament, None, opts, results)
                         if opts["group_by"]:
                             self._time(tournament, opts["group_by"], opts, results)
@@ -79,7 +92,25 @@ class Command(BaseCommand):
             shutil.rmtree(media, ignore_errors=True)
         ok = all(r["total"] <= opts["target"] for r in results.values())
         if opts["check"] and not ok:
-            raise CommandError(f"the standings PDF took longer than {opts['target']:.1f} s", returncode=1)
+            raise CommandError(f"the {opts['document']} PDF took longer than {opts['target']:.1f} s", returncode=1)
+
+    def _time_sheets(self, tournament: Tournament, opts: dict[str, Any], results: dict[str, dict[str, float]]
+                     ) -> None:
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        spec = specs.make_spec(tournament, "player-sheet", player="all")
+        t0 = time.perf_counter()
+        built = pdf.build(spec)  # what the task does: fingerprint, data, PDF, file
+        t1 = time.perf_counter()
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        if opts["out"]:
+            shutil.copyfile(built.path, opts["out"])
+        results["player sheets"] = {"total": t1 - t0}
+        verdict = "OK" if t1 - t0 <= opts["target"] else "SLOW"
+        self.stdout.write(
+            f"player sheets: {opts['players']} players, {opts['games']} games × {opts['rounds']} rounds — "
+            f"{t1 - t0:.1f} s ({(t1 - t0) / opts['players'] * 1000:.0f} ms a player), {built.pages} pages, "
+            f"{built.path.stat().st_size / 1024 / 1024:.1f} MB [{verdict}, target ≤ {opts['target']:.1f} s]; "
+            f"peak memory of the process {peak:.0f} MB ({before:.0f} MB before the PDF)")
 
     def _time(self, tournament: Tournament, group_by: str | None, opts: dict[str, Any],
               results: dict[str, dict[str, float]]) -> None:
@@ -133,13 +164,17 @@ class Command(BaseCommand):
                 Round(game=game, number=r + 1, rack="АБВГДЕЖ", status=Round.Status.PUBLISHED, published_at=now,
                       chosen_move="H8 ТОП", chosen_score=rng.randint(20, 90))
                 for r in range(opts["rounds"])])
+            slips = Slip.objects.bulk_create([
+                Slip(registration=reg, round=rnd, word=rng.choice(WORDS), coordinates=f"{rng.choice('ABCDEFGHIJKLMNO')}"
+                     f"{rng.randint(1, 15)}", announced_score=rng.randint(2, 90), received_at=now,
+                     idempotency_key=f"bench-{t.pk}-{rnd.pk}-{reg.pk}")
+                for rnd in rounds for reg in regs], batch_size=5000)
             verdicts = []
-            for rnd in rounds:
+            for slip, (rnd, reg) in zip(slips, ((rnd, reg) for rnd in rounds for reg in regs), strict=True):
                 top = rnd.chosen_score or 0
-                for reg in regs:
-                    score = max(0, top - rng.choice([0, 0, 0, 2, 5, 10, 20, top]))
-                    verdicts.append(Verdict(registration=reg, round=rnd, awarded=score, reason="ok",
-                                            warning=rng.random() < 0.02))
+                score = max(0, top - rng.choice([0, 0, 0, 2, 5, 10, 20, top]))
+                verdicts.append(Verdict(registration=reg, round=rnd, slip=slip, awarded=score, reason="ok",
+                                        warning=rng.random() < 0.02))
             Verdict.objects.bulk_create(verdicts, batch_size=5000)
             Solo.objects.bulk_create([Solo(round=rnd, registration=rng.choice(regs), points=10)
                                       for rnd in rounds[:3]])

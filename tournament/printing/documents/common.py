@@ -11,10 +11,24 @@ from reportlab.platypus import Paragraph, TableStyle
 
 from ... import labels
 from ...services.reading import TournamentInfo
-from ..layout import HEAD_BG, INK, LINE, MUTED, ZEBRA, Document, Fonts, escape, minus, text_width
+from ..layout import (
+    HEAD_BG,
+    INK,
+    LINE,
+    MUTED,
+    ZEBRA,
+    CellParagraph,
+    Document,
+    Fonts,
+    escape,
+    minus,
+    text_width,
+)
 from .board import LETTER_FILL, LETTER_INK
 
 FLAG = "\u2691"  # ⚑
+#: How many shared cell paragraphs a document keeps (:meth:`SheetDocument.p`) before starting again.
+SHARED_CELLS = 2000
 
 
 def coord_style(info: TournamentInfo) -> labels.CoordStyle:
@@ -118,8 +132,17 @@ class SheetDocument(Document):
         super().__init__(heading=info.name, subtitle=tournament_subtitle(info), **kwargs)
         self.tournament = info
 
-    def p(self, text: str, style: str = "cell") -> Paragraph:
-        return Paragraph(text, self.styles[style])
+    def p(self, text: str, style: str = "cell", *, shared: bool = False) -> Paragraph:
+        """A cell's paragraph; ``shared``: a text many cells show (a round's top, a verdict), made once."""
+        if not shared:
+            return CellParagraph(text, self.styles[style])
+        cache: dict[tuple[str, str], Paragraph] = self.__dict__.setdefault("_shared_cells", {})
+        if len(cache) > SHARED_CELLS:
+            cache.clear()
+        key = (text, style)
+        if key not in cache:
+            cache[key] = CellParagraph(text, self.styles[style])
+        return cache[key]
 
     def col(self, label: str, minimum: float) -> float:
         """A column width: at least ``minimum``, and wide enough for the longest word of its header."""

@@ -8,6 +8,8 @@ up here.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterable, Iterator, Sized
 from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.units import mm
@@ -19,7 +21,7 @@ from ... import labels
 from ...services import reading, topping
 from ...services.reading import PlayerGame, PlayerRound, PlayerSheet, TournamentInfo
 from ...services.topping import GameRow
-from ..layout import FLAG_BG, HEAD_BG, MUTED, escape, minus
+from ..layout import FLAG_BG, HEAD_BG, MUTED, LazyStory, escape, minus
 from ..layout import tr as _
 from .common import SheetDocument, marks_markup, move_markup, percent, signed, table_style, written_markup
 
@@ -91,8 +93,8 @@ class PlayerSheetDocument(SheetDocument):
             f'<font color="#6b7582">{escape(_("no slip"))}</font>'
         if r.late:
             slip += f' <font size="7" color="#b5651d">{escape(_("late"))}</font>'
-        return [str(r.number), self.p(slip), self.p(verdict), str(r.awarded),
-                self.p(move_markup(r.top_move, self.tournament, f)),
+        return [str(r.number), self.p(slip, shared=not r.slip), self.p(verdict, shared=True), str(r.awarded),
+                self.p(move_markup(r.top_move, self.tournament, f), shared=True),
                 str(r.top), minus(r.awarded - r.top)]
 
     def rounds_table(self, pg: PlayerGame) -> LongTable:
@@ -176,15 +178,26 @@ class SheetStart(Flowable):
 
 
 class PlayerSheetsDocument(PlayerSheetDocument):
-    """The sheets of several players in one PDF, each from a new page; ``scope``: whose (e.g. "Club: Київ")."""
+    """The sheets of several players in one PDF, each from a new page; ``scope``: whose (e.g. "Club: Київ").
 
-    def __init__(self, info: TournamentInfo, sheets: list[PlayerSheet], *, scope: str = "", **kwargs: Any):
-        if not sheets:
+    ``sheets`` may be an iterator (:func:`tournament.services.reading.player_sheets`) with ``count`` sheets: each
+    is made when the layout reaches it (a hall's sheets are never all in memory)."""
+
+    def __init__(self, info: TournamentInfo, sheets: Iterable[PlayerSheet], *, scope: str = "",
+                 count: int | None = None, **kwargs: Any):
+        if count is None:
+            if not isinstance(sheets, Sized):
+                raise TypeError("the player sheets from an iterator need their count")
+            count = len(sheets)
+        rest = iter(sheets)
+        first = next(rest, None)
+        if first is None:
             raise ValueError("the player sheets need at least one player")
-        self.sheets = sheets
+        self.sheets: Iterator[PlayerSheet] = itertools.chain([first], rest)
+        self.count = count
         self.scope = scope
         self.current = ""  # the player of the page being laid out (the header's)
-        super().__init__(info, sheets[0], **kwargs)
+        super().__init__(info, first, **kwargs)
 
     def document_title(self) -> str:
         if self.current:
@@ -192,33 +205,32 @@ class PlayerSheetsDocument(PlayerSheetDocument):
         return " · ".join(p for p in (_("Player sheets"), self.scope) if p)
 
     def estimated_pages(self) -> int:
-        return sum(max(1, sum(len(g.rounds) for g in s.games) // 35 + len(s.games)) for s in self.sheets)
+        # every player has the same published rounds: the first sheet's pages, times the players
+        return self.count * super().estimated_pages()
 
     def after_flowable(self, flowable: Flowable) -> None:
         if isinstance(flowable, SheetStart):
             self.current = flowable.name
 
     def story(self) -> list:
-        story: list = []
-        for i, sheet in enumerate(self.sheets):
-            if i:
-                story.append(PageBreak())
-            story.append(SheetStart(sheet.name))
-            story += self.sheet_story(sheet)
-        return story
+        def parts() -> Iterator[list]:
+            for i, sheet in enumerate(self.sheets):
+                yield ([PageBreak()] if i else []) + [SheetStart(sheet.name), *self.sheet_story(sheet)]
+
+        return LazyStory(parts())
 
 
 def player_sheets_document(tournament: Tournament, *, group_by: str | None = None, group: str | None = None,
                            **kwargs: Any) -> PlayerSheetsDocument:
     """The player sheets of every player, or of the players of one club, series or category (``group_by``,
-    ``group``), in table order, in one PDF."""
+    ``group``), in table order, in one PDF (each sheet read and laid out in turn)."""
     regs = reading.sheet_registrations(tournament, group_by, group)
     scope = ""
     if group_by and group is not None:
         kind = {"club": _("Club"), "series": _("Series"), "category": _("Category")}[group_by]
         scope = f"{kind}: {group or _('(none)')}"
-    return PlayerSheetsDocument(reading.tournament_info(tournament), [reading.player_sheet(r) for r in regs],
-                                scope=scope, times=topping.times_by_game(tournament), **kwargs)
+    return PlayerSheetsDocument(reading.tournament_info(tournament), reading.player_sheets(tournament, regs),
+                                count=len(regs), scope=scope, times=topping.times_by_game(tournament), **kwargs)
 
 
 def player_sheet_document(registration: Registration, **kwargs: Any) -> PlayerSheetDocument:
