@@ -62,7 +62,7 @@ class Command(BaseCommand):
                             help="the standings (default) or every player's sheet in one PDF")
         parser.add_argument("--group-by", choices=specs.GROUPS, help="also time the standings in sections")
         parser.add_argument("--target", type=float, default=None,
-                            help="seconds (default 5 for the standings, 0.05 a player for the player sheets)")
+                            help="seconds (default 5 for the standings, 0.075 a player for the player sheets)")
         parser.add_argument("--check", action="store_true", help="exit 1 when the target is missed")
         parser.add_argument("--out", help="keep the PDF here")
         parser.add_argument("--seed", type=int, default=1)
@@ -73,7 +73,7 @@ class Command(BaseCommand):
         media = Path(tempfile.mkdtemp(prefix="bench-pdf-"))
         results: dict[str, dict[str, float]] = {}
         if opts["target"] is None:
-            opts["target"] = 5.0 if opts["document"] == "standings" else 0.05 * opts["players"]
+            opts["target"] = 5.0 if opts["document"] == "standings" else 0.075 * opts["players"]
         try:
             with override_settings(MEDIA_ROOT=str(media)):
                 try:
