@@ -1,7 +1,7 @@
 """Building a printed document as PDF, and its cache.
 
 A built file is kept under ``MEDIA_ROOT/pdf/<tournament id>/`` and named after the kind, its
-parameters and a **fingerprint of the data it shows** (:func:`tournament.services.reading.fingerprint`).
+parameters and a **fingerprint of the data it shows** (:func:`tournament.services.fingerprints.fingerprint`).
 The same request with unchanged data reuses the file; any change of what is shown gives a new name,
 so a new build. Older files of the same kind and parameters are removed when a new one is written.
 
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from django.conf import settings
 from django.utils import translation
 
-from ..services import players, reading
+from ..services import fingerprints, players, reading
 from ..services.reading import Subjects
 from . import documents as d
 from .layout import Document, Progress
@@ -110,9 +110,9 @@ class Built:
 
 
 def fingerprint(spec: Spec, resolved: Subjects | None = None) -> str:
-    """A hash of the data the document of ``spec`` shows (:func:`tournament.services.reading.fingerprint`)."""
+    """A hash of the data the document of ``spec`` shows (:func:`tournament.services.fingerprints.fingerprint`)."""
     r = resolved or resolve(spec)
-    return reading.fingerprint(spec.kind, spec.params_key(), r.tournament, game=r.game, round=r.round,
+    return fingerprints.fingerprint(spec.kind, spec.params_key(), r.tournament, game=r.game, round=r.round,
                                registration=r.registration)
 
 

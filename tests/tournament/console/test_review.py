@@ -14,7 +14,7 @@ from tests.tools.world import PREPARED, run_round
 from tournament import services
 from tournament.console.review import PAGE_SIZE
 from tournament.models import AuditLog, Penalty, Solo, Tournament, Verdict
-from tournament.services import reading
+from tournament.services import fingerprints
 
 from .bighall import bulk_players, bulk_slips
 
@@ -128,7 +128,7 @@ def test_an_earlier_published_round_is_reviewed_and_corrected_from_the_page(
     ivan, olena = standing(game, regs[0]), standing(game, regs[1])
     assert (ivan.total, ivan.solos, ivan.rank, olena.total, olena.rank) == (20 + 14 + 10, 10, 1, 0 + 14, 2)
     version = Tournament.objects.get(pk=tournament.pk).screen_version
-    pdf_before = reading.fingerprint("standings", "", tournament)
+    pdf_before = fingerprints.fingerprint("standings", "", tournament)
     verdict = Verdict.objects.get(round=r1, registration=regs[1])
     response = client.post(reverse("arbiter:override", args=[tournament.slug, verdict.pk]), {
         f"v{verdict.pk}-awarded": 30, f"v{verdict.pk}-why": "slip misread: H4 CARTS", "back": "round=2&show=warnings"})
@@ -145,7 +145,7 @@ def test_an_earlier_published_round_is_reviewed_and_corrected_from_the_page(
     assert (row.before["awarded"], row.after["awarded"], row.after["round"], row.after["table"]) == (0, 30, 1, 2)
     assert row.after["why"] == "slip misread: H4 CARTS" and row.actor == alice
     assert Tournament.objects.get(pk=tournament.pk).screen_version > version  # the screens fetch again
-    assert reading.fingerprint("standings", "", tournament) != pdf_before  # the standings PDF is built again
+    assert fingerprints.fingerprint("standings", "", tournament) != pdf_before  # the standings PDF is built again
     after = client.get(response.url.split("#")[0]).content.decode()  # the filter kept, the change told
     assert "Round 1, table 2: the verdict is changed" in after and '<span class="count">1</span>' in after
     assert "slip misread: H4 CARTS" in visible(client.get(review_url(tournament, round=1, table=2)))
