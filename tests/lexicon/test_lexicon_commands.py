@@ -25,6 +25,9 @@ SHARED = Path(os.environ.get("SHARED_DIR", ROOT.parent / "shared"))
 MAKE_WORDLIST = SHARED / "bench" / "wordlists" / "make_wordlist.py"
 BENCH_LISTS = Path(os.environ.get("BENCH_WORDLISTS", "/work/wl"))
 
+#: building lexicons is file and CPU work: its few queries (a Lexicon row) run on the embedded default only
+pytestmark = pytest.mark.one_backend
+
 
 
 def run(*args) -> tuple[str, str]:

@@ -17,7 +17,7 @@ from lexicon import limits, services
 from lexicon.models import Lexicon, LexiconError
 from tests.paths import ROOT
 
-pytestmark = [pytest.mark.django_db]
+pytestmark = [pytest.mark.django_db, pytest.mark.one_backend]  # reading limits: no query of note
 LETTERS = bytes(range(ord("a"), ord("z") + 1))
 
 
