@@ -14,7 +14,7 @@ mkdir -p "$OUT"
 # one preparation at a time (CI prepares them for two test passes that start side by side): a second caller
 # waits for the first and finds its lists made
 if [ -z "${PREPARE_WORDLISTS_LOCKED:-}" ] && command -v flock >/dev/null 2>&1; then
-  exec env PREPARE_WORDLISTS_LOCKED=1 flock "$OUT/.prepare.lock" "$0" "$@"
+  exec env PREPARE_WORDLISTS_LOCKED=1 flock "$OUT/.prepare.lock" "$PWD/tests/bench/prepare_wordlists.sh" "$@"
 fi
 if [ ! -f "$MAKE" ]; then echo "prepare_wordlists: $MAKE not found; bench word lists skipped"; exit 0; fi
 NPM_DIR=var/npm
