@@ -140,6 +140,13 @@ def _plain(f: Field[Any, Any]) -> Callable[[Any], bool] | None:
     return None
 
 
+def _null(f: Field[Any, Any], label: str, key: Any) -> None:
+    """A NULL where the column takes one; else the row is refused with the field's own message."""
+    if f.null:
+        return None
+    raise _invalid(label, key, f, str(f.error_messages["null"]))
+
+
 def _value_check(f: Field[Any, Any], label: str) -> Callable[[Any, Any], Any]:
     """Checks one column's values as the model would (its type, NULL, a code's choices, validators) and gives each
     as the field holds it; what can be is worked out once per column."""
@@ -150,9 +157,7 @@ def _value_check(f: Field[Any, Any], label: str) -> Callable[[Any, Any], Any]:
 
     def check(value: Any, key: Any) -> Any:
         if value is None:
-            if f.null:
-                return None
-            raise _invalid(label, key, f, str(f.error_messages["null"]))
+            return _null(f, label, key)
         if json_field or (plain is not None and plain(value)):
             return value
         if boolean and type(value) is int and value in (0, 1):
@@ -184,9 +189,7 @@ def _checker(f: Field[Any, Any], label: str, keys: dict[str, set[Any]]) -> Calla
 
     def related(value: Any, key: Any) -> Any:
         if value is None:
-            if f.null:
-                return None
-            raise _invalid(label, key, f, str(f.error_messages["null"]))
+            return _null(f, label, key)
         value = key_check(value, key)
         if (parents is None or value not in parents) and not f.null:
             raise RowError(_("row %(key)s of its table %(table)s points to a row %(target)s of %(parent)s that the "

@@ -14,10 +14,10 @@ the screens. What a round shows as the engine played it comes from :mod:`tournam
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
 from django.utils.functional import Promise
@@ -31,6 +31,7 @@ from . import games as game_service
 from . import standings
 
 StrOrPromise = str | Promise
+K = TypeVar("K", bound=Hashable)
 
 
 # -- the tournament, and what a request names ------------------------------------------------------------
@@ -202,11 +203,12 @@ def game_sheet(game: Game) -> GameSheet:
 # -- slips as the papers show them -----------------------------------------------------------------------
 
 
-def _versions(slips: Iterable[Slip], key: str) -> dict[int, list[Slip]]:
-    """Every version of the slips, by ``key`` (round_id or registration_id), first to last."""
-    out: dict[int, list[Slip]] = defaultdict(list)
+def _versions(slips: Iterable[Slip], key: Callable[[Slip], K]) -> dict[K, list[Slip]]:
+    """Every version of the slips, by ``key(slip)`` (its registration; its registration and round), first to
+    last."""
+    out: dict[K, list[Slip]] = defaultdict(list)
     for slip in sorted(slips, key=lambda s: s.version):
-        out[getattr(slip, key)].append(slip)
+        out[key(slip)].append(slip)
     return out
 
 
@@ -269,18 +271,6 @@ def _penalty_label(kind: str) -> StrOrPromise:
     return Penalty.Kind(kind).label if kind in Penalty.Kind.values else kind
 
 
-def _player_game(reg: Registration, played: standings.PlayerGameLine) -> PlayerGame:
-    rounds = played.rounds
-    verdicts = {(reg.pk, v.round_id): v for v in Verdict.objects.filter(round__in=rounds, registration=reg)
-                .select_related("slip")}
-    versions = {(reg.pk, rid): slips for rid, slips in
-                _versions(Slip.objects.filter(round__in=rounds, registration=reg), "round_id").items()}
-    solos = {(reg.pk, s.round_id): s.points for s in Solo.objects.filter(round__in=rounds, registration=reg)}
-    penalties = [PenaltyLine(_penalty_label(p.kind), p.points, p.reason)
-                 for p in Penalty.objects.filter(game=played.game, registration=reg).order_by("id")]
-    return _game_of(played, labels.tournament_style(reg.tournament), reg.pk, verdicts, versions, solos, penalties)
-
-
 #: What the player sheets of several players may be chosen by (a Player field).
 PLAYER_GROUPS = ("club", "series", "category")
 
@@ -318,10 +308,8 @@ def player_sheets(tournament: Tournament, regs: list[Registration], *, at_once: 
             verdicts: dict[tuple[int, int], Verdict] = {
                 (v.registration_id, v.round_id): v
                 for v in Verdict.objects.filter(round__in=game_rounds, registration__in=ids).select_related("slip")}
-            versions: dict[tuple[int, int], list[Slip]] = defaultdict(list)
-            for slip in sorted(Slip.objects.filter(round__in=game_rounds, registration__in=ids),
-                               key=lambda s: s.version):
-                versions[(slip.registration_id, slip.round_id)].append(slip)
+            versions = _versions(Slip.objects.filter(round__in=game_rounds, registration__in=ids),
+                                 lambda s: (s.registration_id, s.round_id))
             solos = {(s.registration_id, s.round_id): s.points
                      for s in Solo.objects.filter(round__in=game_rounds, registration__in=ids)}
             penalties: dict[int, list[PenaltyLine]] = defaultdict(list)
@@ -359,12 +347,7 @@ def _game_of(played: standings.PlayerGameLine, style: labels.CoordStyle, reg_id:
 def player_sheet(registration: Registration) -> PlayerSheet:
     """One player's slips, verdicts and awarded scores against the tops, game by game, with the figures of
     the player's rows in the standings (:func:`tournament.services.standings.player_game_lines`)."""
-    played = standings.player_game_lines(registration)
-    player = registration.player
-    return PlayerSheet(
-        table=registration.table_number, name=player.name, club=player.club, series=player.series,
-        category=player.category, licence=player.licence,
-        games=[_player_game(registration, g) for g in played], overall=standings.player_tournament_line(played))
+    return next(player_sheets(registration.tournament, [registration]))
 
 
 # -- the arbitration sheet -------------------------------------------------------------------------------
@@ -423,7 +406,7 @@ def arbitration_sheet(rnd: Round) -> ArbitrationSheet:
     """Every table's slip and verdict in a round, in table order."""
     regs = rnd.game.tournament.registrations.select_related("player").order_by("table_number")
     verdicts = {v.registration_id: v for v in Verdict.objects.filter(round=rnd).select_related("slip")}
-    versions = _versions(Slip.objects.filter(round=rnd), "registration_id")
+    versions = _versions(Slip.objects.filter(round=rnd), lambda s: s.registration_id)
     solos = {s.registration_id: s.points for s in Solo.objects.filter(round=rnd)}
     sources = dict(Slip.Source.choices)
     style = labels.tournament_style(rnd.game.tournament)

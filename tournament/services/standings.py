@@ -120,13 +120,10 @@ def game_lines(game: Game, regs: list[Registration]) -> list[Line]:
     return _lines(game, published_rounds(game), regs)
 
 
-def _lines(game: Game, rounds: list[Round], regs: list[Registration], *, only: Registration | None = None,
-           only_these: bool = False) -> list[Line]:
-    """The lines of ``regs`` over the game's published ``rounds``; ``only``: read that player's rows only;
-    ``only_these``: read the rows of ``regs`` only (a part of the hall)."""
-    mine: dict[str, object] = {} if only is None else {"registration": only}
-    if only_these:
-        mine = {"registration__in": [r.pk for r in regs]}
+def _lines(game: Game, rounds: list[Round], regs: list[Registration], *, only_these: bool = False) -> list[Line]:
+    """The lines of ``regs`` over the game's published ``rounds``; ``only_these``: read the rows of ``regs`` only
+    (a player, a part of the hall), not the whole hall's."""
+    mine: dict[str, object] = {"registration__in": [r.pk for r in regs]} if only_these else {}
     index = {r.pk: i + 1 for i, r in enumerate(rounds)}
     scores = [sheet.RoundScore(v["registration_id"], index[v["round_id"]], v["awarded"], v["warning"])
               for v in Verdict.objects.filter(round__in=rounds, **mine).values("registration_id", "round_id",
@@ -231,7 +228,7 @@ def player_game_lines(registration: Registration) -> list[PlayerGameLine]:
     out: list[PlayerGameLine] = []
     for game in games:
         rounds = published_rounds(game)
-        line, = _lines(game, rounds, [registration], only=registration)
+        line, = _lines(game, rounds, [registration], only_these=True)
         out.append(PlayerGameLine(game, rounds, line))
     return out
 

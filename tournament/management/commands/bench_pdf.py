@@ -11,7 +11,6 @@ the worker's pool process). The file goes to a temporary folder (or ``--out``).
 from __future__ import annotations
 
 import random
-import resource
 import shutil
 import tempfile
 import time
@@ -23,6 +22,7 @@ from django.db import transaction
 from django.test.utils import override_settings
 from django.utils import timezone, translation
 
+from lexicon.memory import rss_mb
 from lexicon.models import Lexicon
 from tournament.models import (
     Game,
@@ -45,15 +45,6 @@ LAST = ["Ґудзь", "Żółć", "Шевченко", "Kowalczyk", "Ёлкин",
         "Łęcka-Świętochowska", "Коваленко-Загорулько", "Brzęczyszczykiewicz"]
 WORDS = ["ЗАКАЗЧИК", "ЙОД", "ЩЁКА", "ПРОВЕРКА", "ЁЖ", "ЭКСПОНАТ", "ЦАПЛЯ", "ШЪЁМ"]
 CLUBS = ["Київ", "Kraków", "Спартак", "Paris", "Łódź", "Одеса", "Wrocław", "Минск", ""]
-
-
-def _rss_mb() -> float:
-    """The process's resident memory now (MB; 0 where /proc is missing)."""
-    try:
-        with open("/proc/self/status") as fh:
-            return next(int(line.split()[1]) / 1024 for line in fh if line.startswith("VmRSS:"))
-    except (OSError, StopIteration, ValueError):
-        return 0.0
 
 
 class _Rollback(Exception):
@@ -105,14 +96,14 @@ class Command(BaseCommand):
 
     def _time_sheets(self, tournament: Tournament, opts: dict[str, Any], results: dict[str, dict[str, float]]
                      ) -> None:
-        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        before = rss_mb("ru_maxrss")
         spec = specs.make_spec(tournament, "player-sheet", player="all")
         t0 = time.perf_counter()
         built = pdf.build(spec)  # what the task does: fingerprint, data, PDF, file
         t1 = time.perf_counter()
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        peak = rss_mb("ru_maxrss")
         jobs.give_back_memory()  # as the task does after a document
-        after = _rss_mb()
+        after = rss_mb("VmRSS")
         if opts["out"]:
             shutil.copyfile(built.path, opts["out"])
         results["player sheets"] = {"total": t1 - t0}

@@ -131,18 +131,18 @@ class SheetDocument(Document):
         kwargs.setdefault("zone_of", info)  # dates in the tournament's time zone (layout.local_datetime)
         super().__init__(heading=info.name, subtitle=tournament_subtitle(info), **kwargs)
         self.tournament = info
+        self._shared_cells: dict[tuple[str, str], Paragraph] = {}
 
     def p(self, text: str, style: str = "cell", *, shared: bool = False) -> Paragraph:
         """A cell's paragraph; ``shared``: a text many cells show (a round's top, a verdict), made once."""
         if not shared:
             return CellParagraph(text, self.styles[style])
-        cache: dict[tuple[str, str], Paragraph] = self.__dict__.setdefault("_shared_cells", {})
-        if len(cache) > SHARED_CELLS:
-            cache.clear()
+        if len(self._shared_cells) > SHARED_CELLS:
+            self._shared_cells.clear()
         key = (text, style)
-        if key not in cache:
-            cache[key] = CellParagraph(text, self.styles[style])
-        return cache[key]
+        if key not in self._shared_cells:
+            self._shared_cells[key] = CellParagraph(text, self.styles[style])
+        return self._shared_cells[key]
 
     def col(self, label: str, minimum: float) -> float:
         """A column width: at least ``minimum``, and wide enough for the longest word of its header."""

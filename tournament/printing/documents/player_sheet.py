@@ -9,7 +9,7 @@ up here.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Sized
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.units import mm
@@ -180,15 +180,11 @@ class SheetStart(Flowable):
 class PlayerSheetsDocument(PlayerSheetDocument):
     """The sheets of several players in one PDF, each from a new page; ``scope``: whose (e.g. "Club: Київ").
 
-    ``sheets`` may be an iterator (:func:`tournament.services.reading.player_sheets`) with ``count`` sheets: each
-    is made when the layout reaches it (a hall's sheets are never all in memory)."""
+    ``sheets`` (``count`` of them) may be an iterator (:func:`tournament.services.reading.player_sheets`): each is
+    made when the layout reaches it (a hall's sheets are never all in memory)."""
 
-    def __init__(self, info: TournamentInfo, sheets: Iterable[PlayerSheet], *, scope: str = "",
-                 count: int | None = None, **kwargs: Any):
-        if count is None:
-            if not isinstance(sheets, Sized):
-                raise TypeError("the player sheets from an iterator need their count")
-            count = len(sheets)
+    def __init__(self, info: TournamentInfo, sheets: Iterable[PlayerSheet], *, count: int, scope: str = "",
+                 **kwargs: Any):
         rest = iter(sheets)
         first = next(rest, None)
         if first is None:
