@@ -150,6 +150,9 @@ REDIS_URL = os.environ.get("REDIS_URL")
 #: The pages open a stream (/live/stream/<slug>/, Server-Sent Events) for their changes and poll only as a
 #: fallback: on when the server runs the ASGI application (manage.py serve --push, README "Real time").
 LIVE_PUSH = env_bool("LIVE_PUSH", False)
+#: The ASGI application takes the tablets' slips itself and writes them in batches (tournament/live/slipdoor.py);
+#: off (``DUPLICATE_SLIP_BATCHES=0``), every slip goes through Django's view, one transaction each.
+SLIP_BATCHES = env_bool("DUPLICATE_SLIP_BATCHES", True)
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:

@@ -3,8 +3,10 @@ assisted mode's score of tiles placed on the player's own board."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any, TypedDict
 
+from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -18,7 +20,7 @@ from scoring.coords import CoordError
 from scoring.notation import NotationError
 from scoring.placement import IllegalMove
 
-from .. import labels
+from .. import labels, proxies
 from ..errors import Code, ServiceError
 from ..live import tablet as live_tablet
 from ..models import Registration, Round
@@ -93,7 +95,8 @@ class TabletSlip(TabletView):
                                                          "round %(n)s only") % {"n": rnd.number})
             if topping.is_topping(rnd.game):
                 return _topping_attempt(rnd, reg, key, body)
-            slip, created = slips.submit_once(rnd, reg, key, **body, looked_up=True)
+            door = datetime.fromtimestamp(proxies.door_time(request.META, settings.TRUSTED_PROXIES), tz=UTC)
+            slip, created = slips.submit_once(rnd, reg, key, **body, looked_up=True, door=door)
         elif topping.is_topping(slip.round.game):  # a retry: answered as the first time
             return _topping_attempt(slip.round, reg, key, body)
         answer = live_tablet.slip_dict(slip, labels.zone_of(reg.tournament.time_zone))

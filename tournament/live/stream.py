@@ -44,10 +44,12 @@ from django.conf import settings
 from django.db import connection
 from django.http import Http404
 
+from .. import proxies
 from ..models import Game, Round, Slip
 from ..services import players as player_service
 from ..services import push
 from . import tablet, version
+from .slipdoor import SLIP_PATH, SlipDoor
 from .wsgi import POLL_PATH, FastVersionPolls, security_headers
 
 log = logging.getLogger(__name__)
@@ -88,8 +90,12 @@ class Feed:
     listeners: int = 0
     #: streams of logged-in tablets (a cookie ``tablet_token``): they get their own state with each change
     players: int = 0
-    #: (version, every player's slip and verdict of that version's round), for the tablets' own events
-    hall: tuple[str, tablet.JudgedHall] | None = None
+    #: (version, every player's slip and verdict of that version's round, the own event of each player whose
+    #: tablet listens here — written once per change, in one pass), for the tablets' own events
+    hall: tuple[str, tablet.JudgedHall, dict[int, bytes]] | None = None
+    #: the players whose tablets listen here, and how many of their streams
+    members: dict[int, tablet.Player] = field(default_factory=dict)
+    member_streams: dict[int, int] = field(default_factory=dict)
     reading: bool = False
     again: bool = False
     #: the slips handed in for the latest round (the arbiter's live count): streams asked with ``?slips=1``
@@ -204,7 +210,10 @@ class Hub:
                     feed.hall = None
                     if feed.players:  # read once here, each tablet's own state goes with the change
                         hall = await sync_to_async(tablet.stream_hall, thread_sensitive=False)(tournament_id, current)
-                        feed.hall = (current, hall) if hall is not None else None
+                        if hall is not None:  # every listening player's event written in one pass, off the loop
+                            events = await sync_to_async(tablet.stream_events, thread_sensitive=False)(
+                                hall, current, dict(feed.members))
+                            feed.hall = (current, hall, events)
                     feed.publish(current, body)
                     log.info("stream: tournament %s version %s to %s streams (%s players), hall read in %.3f s",
                              tournament_id, current, feed.listeners, feed.players, time.monotonic() - began)
@@ -335,7 +344,8 @@ def _event_for(feed: Feed, player: tablet.Player | None) -> bytes:
     ``GET /api/tablet/state/`` gives) for any change but an open; else (and to the display) the version
     answer, which carries the open's rack and deadline."""
     if player is not None and feed.hall is not None and feed.hall[0] == feed.version:
-        body = tablet.stream_state(feed.hall[1], feed.version, player)
+        written = feed.hall[2].get(player[0])  # written in the change's one pass; a tablet that joined since: now
+        body = written if written is not None else tablet.stream_state(feed.hall[1], feed.version, player)
         return b"id: " + feed.version.encode() + b"\nevent: own\ndata: " + body + b"\n\n"
     return feed.event
 
@@ -365,6 +375,8 @@ async def stream(scope: Scope, receive: Receive, send: Send, slug: str, hub: Hub
     counts = b"slips=1" in scope.get("query_string", b"")  # the arbiter's live count too
     if player is not None:
         feed.players += 1
+        feed.members[player[0]] = player
+        feed.member_streams[player[0]] = feed.member_streams.get(player[0], 0) + 1
     if counts:
         feed.slip_listeners += 1
     gone = asyncio.ensure_future(_wait_disconnect(receive))
@@ -403,6 +415,12 @@ async def stream(scope: Scope, receive: Receive, send: Send, slug: str, hub: Hub
         feed.listeners -= 1
         if player is not None:
             feed.players -= 1
+            left = feed.member_streams.get(player[0], 1) - 1
+            if left <= 0:
+                feed.members.pop(player[0], None)
+                feed.member_streams.pop(player[0], None)
+            else:
+                feed.member_streams[player[0]] = left
         if counts:
             feed.slip_listeners -= 1
         gone.cancel()
@@ -423,13 +441,15 @@ def _environ(scope: Scope) -> dict[str, Any]:
 
 class StreamApp:
     """ASGI: the streams here; the version polls the poll layer ``fast`` can answer from the process's memo
-    answered here too (without a thread: no query is made); everything else to ``app`` (Django, through a WSGI
-    adapter)."""
+    answered here too (without a thread: no query is made); the tablets' slips to ``door`` (written in batches,
+    :mod:`tournament.live.slipdoor`) when given; everything else to ``app`` (Django, through a WSGI adapter)."""
 
-    def __init__(self, app: ASGIApp | None, hub: Hub = HUB, fast: FastVersionPolls | None = None) -> None:
+    def __init__(self, app: ASGIApp | None, hub: Hub = HUB, fast: FastVersionPolls | None = None,
+                 door: SlipDoor | None = None) -> None:
         self.app = app
         self.hub = hub
         self.fast = fast
+        self.door = door
 
     async def _answered(self, scope: Scope, send: Send) -> bool:
         """A poll answered from the memo (the WSGI layer's answer, sent from here), or False: Django's."""
@@ -457,6 +477,11 @@ class StreamApp:
             await self.lifespan(receive, send)
             return
         if scope["type"] == "http":
+            scope[proxies.SCOPE_DOOR] = time.time()  # when it reached this server (a slip's lateness)
+            if self.door is not None and self.app is not None and scope.get("method") == "POST" and \
+                    scope.get("path") == SLIP_PATH:
+                await self.door(scope, receive, send, self.app)
+                return
             match = STREAM_PATH.match(scope.get("path", ""))
             if match:
                 await stream(scope, receive, send, match.group(1), self.hub)
@@ -476,6 +501,8 @@ class StreamApp:
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 await self.hub.stop()
+                if self.door is not None:
+                    await asyncio.to_thread(self.door.close)
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 

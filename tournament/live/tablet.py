@@ -469,6 +469,18 @@ def stream_state(hall: JudgedHall, version: str, player: Player) -> bytes:
     return bytes(JSONRenderer().render(state))
 
 
+def stream_events(hall: JudgedHall, version: str, players: dict[int, Player]) -> dict[int, bytes]:
+    """Each player's tablet state (:func:`stream_state`) for the streams of one process, written in one pass
+    when the change is read — not by each stream as it wakes — with one clock and one renderer."""
+    shown = _shows_verdict(hall.round["status"], hall.tournament["assisted_mode"])
+    now = timezone.now()
+    render = JSONRenderer().render
+    return {pk: bytes(render(tablet_state(player=player, tournament=hall.tournament, version=version,
+                                          shared=hall.shared, now=now, slip=hall.slips.get(pk),
+                                          verdict=hall.verdicts.get(pk) if shown else None)))
+            for pk, player in players.items()}
+
+
 __all__ = ["FROZEN_SLIPS", "JudgedHall", "OwnSlip", "Shared", "TabletState", "VerdictBlock", "compute_shared",
-           "fast_state", "judged_hall", "reset", "stream_hall", "stream_state",
+           "fast_state", "judged_hall", "reset", "stream_events", "stream_hall", "stream_state",
            "shared_state", "slip_dict", "state_for", "tablet_state", "tournament_block", "verdict_dict"]

@@ -77,6 +77,7 @@ class FastVersionPolls:
         self.answered = 0  # polls answered here (this process), for the load test and the tests
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        environ[proxies.DOOR_TIME] = time.time()  # when this server received it (a tablet's slip is late by it)
         answered = self.answer_here(environ, start_response)
         return self.app(environ, start_response) if answered is None else answered
 

@@ -23,7 +23,8 @@ PROXIED = """
             proxy_set_header Connection "";
             proxy_set_header Host $http_host;
             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-            proxy_set_header X-Forwarded-Proto $scheme;"""
+            proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_set_header X-Request-Start "t=${msec}";"""
 
 
 def _static(static_root: Path | None) -> str:

@@ -67,8 +67,16 @@ class Select(Generic[M]):
         with connection.cursor() as cur:
             cur.execute(f"{self.head} {tail}", list(params))
             row = cur.fetchone()
-        if row is None:
-            return None
+        return None if row is None else self._instance(row)
+
+    def many(self, tail: str, params: Sequence[Any]) -> list[M]:
+        """Every row of ``head + tail`` as instances (see :meth:`one`)."""
+        with connection.cursor() as cur:
+            cur.execute(f"{self.head} {tail}", list(params))
+            found = cur.fetchall()
+        return [self._instance(row) for row in found]
+
+    def _instance(self, row: Sequence[Any]) -> M:
         converters = self._converters()
         if converters:
             row = list(row)
@@ -85,6 +93,7 @@ class Select(Generic[M]):
                 found = instance  # type: ignore[assignment]
             else:
                 self.model._meta.get_field(name or "").set_cached_value(found, instance)  # type: ignore[union-attr]
+        assert found is not None
         return found
 
 
@@ -114,9 +123,32 @@ def insert(instance: M) -> M:
     return instance
 
 
+def insert_many(instances: Sequence[M]) -> list[M]:
+    """One multi-row ``INSERT … RETURNING`` of new instances of one model (values adapted as :func:`insert`
+    adapts them); sets their primary keys, in the order the database returns them — the order of the rows, as
+    Django's ``bulk_create`` relies on for PostgreSQL and SQLite. No signals are sent."""
+    if not instances:
+        return []
+    model = type(instances[0])
+    fields = [f for f in model._meta.concrete_fields if f is not model._meta.pk]
+    columns = ", ".join(f'"{f.column}"' for f in fields)
+    row = f"({placeholders(len(fields))})"
+    values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for instance in instances for f in fields]
+    with connection.cursor() as cur:
+        cur.execute(f'INSERT INTO "{model._meta.db_table}" ({columns}) VALUES {", ".join([row] * len(instances))} '
+                    f'RETURNING "{model._meta.pk.column}"', values)
+        keys = cur.fetchall()
+    assert len(keys) == len(instances)
+    for instance, (pk,) in zip(instances, keys, strict=True):
+        instance.pk = pk
+        instance._state.adding = False
+        instance._state.db = connection.alias
+    return list(instances)
+
+
 def placeholders(count: int) -> str:
     """``%s, %s, …`` for an ``IN (…)`` of ``count`` values."""
     return ", ".join(["%s"] * count)
 
 
-__all__ = ["Select", "insert", "placeholders"]
+__all__ = ["Select", "insert", "insert_many", "placeholders"]

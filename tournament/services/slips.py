@@ -36,7 +36,7 @@ TABLET_STATUSES = (Round.Status.OPEN, Round.Status.CLOSED, Round.Status.JUDGED, 
 def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinates: str = "",
                 score: int | None = None, idempotency_key: str | None = None, source: str = Slip.Source.TABLET,
                 actor: audit.Actor = None, received_at: datetime | None = None, checked: bool = False,
-                marked_late: bool = False) -> Slip:
+                marked_late: bool = False, door: datetime | None = None) -> Slip:
     """Stores a slip version. A retry with the same idempotency key returns the same slip.
 
     Until the deadline a new slip replaces the previous one (every version is kept).
@@ -45,7 +45,9 @@ def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinate
     Paper slips may be typed by the arbiter after closing, with the time they were handed in.
     ``checked``: the caller has just looked the idempotency key up and found no slip.
     ``marked_late``: the arbiter ticked a paper slip as handed in late: it is late whatever the clock says
-    (an open round, a round closed early).
+    (an open round, a round closed early). ``door``: when a tablet's request reached the hall's front door
+    (:func:`tournament.proxies.door_time`): a tablet slip is late by that time, not by when a busy server got
+    to it, and is stored with it.
 
     The round row is share-locked (PostgreSQL ``FOR SHARE``) and the player's row locked: slips of
     many players are stored side by side, one player's versions one after another, while the close
@@ -67,7 +69,7 @@ def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinate
     try:
         with transaction.atomic():
             slip = _store(rnd, registration, key, word=word, coordinates=coordinates, score=score, source=source,
-                          actor=actor, received_at=received_at, marked_late=marked_late)
+                          actor=actor, received_at=received_at, marked_late=marked_late, door=door)
     except IntegrityError:
         existing = slip_for_key(key)
         if existing is None:
@@ -120,7 +122,8 @@ def check_tiles(rnd: Round, word: str, letters: list[str], coordinates: str) -> 
 
 
 def _store(rnd: Round, registration: Registration, key: str, *, word: str, coordinates: str, score: int | None,
-           source: str, actor: audit.Actor, received_at: datetime | None, marked_late: bool = False) -> Slip:
+           source: str, actor: audit.Actor, received_at: datetime | None, marked_late: bool = False,
+           door: datetime | None = None) -> Slip:
     status, deadline = _share_lock_round(rnd.pk)
     paper = source in (Slip.Source.PAPER, Slip.Source.ARBITER)
     # after closing, tablet slips are still kept (as late) until the top is published — a slip a tablet held
@@ -129,7 +132,11 @@ def _store(rnd: Round, registration: Registration, key: str, *, word: str, coord
     if status not in taking:
         raise ServiceError(Code.ROUND_NOT_OPEN, _("round %(n)s is %(status)s: slips are not taken")
                            % {"n": rnd.number, "status": Round.Status(status).label})
-    now = received_at if (paper and received_at) else timezone.now()
+    now = timezone.now()
+    if paper and received_at:
+        now = received_at
+    elif not paper and door is not None:
+        now = min(door, now)
     # a tablet slip that comes after the close (even a close forced before the deadline) is late
     late = ((deadline is not None and now > deadline) or (status != Round.Status.OPEN and not paper)
             or marked_late)
@@ -225,7 +232,8 @@ def retried_slip(key: str, registration: Registration, *, word: str, coordinates
 
 def submit_once(rnd: Round, registration: Registration, key: str, *, word: str, coordinates: str,
                 score: int | None, looked_up: bool = False, source: str = Slip.Source.TABLET,
-                actor: audit.Actor = None, received_at: datetime | None = None) -> tuple[Slip, bool]:
+                actor: audit.Actor = None, received_at: datetime | None = None, door: datetime | None = None
+                ) -> tuple[Slip, bool]:
     """:func:`submit_slip` with a retry check: (slip, created). Same key + another body → refused.
 
     ``looked_up``: :func:`retried_slip` was called for this key just before and found nothing.
@@ -235,7 +243,7 @@ def submit_once(rnd: Round, registration: Registration, key: str, *, word: str, 
         if existing is not None:
             return existing, False
     slip = submit_slip(rnd, registration, word=word, coordinates=coordinates, score=score, idempotency_key=key,
-                       checked=True, source=source, actor=actor, received_at=received_at)
+                       checked=True, source=source, actor=actor, received_at=received_at, door=door)
     return slip, True
 
 

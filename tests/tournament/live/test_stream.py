@@ -172,7 +172,15 @@ def test_the_arbiters_stream_counts_the_slips(alice, tournament, eager, redis):
     asyncio.run(scenario())
 
 
-def test_a_logged_in_tablet_gets_its_own_state_with_a_judged_round(alice, tournament, eager):
+def test_a_logged_in_tablet_gets_its_own_state_with_a_judged_round(alice, tournament, eager, monkeypatch):
+    """The own states are written once per change for every listening tablet (``stream_events``), not by each
+    stream as it wakes (``stream_state``: only for a tablet that joined after the change)."""
+    from tournament.live import tablet as live_tablet
+
+    def per_stream(*_args):
+        raise AssertionError("a stream wrote its own state: the change's one pass should have")
+
+    monkeypatch.setattr(live_tablet, "stream_state", per_stream)
     _reg, rnd = open_round(alice, tournament, eager)
     reg2, code = services.players.register_player(alice, tournament, name="Boris")
     _r, token = services.players.login(code)
