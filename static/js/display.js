@@ -103,7 +103,7 @@
     if (!g) return;
     var why = S.end_reasons[g.end_reason] || g.end_reason || "";
     byId("game-end-title").textContent = fmt(S.game_over_n, {game: g.number});
-    byId("game-end-reason").textContent = g.end_note ? (why ? why + ": " : "") + g.end_note : why;
+    byId("game-end-reason").textContent = T.capital(g.end_note ? (why ? why + ": " : "") + g.end_note : why);
   }
 
   // -- standings: they scroll by themselves ----------------------------------------------------------

@@ -281,7 +281,7 @@
       if (!end) return;
       box.appendChild(el("h2", "", fmt(S.game_over_n, {game: end.game})));
       var why = S.end_reasons[end.reason] || end.reason;
-      box.appendChild(el("p", "tb-end-reason", end.note ? why + ": " + end.note : why));
+      box.appendChild(el("p", "tb-end-reason", T.capital(end.note ? why + ": " + end.note : why)));  // a line of its own
       if (end.total == null) return;
       var figures = box.appendChild(el("dl", "tb-res-figures"));
       var rows = end.time_total != null ?  // topping: the total time ranks, the points come after
@@ -408,7 +408,7 @@
         box.classList.add("ok");
         box.appendChild(el("p", "tb-topping-head", "✔ " + S.topping_top));
         box.appendChild(el("p", "tb-topping-time", fmt(S.topping_time, {time: D.clock.format(a.seconds || 0)})));
-        box.appendChild(el("p", "small muted", S.topping_done));
+        if (!state.game_over) box.appendChild(el("p", "small muted", S.topping_done));  // over: no next rack comes
       } else {
         box.classList.add("bad");
         box.appendChild(el("p", "tb-topping-head", "✖ " + (phase === "open" ? S.topping_not_top : S.topping_missed)));
