@@ -184,7 +184,8 @@ class HallStandings:
 def hall_standings(tournament: Tournament) -> HallStandings:
     """The standings of every game and of the tournament, as :func:`game_standings` and
     :func:`tournament_standings` rank them (a correction of a finished game's verdict included)."""
-    regs = {r.pk: r for r in tournament.registrations.only("pk", "table_number")}
+    # (its tournament read too: the related manager sets it on each row, and a deferred key is a query a row)
+    regs = {r.pk: r for r in tournament.registrations.only("pk", "table_number", "tournament")}
     games = list(tournament.games.exclude(status=Game.Status.CANCELLED).order_by("number"))
     lines = {g.number: game_lines(g, list(regs.values())) for g in games}
     tie_break, order = tournament.tie_break == "backwards", _by_table(regs)
