@@ -18,36 +18,38 @@ once per level (``DUPLICATE_SQLITE_SYNCHRONOUS``), each on a fresh var dir, and 
 holds one Server-Sent Events stream and polls only as a check (:mod:`tests.load.tablets`); the CPU of the web
 nodes is measured over a quiet window before the draw (``/proc/<pid>/stat``). ``--nodes N`` starts N web nodes
 (uvicorn, one process each) behind nginx (``tournament/management/nginx.py``), with or without ``--push``.
-The client raises its open-files limit to the hard limit, so that one event loop holds 10,000 streams.
+The client raises its open-files limit to the hard limit, so that one event loop holds 10,000 streams; where the
+tablets' streams do not fit under that limit in one process (20,000 tablets: the hard limit is 20,000 here),
+``--generators N`` (by default as many as they need) splits them between N processes (:mod:`tests.load.fleet`).
+
+Every run prints the CPU of its processes from the draw to the end, the CPU per slip of the whole stack and
+of each process, and the most slips the server stored in one second (:mod:`tests.load.limits`).
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
+import math
 import resource
 import shutil
 import signal
 import sys
 import tempfile
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from . import report, stack
-from .tablets import Drive, DriveOptions, arbiter_token
-
-try:
-    import uvloop
-except ImportError:  # optional: the asyncio loop does the same, with more of the machine's CPU
-    uvloop = None  # type: ignore[assignment]
+from . import fleet, limits, report, stack
+from .fleet import run_client
+from .tablets import DriveOptions, arbiter_token
 
 #: The options written with the figures (``--json``).
 RUN_OPTIONS = ("tablets", "burst", "poll", "announce", "seconds_per_move", "grace", "web_workers", "threads",
-               "celery_concurrency", "embedded", "synchronous", "push", "nodes", "check_poll", "quiet", "lean")
+               "celery_concurrency", "embedded", "synchronous", "push", "nodes", "check_poll", "quiet", "lean",
+               "generators")
 #: SQLite's synchronous levels the settings accept (tournament.settings.SQLITE_SYNCHRONOUS_LEVELS).
 SYNCHRONOUS = ("NORMAL", "FULL", "EXTRA")
 #: Web workers of a run: the production set-up's, and ``manage.py serve``'s default for the embedded one.
@@ -96,6 +98,9 @@ def parser() -> argparse.ArgumentParser:
                    help="seconds over which the tablets connect (default: poll, or tablets/500 with --push)")
     p.add_argument("--quiet", type=float, default=20.0,
                    help="with --push or --nodes: seconds of the quiet window whose CPU is measured (0: none)")
+    p.add_argument("--generators", type=int, default=None,
+                   help="load generator processes (default: as many as the tablets' streams need, each under the "
+                        "open-files limit; 1 without --push)")
     p.add_argument("--timeline", action="store_true", help="also print requests and p95 per 5 s of the round")
     p.add_argument("--json", help="also write the figures to this file (a list with several runs)")
     p.add_argument("--settings-module", default="tournament.settings",
@@ -105,15 +110,6 @@ def parser() -> argparse.ArgumentParser:
 
 def say(text: str) -> None:
     print(text, flush=True)
-
-
-def run_client(coro: Coroutine[Any, Any, None]) -> None:
-    """Runs the simulated tablets on uvloop when it is installed: the load generator shares the machine's
-    cores with the server, the less of them it takes the more the figures are the server's."""
-    if uvloop is None:
-        asyncio.run(coro)
-    else:
-        uvloop.run(coro)
 
 
 def prepare(o: dict[str, Any], env: stack.Env, var_dir: Path) -> dict[str, Any]:
@@ -137,7 +133,7 @@ def drive_and_check(o: dict[str, Any], env: stack.Env, servers: stack.Stack, var
     servers.start_worker()
     asgi = o["push"] or o["nodes"] > 0
     if asgi:
-        names = servers.start_nodes(o["nodes"], push=o["push"])
+        names = servers.start_nodes(o["nodes"], push=o["push"], streams=o["tablets"] if o["push"] else 0)
         say(f"uvicorn (tournament.asgi, LIVE_PUSH={int(o['push'])}, {o['threads']} WSGI threads): "
             + (f"{o['nodes']} nodes behind nginx on {servers.url}" if o["nodes"] else f"one process on {servers.url}")
             + f", Celery worker ×{o['celery_concurrency']}")
@@ -148,20 +144,45 @@ def drive_and_check(o: dict[str, Any], env: stack.Env, servers: stack.Stack, var
             f"Celery worker ×{o['celery_concurrency']}")
     setup["token"] = arbiter_token(servers.url, setup)
     ramp = o["ramp"] if o["ramp"] is not None else (o["tablets"] / 500 if o["push"] else 0.0)
-    drive = Drive(DriveOptions(
+    drive = fleet.drive(DriveOptions(
         url=servers.url, tablets=o["tablets"], burst=o["burst"], poll=o["poll"], announce=o["announce"],
         connections=o["connections"], push=o["push"], lean=o["lean"], check_poll=o["check_poll"], ramp=ramp,
-        quiet=o["quiet"] if asgi else 0.0,
-        cpu=(lambda: {**{n: servers.cpu_seconds([n]) for n in names}, **servers.beside_cpu_seconds()})
-        if asgi else None), setup)
+        quiet=o["quiet"] if asgi else 0.0, cpu=cpu_reader(o, servers, ["web"] if not asgi else names)), setup,
+        generators=o["generators"], work_dir=var_dir)
+    if o["generators"] > 1:
+        say(f"{o['generators']} load generator processes, {o['tablets'] // o['generators']:,}+ tablets each")
     run_client(drive.run())
     summary = report.summarize(drive)
     log_file = var_dir / "client.json"
     log_file.write_text(json.dumps({"round": drive.round_id, "slug": setup["slug"], "tablets": drive.log}))
     stack.phase(env, "check", "--io", str(log_file))
     check = json.loads(log_file.with_suffix(".result.json").read_text())
+    limits.complete(summary, drive, check, o["burst"])
     ok = report.report(say, o, summary, check)
     return {"options": {k: o[k] for k in RUN_OPTIONS}, "summary": summary, "check": check, "passed": ok}
+
+
+def cpu_reader(o: dict[str, Any], servers: stack.Stack, names: list[str]) -> Callable[[], dict[str, float]]:
+    """CPU seconds so far of every process of the run's stack, by name: the web server or nodes (and nginx),
+    the Celery worker, the load generator, and PostgreSQL (its backends of the run's database and its own
+    processes) and Redis — not on the embedded default, which has neither (SQLite is in the web processes)."""
+    database = None if o["embedded"] else o["database_url"].rsplit("/", 1)[-1].split("?", 1)[0]
+
+    def read() -> dict[str, float]:
+        beside = servers.beside_cpu_seconds(database)
+        if o["embedded"]:
+            beside = {k: v for k, v in beside.items() if k not in ("postgres", "redis")}
+        return {**{n: servers.cpu_seconds([n]) for n in names}, **beside}
+
+    return read
+
+
+def generators(o: dict[str, Any], files: int) -> int:
+    """Load generator processes: as asked, else as many as keep each one's streams and pool of connections
+    (and 500 files more) under the open-files limit."""
+    if o["generators"] is not None:
+        return max(1, o["generators"])
+    return max(1, math.ceil((o["tablets"] + o["connections"] + 500) / files)) if o["push"] else 1
 
 
 def clean_up(o: dict[str, Any], var_dir: Path) -> None:
@@ -248,8 +269,10 @@ def main(argv: list[str] | None = None) -> int:
         o["web_workers"] = SERVE_WEB_WORKERS if o["embedded"] else WEB_WORKERS
     signal.signal(signal.SIGTERM, on_term)
     files = raise_open_files()
-    if files < o["tablets"] + o["connections"] + 500:
-        say(f"warning: {files} open files at most (RLIMIT_NOFILE's hard limit): too few for {o['tablets']} streams")
+    o["generators"] = generators(o, files)
+    if o["push"] and files < (o["tablets"] + o["connections"]) / o["generators"] + 500:
+        say(f"warning: {files} open files at most (RLIMIT_NOFILE's hard limit): too few for {o['tablets']} streams "
+            f"in {o['generators']} load generator process(es)")
     levels = o.pop("sqlite_synchronous") or [None]
     runs: list[tuple[str | None, report.Figures | None]] = []
     try:

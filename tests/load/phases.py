@@ -7,7 +7,7 @@
     FILE holds what the tablets were told (receipts per table) and the paper slips the arbiter typed
     (``paper``: table, key, receipt): compares it with the database → ``FILE.result.json``: every
     acknowledged slip stored exactly once, none lost, no duplicates, verdicts for every registration,
-    time from the deadline and from the close to the verdicts.
+    time from the deadline and from the close to the verdicts, the tablet slips stored per second (``intake``).
 ``python -m tests.load.phases check-day --io FILE``
     the same for every round of a day (FILE: a list of such logs, :mod:`tests.load.day`) →
     ``FILE.result.json``, a list.
@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import secrets
-from collections import defaultdict
+from collections import Counter, defaultdict
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -144,6 +146,18 @@ def round_figures(rnd: Round, registrations: int) -> dict[str, Any]:
     }
 
 
+def intake(slips: list[Row], deadline: datetime | None) -> dict[str, Any]:
+    """How many tablet slips the server stored in each whole second from the deadline (second ``k``: from
+    ``k`` to ``k + 1`` s after it, negative before it), by the time each row holds (``received_at``); the most in
+    one second and the first second with that many."""
+    if deadline is None:
+        return {"per_second": [], "peak_per_second": 0, "peak_second": None}
+    per_second = Counter(math.floor((s["received_at"] - deadline).total_seconds()) for s in slips
+                         if s["source"] == Slip.Source.TABLET)
+    peak_second, peak = min(per_second.items(), key=lambda kv: (-kv[1], kv[0])) if per_second else (None, 0)
+    return {"per_second": sorted(per_second.items()), "peak_per_second": peak, "peak_second": peak_second}
+
+
 def database_figures() -> dict[str, Any]:
     """The database the run used; for SQLite its journal mode and ``synchronous`` level as a connection
     opened with the run's settings reads them (0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA)."""
@@ -163,7 +177,8 @@ def check_run(client_log: dict[str, Any]) -> dict[str, Any]:
     tablets: dict[str, list[Row]] = client_log["tablets"]
     regs = {r.table_number: r for r in Registration.objects.filter(tournament__slug=client_log["slug"])}
     slips: list[Row] = [dict(s) for s in Slip.objects.filter(round=rnd).values(
-        "id", "registration_id", "idempotency_key", "word", "is_current", "late", "version")]
+        "id", "registration_id", "idempotency_key", "word", "is_current", "late", "version", "received_at",
+        "source")]
     by_key: dict[str, list[Row]] = defaultdict(list)
     for s in slips:
         by_key[s["idempotency_key"]].append(s)
@@ -191,6 +206,7 @@ def check_run(client_log: dict[str, Any]) -> dict[str, Any]:
         "lost": lost, "mismatched": wrong, "duplicated": duplicated, "phantom": len(phantom),
         "late_rows": sum(1 for s in slips if s["late"]), **figures,
         "failures": failures[:50], "failure_count": len(failures), "database": database_figures(),
+        "intake": intake(slips, rnd.deadline),
     }
 
 

@@ -10,6 +10,8 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from typing import Any
 
+from . import limits
+from .limits import is_node
 from .tablets import Drive
 
 TARGET_SUBMIT_P95_MS = 300
@@ -108,6 +110,7 @@ def summarize(drive: Drive) -> Figures:
     out["slips_acknowledged"] = sum(1 for e in entries if e.get("slip_id") is not None)
     out["slips_late"] = sum(1 for e in entries if e.get("late"))
     out["slips_unacknowledged"] = sum(1 for e in entries if e.get("slip_id") is None)
+    out["slip_requests"] = limits.slip_requests(drive)
     out["modes"] = dict(Counter(e["mode"] for e in entries))
     out["in_burst"] = sum(1 for e in entries if drive.deadline and e["sent_at"] >= drive.deadline - drive.o.burst)
     out["login_seconds"] = round(drive.login_seconds, 1)
@@ -184,11 +187,6 @@ def write_slips(w: Write, o: dict[str, Any], summary: Figures, check: Figures) -
         w("  ! " + line)
 
 
-def is_node(name: str) -> bool:
-    """A web node's figure (``web`` or ``node1``…), not nginx's or the processes beside them."""
-    return name == "web" or name.startswith("node")
-
-
 def write_push(w: Write, summary: Figures) -> None:
     push, quiet = summary.get("push"), summary.get("quiet")
     if push:
@@ -235,6 +233,8 @@ def push_targets(o: dict[str, Any], summary: Figures) -> list[tuple[str, bool]]:
         share = sum(v for k, v in quiet["cpu_share"].items() if is_node(k))
         out.append((f"web nodes ≤ {100 * TARGET_QUIET_CPU:.0f} % of a core while nothing changes",
                     share <= TARGET_QUIET_CPU))
+    if size == 10000:
+        out += [(f"({size:,} tablets) {name}", passed) for name, passed in limits.cpu_target(summary)]
     return out
 
 
@@ -270,7 +270,10 @@ def report(w: Write, o: dict[str, Any], summary: Figures, check: Figures) -> boo
     write_real_time(w, summary)
     write_push(w, summary)
     write_round_cpu(w, summary)
+    limits.write_cpu_per_slip(w, summary.get("cpu_per_slip"))
     write_slips(w, o, summary, check)
+    if summary.get("intake"):
+        limits.write_intake(w, summary["intake"], o["burst"])
     results = targets(o, summary, check)
     for name, passed in results:
         w(f"[{'PASS' if passed else 'FAIL'}] {name}")

@@ -8,7 +8,10 @@ servers) runs as a subprocess with the run's environment (:func:`stack_env`).
 from __future__ import annotations
 
 import contextlib
+import math
 import os
+import re
+import resource
 import signal
 import socket
 import subprocess
@@ -30,6 +33,27 @@ RUN_VARIABLES = ("DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL", "DUPLICATE_VA
                  "CELERY_TASK_ALWAYS_EAGER", "DUPLICATE_SQLITE_SYNCHRONOUS")
 
 Env = dict[str, str]
+
+#: A PostgreSQL backend's process title: "postgres: [CLUSTER: ]USER DATABASE HOST(PORT) STATE".
+BACKEND_TITLE = re.compile(r"postgres: (?:\S+: )?\S+ (\S+) (?:\[local\]|\S+\(\d+\))")
+
+
+def backend_database(cmdline: Path) -> str | None:
+    """The database a PostgreSQL backend serves (from ``/proc/<pid>/cmdline``, its process title); None for the
+    server's own processes (checkpointer, WAL writer, autovacuum…)."""
+    match = BACKEND_TITLE.match(cmdline.read_bytes().replace(b"\0", b" ").decode(errors="replace"))
+    return match.group(1) if match else None
+
+
+def nginx_workers(streams: int) -> int:
+    """nginx's worker processes for ``streams`` streams: each is two sockets in nginx (the screen's and the
+    node's), and a worker holds no more than the open-files limit it inherits (nginx's own
+    ``worker_rlimit_nofile`` cannot raise it above the hard limit without CAP_SYS_RESOURCE); 2000 a worker are
+    left for the requests. Two at least (the set-up the 10,000-tablet figures were measured on)."""
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if soft == resource.RLIM_INFINITY or soft <= 4000:
+        return 2
+    return max(2, math.ceil(2 * streams / (soft - 2000)))
 
 
 def free_port() -> int:
@@ -133,11 +157,12 @@ class Stack:
         self.wait_ready(wait)
         return proc
 
-    def start_nodes(self, nodes: int, *, push: bool = True, backlog: int = 16384, wait: float = 60) -> list[str]:
+    def start_nodes(self, nodes: int, *, push: bool = True, backlog: int = 16384, wait: float = 60,
+                    streams: int = 0) -> list[str]:
         """The ASGI application (``tournament.asgi``: streams + Django) under uvicorn: one process on the stack's
         port when ``nodes`` is 0, else ``nodes`` processes on ports of their own behind nginx on the stack's port
-        (``tournament/management/nginx.py``; the nodes trust nginx's X-Forwarded-For). The nodes' names
-        (``node1``…, or ``web``)."""
+        (``tournament/management/nginx.py``; the nodes trust nginx's X-Forwarded-For; nginx's workers enough for
+        ``streams`` streams, :func:`nginx_workers`). The nodes' names (``node1``…, or ``web``)."""
         env = {**self.env, "LIVE_PUSH": "1" if push else "0", "STREAM_WSGI_THREADS": str(self.threads)}
         if nodes > 0:
             env["DJANGO_TRUSTED_PROXIES"] = "127.0.0.1"
@@ -155,9 +180,9 @@ class Stack:
             from tournament.management import nginx  # noqa: PLC0415 (it imports no Django; the package does)
 
             prefix = self.log_dir / "nginx"
-            # two workers: 10,000 streams are 20,000 sockets in nginx, the open-files hard limit here is 20,000
+            # a stream is 2 sockets in nginx, a worker has 20,000 files here: 2 workers for 10,000, 3 for 20,000
             nginx.write(prefix, listen=f"127.0.0.1:{self.port}", nodes=[f"127.0.0.1:{p}" for p in ports],
-                        workers=2)
+                        workers=nginx_workers(streams))
             nginx.check(prefix)
             self._spawn("nginx", nginx.command(prefix))
             self.wait_ready(wait, name="nginx")
@@ -198,10 +223,11 @@ class Stack:
                     total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14, 15)
         return total / tick
 
-    def beside_cpu_seconds(self) -> dict[str, float]:
+    def beside_cpu_seconds(self, database: str | None = None) -> dict[str, float]:
         """CPU seconds so far of what shares the machine with the nodes: the Celery worker, the PostgreSQL and
-        Redis servers (every process of theirs: the whole server, other databases included) and this load
-        generator itself."""
+        Redis servers (every process of theirs: the whole server, other databases included — with ``database``,
+        PostgreSQL's backends serving another database are left out, its own processes such as the WAL writer
+        and the checkpointer kept) and this load generator itself (every thread of this process)."""
         tick = os.sysconf("SC_CLK_TCK")
         out = {"worker": self.cpu_seconds(["worker"]) if "worker" in self.procs else 0.0, "postgres": 0.0,
                "redis": 0.0}
@@ -210,6 +236,9 @@ class Stack:
                 text = stat.read_text()
                 comm = text[text.index("(") + 1:text.rindex(")")]
                 key = "postgres" if comm == "postgres" else "redis" if comm.startswith("redis-server") else None
+                if key == "postgres" and database and backend_database(stat.with_name("cmdline")) not in (
+                        None, database):
+                    continue
                 if key:
                     fields = text.rsplit(")", 1)[1].split()
                     out[key] += (int(fields[11]) + int(fields[12])) / tick
