@@ -47,8 +47,9 @@
       box.classList.add("refused");
       line(box, "tb-receipt-head", "✖ " + S.refused);
       slipShown(box, "p", "tb-receipt-slip mono", this.options.config, mine.text);
+      // why, under the head that already says it was refused (the server's reason, a sentence of its own)
       line(box, "", mine.status === "late" ? S.late : mine.code === "no_open_round" ? S.round_over :
-        mine.code === "round_changed" ? S.round_changed : fmt(S.invalid, {detail: mine.detail || ""}));
+        mine.code === "round_changed" ? S.round_changed : T.capital(mine.detail || ""));
     }
     var counted = server && server.is_current ? server : (mine && mine.status === "received" ? mine.slip : null);
     if (counted && !ctx.topping) {  // topping: the attempt's answer is on its own card (#topping)

@@ -35,7 +35,6 @@ def tablet_strings() -> dict[str, str | dict[str, str]]:
         "late": _("The slip reached the server after the deadline: it was stored as late and counts as missing."),
         "round_over": _("The round is over: the slip was not taken."),
         "round_changed": _("The round changed: the slip was for an earlier round."),
-        "invalid": _("The slip was refused: %(detail)s"),
         "login_again": _("Log in again with your access code: the slip is kept and will be sent."),
         "word_missing": _("Write the word."),
         "coords_bad": _("Coordinates look like %(across)s (horizontal) or %(down)s (vertical)."),

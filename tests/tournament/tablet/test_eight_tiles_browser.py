@@ -29,6 +29,7 @@ def test_eight_tiles_are_refused_on_the_tablet_in_its_language(chromium, live_se
         said = page.inner_text("#receipt")
         assert "8 плиток" in said and "не більше 7" in said, said
         assert not re.search(r"[A-Za-z]{2,}", said), said
+        assert said.count("не прийнято") == 1, said  # said once, in the head: the text under it says why
         page.locator("#receipt").scroll_into_view_if_needed()
         page.screenshot(path=str(SHOTS / f"eight-tiles-refused-uk-{width}.png"))
         assert not Slip.objects.filter(round=rnd).exists()
