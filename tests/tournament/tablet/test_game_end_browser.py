@@ -9,7 +9,6 @@ import re
 
 import pytest
 from django.utils import translation
-from django.utils.translation import gettext
 
 from scoring.game import DuplicateGame
 from scoring.rules import get_ruleset
@@ -18,6 +17,7 @@ from tests.tools.browser import REAL_TIME, SHOTS, new_page
 from tests.tools.wordlist_solver import WordListSolver
 from tournament import labels, services
 from tournament.live import version as live_version
+from tournament.tablet.strings import tablet_strings
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -81,7 +81,7 @@ def test_the_end_of_a_topping_game_on_the_tablet_and_the_display(chromium, live_
     t, game, rnd, code = topping_hall
     zone, why, said = HALLS[t.language]
     with translation.override(t.language):
-        wait_for_the_rack = gettext("Your round is over: wait for the next rack.")
+        wait_for_the_rack = str(tablet_strings()["topping_done"])
     page = new_page(chromium, live_server, width=800, height=1280, **DEVICE)
     page.goto(f"{page.base}/tablet/login/?code={code}")
     page.wait_for_url(re.compile(r".*/tablet/$"))
