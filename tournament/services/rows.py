@@ -124,26 +124,13 @@ def insert(instance: M) -> M:
 
 
 def insert_many(instances: Sequence[M]) -> list[M]:
-    """One multi-row ``INSERT … RETURNING`` of new instances of one model (values adapted as :func:`insert`
-    adapts them); sets their primary keys, in the order the database returns them — the order of the rows, as
-    Django's ``bulk_create`` relies on for PostgreSQL and SQLite. No signals are sent."""
+    """One multi-row ``INSERT … RETURNING`` of new instances of one model, their primary keys set: the ORM's
+    ``bulk_create`` (its SQL compiled once per call, whatever the rows; on PostgreSQL one ``UNNEST`` of an array
+    per column, so that neither the client nor the server parses a statement that grows with the rows)."""
     if not instances:
         return []
     model = type(instances[0])
-    fields = [f for f in model._meta.concrete_fields if f is not model._meta.pk]
-    columns = ", ".join(f'"{f.column}"' for f in fields)
-    row = f"({placeholders(len(fields))})"
-    values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for instance in instances for f in fields]
-    with connection.cursor() as cur:
-        cur.execute(f'INSERT INTO "{model._meta.db_table}" ({columns}) VALUES {", ".join([row] * len(instances))} '
-                    f'RETURNING "{model._meta.pk.column}"', values)
-        keys = cur.fetchall()
-    assert len(keys) == len(instances)
-    for instance, (pk,) in zip(instances, keys, strict=True):
-        instance.pk = pk
-        instance._state.adding = False
-        instance._state.db = connection.alias
-    return list(instances)
+    return list(model._default_manager.bulk_create(list(instances)))
 
 
 def placeholders(count: int) -> str:
