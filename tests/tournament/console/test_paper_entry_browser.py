@@ -4,6 +4,8 @@ together at 800 px, a long label spilling over its neighbour). Screenshots go to
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from django.urls import reverse
 
@@ -59,7 +61,7 @@ def apart(labels: list[dict]) -> list[str]:
             wrong.append(f"{label['text']!r} is cut")
         if label["left"] < label["fieldLeft"] - 0.5 or label["right"] > label["fieldRight"] + 0.5:
             wrong.append(f"{label['text']!r} runs out of its field ({label['right']:.0f} > {label['fieldRight']:.0f})")
-    for one, two in zip(labels, labels[1:]):
+    for one, two in pairwise(labels):
         same_line = one["top"] < two["bottom"] and two["top"] < one["bottom"]
         if same_line and two["left"] - one["right"] < APART:
             wrong.append(f"{one['text']!r} and {two['text']!r} run together ({two['left'] - one['right']:.1f} px)")

@@ -13,8 +13,9 @@ letter, no word of another language, every time of day in the hall's zone, count
 from __future__ import annotations
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
+from tests.tournament.console.test_paper_entry_browser import LABELS, apart
 from tournament.models import Game, Slip, TrainingClub
 
 from .people import Arbiter, Tablet, display
@@ -78,6 +79,11 @@ def game_one(w: World, eyes: Eyes, arbiter: Arbiter, a: Tablet, b: Tablet) -> No
     off_board(w, eyes, b, word, coord, score)
     paper = arbiter.paper_slip(1, 3, word, coord, score)
     eyes.look(paper, "console-paper-entry")
+    for width, height in (TABLET, LAPTOP):
+        paper.set_viewport_size({"width": width, "height": height})
+        wrong = apart(paper.evaluate(LABELS))
+        eyes.expect(not wrong, f"the paper entry's labels apart at {width} px: {wrong}")
+    paper.set_viewport_size({"width": LAPTOP[0], "height": LAPTOP[1]})
     paper.click("#save-button")
     paper.wait_for_load_state("load")
     eyes.look(paper, "console-paper-saved")
@@ -95,6 +101,8 @@ def game_one(w: World, eyes: Eyes, arbiter: Arbiter, a: Tablet, b: Tablet) -> No
     arbiter.end_game(1, w.spec.why_end)
     a.page.wait_for_selector("#game-over:not([hidden])")
     eyes.look(a.page, "tablet-game-over")
+    why = a.page.inner_text("#game-over .tb-end-reason")
+    eyes.expect(why[:1].isupper(), f"the line saying why the game ended starts with a capital: {why!r}")
 
 
 def off_board(w: World, eyes: Eyes, b: Tablet, word: str, coord: str, score: int) -> None:
@@ -144,6 +152,9 @@ def game_two(w: World, eyes: Eyes, arbiter: Arbiter, a: Tablet, b: Tablet) -> No
     a.page.click("#slip-submit")
     a.page.wait_for_selector("#receipt.refused, #form-message:not([hidden])")
     eyes.look(a.page, "tablet-eight-tiles-refused")
+    head, *rest = a.page.inner_text("#receipt").split("\n")
+    refused = head.strip("✖ ")
+    eyes.expect(not any(refused in line for line in rest), f"{refused!r} said once, in the head: {rest!r}")
     coord, word, score = top_move(rnd)
     a.type_slip(word, coord, score)
     a.hand_in()
@@ -194,6 +205,8 @@ def game_three(w: World, eyes: Eyes, arbiter: Arbiter, a: Tablet) -> None:
     arbiter.end_game(3, w.spec.why_end)
     a.page.wait_for_selector("#game-over:not([hidden])")
     eyes.look(a.page, "tablet-tournament-over")
+    topping = a.page.inner_text("#topping")
+    eyes.expect(tablet_says(w, "topping_done") not in topping, f"no next rack once the game is over: {topping!r}")
 
 
 def training_run(w: World, eyes: Eyes) -> None:
@@ -267,6 +280,14 @@ def console_pages(w: World, eyes: Eyes, arbiter: Arbiter) -> None:
     page = arbiter.page
     page.goto(f"{page.base}/arbiter/pdf/t/{w.slug}/")
     eyes.look(page, "console-print")
+
+
+def tablet_says(w: World, key: str) -> str:
+    """A text of the tablet's, in the hall's language."""
+    from tournament.tablet.strings import tablet_strings  # noqa: PLC0415
+
+    with translation.override(w.spec.language):
+        return str(tablet_strings()[key])
 
 
 def _zone(w: World):

@@ -1,7 +1,8 @@
 """A tile's value never touches its letter (issue 34: on the blank picker's small tiles the "10" of Щ ran into the
 letter's tail). The tablet of a Russian and a Ukrainian hall, in Chromium at tablet, laptop and phone size: every
 letter of the hall's tile set typed into the slip (the picker's tiles, each as a tile and as a blank), the same
-letters on the rack and on the board; then every tile of the other rule sets (pl, fr, en) the same way. The check is
+letters on the rack and on the board; then every tile of the other rule sets (pl, fr, en) the same way; and the hall
+display's rack and board on a 16:9 and a 4:3 projector. The check is
 made on the pixels: each tile photographed with its value hidden, with its letter hidden and with both hidden;
 the value's ink must keep at least a pixel away from the letter's. Screenshots go to ``SHOTS``."""
 
@@ -102,7 +103,7 @@ def touching(page, what: str) -> list[str]:
 
 
 @pytest.mark.parametrize("topping_hall", ["ru", "uk"], indirect=True)
-def test_no_tile_value_touches_its_letter(chromium, live_server, topping_hall):
+def test_no_tile_value_touches_its_letter(chromium, live_server, topping_hall):  # noqa: F811
     t, _game, _rnd, code = topping_hall
     SHOTS.mkdir(parents=True, exist_ok=True)
     own = [letter for letter in get_ruleset(t.language).values if letter != "?"]
@@ -131,7 +132,7 @@ def test_no_tile_value_touches_its_letter(chromium, live_server, topping_hall):
 
 
 @pytest.mark.parametrize("topping_hall", ["ru", "uk"], indirect=True)
-def test_no_tile_value_touches_its_letter_on_the_hall_display(chromium, live_server, topping_hall):
+def test_no_tile_value_touches_its_letter_on_the_hall_display(chromium, live_server, topping_hall):  # noqa: F811
     """The hall display's board and rack (a rack of 7 and of 8), on a 16:9 and a 4:3 projector."""
     t, _game, _rnd, _code = topping_hall
     own = [[letter, False, None] for letter in get_ruleset(t.language).values if letter != "?"]
