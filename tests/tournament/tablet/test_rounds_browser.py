@@ -74,10 +74,10 @@ def test_a_redraw_and_the_game_end_on_the_tablet_and_the_display(chromium, live_
     display.wait_for_selector("#game-end:not([hidden])", timeout=REAL_TIME * 1000 + 2000)
     if not SHOTS_IN_UKRAINIAN:
         over = tablet.inner_text("#game-over")
-        assert "Game 2 is over" in over and "ended by the arbiter: time is called" in over
+        assert "Game 2 is over" in over and "Ended by the arbiter: time is called" in over
         assert "Final total" in over and "Final rank" in over
         assert tablet.inner_text("#phase") == "Game over"
-        assert "ended by the arbiter: time is called" in display.inner_text("#game-end")
+        assert "Ended by the arbiter: time is called" in display.inner_text("#game-end")
     tablet.screenshot(path=str(SHOTS / "rounds-tablet-game-over-800.png"))
     display.screenshot(path=str(SHOTS / "rounds-display-game-over-1920.png"))
     assert tablet.js_errors == [] and display.js_errors == []
