@@ -113,9 +113,11 @@ def intake_figures(check: Figures, requests: Figures | None, burst: float) -> Fi
 
 
 def write_intake(w: Write, figures: Figures, burst: float) -> None:
-    acked = (f"; acknowledged at the tablets: at most {figures['acked_peak_per_second']} in one second "
-             f"({seconds_to_deadline(figures['acked_peak_second'])})" if "acked_peak_per_second" in figures else "")
-    w(f"slips the server took (stored, by received_at): at most {figures['peak_per_second']} in one second "
+    acked = (f"; the server took (acknowledged at the tablets) at most {figures['acked_peak_per_second']} in one "
+             f"second ({seconds_to_deadline(figures['acked_peak_second'])})" if "acked_peak_per_second" in figures
+             else "")
+    # a slip stores when its request reached the front door: its received_at counts arrivals, not the intake
+    w(f"slips that reached the door (stored, by received_at): at most {figures['peak_per_second']} in one second "
       f"({seconds_to_deadline(figures['peak_second'])}), {figures['burst_mean_per_second']} a second on average "
       f"over the last {burst:g} s before the deadline" + acked)
 
