@@ -8,6 +8,7 @@ Nothing here imports Django: the stack's processes run with their own environmen
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import pwd
@@ -58,7 +59,7 @@ def call(url: str, method: str = "GET", body: dict | None = None, headers: dict 
             return exc.code, json.loads(raw)
         except ValueError:
             return exc.code, {"raw": raw[:200].decode(errors="replace")}
-    except OSError:
+    except (OSError, http.client.HTTPException):  # nobody answered, or the server died mid-answer
         return None, {}
 
 
