@@ -236,4 +236,8 @@ def from_engine(exc: Exception, default: Code = Code.DRAW_ERROR, style: labels.C
     return ServiceError(code, text if text is not None else str(exc))
 
 
-__all__ = ["CATALOGUE", "Code", "Entry", "ServiceError", "entry_of", "from_engine"]
+#: What a request that could not store its change answers (503: nothing stored, send it again with the same key).
+UNAVAILABLE = _("the server could not store this now: try again with the same slip key")
+
+
+__all__ = ["CATALOGUE", "UNAVAILABLE", "Code", "Entry", "ServiceError", "entry_of", "from_engine"]

@@ -109,6 +109,31 @@ def judged_first_round(alice, tournament, eager, slips: tuple[str, ...], names=(
     return rnd, players
 
 
+def round_with_tablets(alice, tournament, eager, names) -> tuple:
+    """Players ``names`` registered and logged in on tablets, round 1 of a new prepared game open:
+    (round, [(registration, tablet token), ...])."""
+    from tournament import services
+
+    players = [services.players.register_player(alice, tournament, name=n) for n in names]
+    tokens = [services.players.login(code)[1] for _reg, code in players]
+    game = services.games.create_game(alice, tournament, prepared_racks=PREPARED)
+    with eager(execute=True):
+        rnd = services.rounds.draw_round(alice, game)
+    with eager(execute=False):
+        rnd = services.rounds.open_round(alice, rnd)
+    return rnd, [(reg, token) for (reg, _code), token in zip(players, tokens, strict=True)]
+
+
+@pytest.fixture
+def fresh_slip_tokens():
+    """The slips' batches forget the tablet tokens an earlier test's players had (same tokens, other rows)."""
+    from tournament.services import slipbatch
+
+    slipbatch.forget_tokens()
+    yield
+    slipbatch.forget_tokens()
+
+
 @pytest.fixture
 def local_cache(settings):
     """A private in-memory cache (rate limits, idempotency, state versions) emptied around each test (the
@@ -122,4 +147,5 @@ def local_cache(settings):
     cache.clear()
 
 
-__all__ = ["alice", "bob", "eager", "lexicon_row", "local_cache", "regs", "sim_eager", "tournament"]
+__all__ = ["alice", "bob", "eager", "fresh_slip_tokens", "lexicon_row", "local_cache", "regs", "round_with_tablets",
+           "sim_eager", "tournament"]

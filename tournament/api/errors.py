@@ -8,13 +8,13 @@ from typing import Any
 
 from django.db import DatabaseError
 from django.http import Http404
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext_lazy
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
-from ..errors import ServiceError
+from ..errors import UNAVAILABLE, ServiceError
 
 
 class ApiError(exceptions.APIException):
@@ -46,8 +46,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         # Nothing was stored (the request's transaction rolls back): the tablet keeps the slip and
         # retries with the same Idempotency-Key, so the slip is stored exactly once.
         set_rollback()
-        unavailable = Response({"detail": gettext("the server could not store this now: try again with the same "
-                                                  "slip key"), "code": "unavailable"},
+        unavailable = Response({"detail": str(UNAVAILABLE), "code": "unavailable"},
                                status=status.HTTP_503_SERVICE_UNAVAILABLE)
         unavailable["Retry-After"] = "2"
         return unavailable

@@ -101,7 +101,7 @@ class TabletSlip(TabletView):
             return _topping_attempt(slip.round, reg, key, body)
         answer = live_tablet.slip_dict(slip, labels.zone_of(reg.tournament.time_zone))
         if slip.late:
-            raise ServiceError(Code.TIME_OVER, _("time is over: the slip was stored as late and counts as missing"),
+            raise ServiceError(Code.TIME_OVER, slips.late_text(),
                                slip=answer)
         return Response(answer, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 

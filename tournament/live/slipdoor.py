@@ -30,13 +30,12 @@ from typing import Any
 from django.conf import settings
 from django.db import DatabaseError, close_old_connections, connection, connections
 from django.utils import translation
-from django.utils.translation import gettext as _
 from django.utils.translation.trans_real import get_supported_language_variant, parse_accept_lang_header
 
 from .. import proxies
-from ..errors import Code
+from ..errors import UNAVAILABLE, Code
 from ..models import Slip
-from ..services import slipbatch
+from ..services import slipbatch, slips
 from . import tablet
 from .wsgi import security_headers
 
@@ -141,12 +140,11 @@ def answer_of(outcome: slipbatch.Outcome, language: str) -> Answer:
     """The answer Django's view gives for this outcome (messages in ``language``)."""
     with translation.override(language):
         if outcome.conflict:
-            return Answer(409, {"detail": _("this slip key was already used for another slip: send a new key for "
-                                            "a new slip"), "code": Code.IDEMPOTENCY_CONFLICT.value}, language)
+            return Answer(409, {"detail": slips.key_used_text(), "code": Code.IDEMPOTENCY_CONFLICT.value}, language)
         assert outcome.slip is not None
         slip = dict(tablet.slip_dict(outcome.slip, outcome.zone))
         if outcome.slip.late:
-            return Answer(409, {"detail": _("time is over: the slip was stored as late and counts as missing"),
+            return Answer(409, {"detail": slips.late_text(),
                                 "code": Code.TIME_OVER.value, "slip": slip}, language)
         return Answer(201 if outcome.created else 200, slip, language)
 
@@ -154,7 +152,7 @@ def answer_of(outcome: slipbatch.Outcome, language: str) -> Answer:
 def unavailable(language: str) -> Answer:
     """503 as Django's API answers a database error: nothing was stored, send again with the same key."""
     with translation.override(language):
-        return Answer(503, {"detail": _("the server could not store this now: try again with the same slip key"),
+        return Answer(503, {"detail": str(UNAVAILABLE),
                             "code": "unavailable"}, language, (("Retry-After", "2"),))
 
 

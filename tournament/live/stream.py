@@ -88,14 +88,12 @@ class Feed:
     event: bytes = b""
     changed: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
     listeners: int = 0
-    #: streams of logged-in tablets (a cookie ``tablet_token``): they get their own state with each change
-    players: int = 0
     #: (version, every player's slip and verdict of that version's round, the own event of each player whose
     #: tablet listens here — written once per change, in one pass), for the tablets' own events
     hall: tuple[str, tablet.JudgedHall, dict[int, bytes]] | None = None
-    #: the players whose tablets listen here, and how many of their streams
-    members: dict[int, tablet.Player] = field(default_factory=dict)
-    member_streams: dict[int, int] = field(default_factory=dict)
+    #: the players whose tablets (a cookie ``tablet_token``) listen here — they get their own state with each
+    #: change — and how many streams each has open
+    members: dict[int, tuple[tablet.Player, int]] = field(default_factory=dict)
     reading: bool = False
     again: bool = False
     #: the slips handed in for the latest round (the arbiter's live count): streams asked with ``?slips=1``
@@ -104,6 +102,22 @@ class Feed:
     slip_listeners: int = 0
     slips_read_at: float = 0.0
     slips_pending: bool = False
+
+    @property
+    def players(self) -> int:
+        """Streams of logged-in tablets."""
+        return sum(streams for _player, streams in self.members.values())
+
+    def join_player(self, player: tablet.Player) -> None:
+        streams = self.members.get(player[0], (player, 0))[1]
+        self.members[player[0]] = (player, streams + 1)
+
+    def leave_player(self, player: tablet.Player) -> None:
+        streams = self.members.get(player[0], (player, 1))[1] - 1
+        if streams > 0:
+            self.members[player[0]] = (player, streams)
+        else:
+            self.members.pop(player[0], None)
 
     def publish_slips(self, counted: tuple[int, int]) -> None:
         self.slips = counted
@@ -208,11 +222,11 @@ class Hub:
                 if current != feed.version:
                     began = time.monotonic()
                     feed.hall = None
-                    if feed.players:  # read once here, each tablet's own state goes with the change
+                    if feed.members:  # read once here, each tablet's own state goes with the change
                         hall = await sync_to_async(tablet.stream_hall, thread_sensitive=False)(tournament_id, current)
                         if hall is not None:  # every listening player's event written in one pass, off the loop
                             events = await sync_to_async(tablet.stream_events, thread_sensitive=False)(
-                                hall, current, dict(feed.members))
+                                hall, current, {pk: player for pk, (player, _n) in feed.members.items()})
                             feed.hall = (current, hall, events)
                     feed.publish(current, body)
                     log.info("stream: tournament %s version %s to %s streams (%s players), hall read in %.3f s",
@@ -374,9 +388,7 @@ async def stream(scope: Scope, receive: Receive, send: Send, slug: str, hub: Hub
         return
     counts = b"slips=1" in scope.get("query_string", b"")  # the arbiter's live count too
     if player is not None:
-        feed.players += 1
-        feed.members[player[0]] = player
-        feed.member_streams[player[0]] = feed.member_streams.get(player[0], 0) + 1
+        feed.join_player(player)
     if counts:
         feed.slip_listeners += 1
     gone = asyncio.ensure_future(_wait_disconnect(receive))
@@ -414,13 +426,7 @@ async def stream(scope: Scope, receive: Receive, send: Send, slug: str, hub: Hub
     finally:
         feed.listeners -= 1
         if player is not None:
-            feed.players -= 1
-            left = feed.member_streams.get(player[0], 1) - 1
-            if left <= 0:
-                feed.members.pop(player[0], None)
-                feed.member_streams.pop(player[0], None)
-            else:
-                feed.member_streams[player[0]] = left
+            feed.leave_player(player)
         if counts:
             feed.slip_listeners -= 1
         gone.cancel()

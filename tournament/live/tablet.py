@@ -462,11 +462,7 @@ def stream_hall(tournament_id: int, version: str) -> JudgedHall | None:
 
 def stream_state(hall: JudgedHall, version: str, player: Player) -> bytes:
     """A player's tablet state from the judged hall, as JSON (the same as ``GET /api/tablet/state/``)."""
-    shown = _shows_verdict(hall.round["status"], hall.tournament["assisted_mode"])
-    state = tablet_state(player=player, tournament=hall.tournament, version=version, shared=hall.shared,
-                         now=timezone.now(), slip=hall.slips.get(player[0]),
-                         verdict=hall.verdicts.get(player[0]) if shown else None)
-    return bytes(JSONRenderer().render(state))
+    return stream_events(hall, version, {player[0]: player})[player[0]]
 
 
 def stream_events(hall: JudgedHall, version: str, players: dict[int, Player]) -> dict[int, bytes]:

@@ -123,19 +123,9 @@ def insert(instance: M) -> M:
     return instance
 
 
-def insert_many(instances: Sequence[M]) -> list[M]:
-    """One multi-row ``INSERT … RETURNING`` of new instances of one model, their primary keys set: the ORM's
-    ``bulk_create`` (its SQL compiled once per call, whatever the rows; on PostgreSQL one ``UNNEST`` of an array
-    per column, so that neither the client nor the server parses a statement that grows with the rows)."""
-    if not instances:
-        return []
-    model = type(instances[0])
-    return list(model._default_manager.bulk_create(list(instances)))
-
-
 def placeholders(count: int) -> str:
     """``%s, %s, …`` for an ``IN (…)`` of ``count`` values."""
     return ", ".join(["%s"] * count)
 
 
-__all__ = ["Select", "insert", "insert_many", "placeholders"]
+__all__ = ["Select", "insert", "placeholders"]

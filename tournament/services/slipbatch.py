@@ -31,14 +31,10 @@ from datetime import datetime, tzinfo
 from django.db import connection, transaction
 from django.utils import timezone
 
-from scoring.notation import NotationError, parse_word
-from scoring.rules import get_ruleset
-
 from .. import labels
+from ..errors import ServiceError
 from ..models import AuditLog, Registration, Round, Slip, Tournament, secret_hashes
-from ..models.core import Game
-from . import push, rows
-from .slips import TABLET_STATUSES, same_body
+from . import push, rounds, rows, slips
 
 #: Slips written in one transaction at most (the rest wait for the next batch).
 MOST = 500
@@ -81,16 +77,13 @@ class _Player:
 
 @dataclass
 class _Place:
-    """Where a batch's slips of one tournament go: its round taking slips, and the tournament's rules."""
+    """Where a batch's slips of one tournament go: its round (game and tournament read with it), the round's status
+    and deadline as the share lock read them, the hall's time zone."""
 
-    round_id: int
+    round: Round
     status: str
     deadline: datetime | None
-    number: int
-    variant: str
-    ruleset: str
     zone: tzinfo
-    items: list[int] = field(default_factory=list)
 
 
 _tokens: dict[str, _Player] = {}
@@ -121,34 +114,16 @@ def _players(items: Sequence[Incoming]) -> list[_Player | None]:
     return [_tokens.get(item.token) for item in items]
 
 
-_ROUND_SQL = (f'SELECT r."id", r."status", r."deadline", r."number", g."variant" FROM "{Round._meta.db_table}" r '
-              f'JOIN "{Game._meta.db_table}" g ON g."id" = r."game_id" WHERE g."tournament_id" = %s '
-              f'AND r."status" <> %s ORDER BY g."number" DESC, r."number" DESC, r."id" DESC LIMIT 1')
-
-
 def _places(tournament_ids: set[int]) -> dict[int, _Place]:
-    """The latest live round of each tournament (as :func:`rounds.tournament_round`), share-locked on
-    PostgreSQL until the transaction ends, with the tournament's tile set and time zone."""
-    lock = " FOR SHARE OF r" if connection.vendor == "postgresql" else ""
+    """The round of each tournament that a tablet's slip goes to (:func:`rounds.tournament_round`), share-locked
+    until the transaction ends as one slip's is (:func:`slips.share_lock_round`)."""
     out: dict[int, _Place] = {}
-    if not tournament_ids:
-        return out
-    with connection.cursor() as cur:
-        cur.execute(f'SELECT "id", "ruleset", "time_zone" FROM "{Tournament._meta.db_table}" '
-                    f'WHERE "id" IN ({rows.placeholders(len(tournament_ids))})', sorted(tournament_ids))
-        tournaments = {tid: (ruleset, zone) for tid, ruleset, zone in cur.fetchall()}
-        for tid in sorted(tournaments):
-            cur.execute(_ROUND_SQL + lock, [tid, Round.Status.CANCELLED.value])
-            row = cur.fetchone()
-            if row is None:
-                continue
-            deadline = row[2]
-            if isinstance(deadline, str):  # SQLite hands text to a raw cursor
-                deadline = datetime.fromisoformat(deadline)
-            if deadline is not None and timezone.is_naive(deadline):
-                deadline = timezone.make_aware(deadline, timezone.get_fixed_timezone(0))
-            ruleset, zone = tournaments[tid]
-            out[tid] = _Place(row[0], row[1], deadline, row[3], row[4], ruleset, labels.zone_of(zone))
+    for t in Tournament.objects.filter(pk__in=tournament_ids).order_by("pk"):
+        rnd = rounds.tournament_round(t)
+        if rnd is not None:
+            rnd.game.tournament = t
+            status, deadline = slips.share_lock_round(rnd.pk)
+            out[t.pk] = _Place(rnd, status, deadline, labels.zone_of(t.time_zone))
     return out
 
 
@@ -178,15 +153,6 @@ def _last_versions(round_id: int, registration_ids: list[int]) -> dict[int, int]
         return {reg: int(v or 0) for reg, v in cur.fetchall()}
 
 
-def _checked_word(word: str, ruleset: str) -> bool:
-    """The word's letters are of the tile set and no more than a rack holds (else Django's view says why)."""
-    try:
-        tiles = parse_word(word, get_ruleset(ruleset))
-    except NotationError:
-        return False
-    return len(tiles) <= 7
-
-
 @dataclass
 class _Work:
     """One batch being decided: each slip's player, place and outcome."""
@@ -214,14 +180,18 @@ def store_batch(items: Sequence[Incoming]) -> list[Outcome | None]:
 
 def _taken(work: _Work, i: int) -> bool:
     """The slip can be stored here: a known player, his tournament's round taking slips (not topping), the
-    round the tablet meant, a word of the tile set."""
+    round the tablet meant, a word the view would take (:func:`slips.check_word`)."""
     player, item = work.players[i], work.items[i]
     place = work.places.get(player.tournament_id) if player is not None else None
-    if place is None or place.status not in TABLET_STATUSES or place.variant == "topping":
+    if place is None or place.status not in slips.TABLET_STATUSES or place.round.game.variant == "topping":
         return False
-    if item.round_id is not None and item.round_id != place.round_id:
+    if item.round_id is not None and item.round_id != place.round.pk:
         return False
-    return _checked_word(item.word, place.ruleset)
+    try:
+        slips.check_word(place.round.game.tournament, place.round, item.word, item.coordinates)
+    except ServiceError:
+        return False
+    return True
 
 
 def _decide(work: _Work) -> None:
@@ -259,18 +229,18 @@ def _decide(work: _Work) -> None:
                 work.conflicts.add(i)
             continue
         if existing is not None:
-            if existing.registration_id != reg or not same_body(existing, item.word, item.coordinates, item.score):
+            if existing.registration_id != reg or not slips.same_body(existing, item.word, item.coordinates, item.score):
                 work.conflicts.add(i)
             else:
                 work.slips[i] = existing
             continue
         first_of_key[work.keys[i]] = i
-        by_round[work.places[work.players[i].tournament_id].round_id].append(i)  # type: ignore[union-attr]
+        by_round[work.places[work.players[i].tournament_id].round.pk].append(i)  # type: ignore[union-attr]
     new = _new_slips(work, by_round)
-    rows.insert_many(new)
+    Slip.objects.bulk_create(new)  # one INSERT (on PostgreSQL one UNNEST a column), the keys set on the slips
     for i, j in work.repeats.items():
         work.slips[i] = work.slips[j]
-    _audit(work, new)
+    _audit(work)
 
 
 def _same(a: Incoming, b: Incoming) -> bool:
@@ -312,23 +282,20 @@ def _new_slips(work: _Work, by_round: dict[int, list[int]]) -> list[Slip]:
     return new
 
 
-def _audit(work: _Work, new: list[Slip]) -> None:
+def _audit(work: _Work) -> None:
     """The audit rows of the new slips (as :func:`audit.record` writes them: quiet, the screen version stays),
     and the arbiter's live count told once per tournament when the batch commits."""
-    tournaments: dict[int, int] = {}
     entries = []
     for i in sorted(work.created):
         slip, player = work.slips[i], work.players[i]
         assert player is not None
-        tournaments[slip.pk] = player.tournament_id
         entries.append(AuditLog(
             actor=None, tournament_id=player.tournament_id, action="slip.submit", object_type="Slip",
             object_id=str(slip.pk), before=None, address=work.items[i].address,
             after={"text": slip.text, "version": slip.version, "late": slip.late, "source": slip.source}))
-    rows.insert_many(entries)
-    for tid in set(tournaments.values()):
+    AuditLog.objects.bulk_create(entries)
+    for tid in {player.tournament_id for i in work.created if (player := work.players[i]) is not None}:
         push.slip_handed_in(tid)
-    assert len(entries) == len(new)
 
 
 def _outcome(work: _Work, i: int) -> Outcome | None:

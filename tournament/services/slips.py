@@ -124,7 +124,7 @@ def check_tiles(rnd: Round, word: str, letters: list[str], coordinates: str) -> 
 def _store(rnd: Round, registration: Registration, key: str, *, word: str, coordinates: str, score: int | None,
            source: str, actor: audit.Actor, received_at: datetime | None, marked_late: bool = False,
            door: datetime | None = None) -> Slip:
-    status, deadline = _share_lock_round(rnd.pk)
+    status, deadline = share_lock_round(rnd.pk)
     paper = source in (Slip.Source.PAPER, Slip.Source.ARBITER)
     # after closing, tablet slips are still kept (as late) until the top is published — a slip a tablet held
     # through an outage reaches the arbiter's review; paper slips carry their hand-in time, typed before judging
@@ -188,7 +188,7 @@ def last_version(registration_id: int, round_id: int) -> int:
     return _lock_player(registration_id, round_id)
 
 
-def _share_lock_round(pk: int) -> tuple[str, datetime | None]:
+def share_lock_round(pk: int) -> tuple[str, datetime | None]:
     """(status, deadline) of a round, share-locked until the transaction ends."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cur:
@@ -225,9 +225,18 @@ def retried_slip(key: str, registration: Registration, *, word: str, coordinates
     existing = slip_for_key(key)
     if existing is not None and (existing.registration_id != registration.pk
                                  or not same_body(existing, word, coordinates, score)):
-        raise ServiceError(Code.IDEMPOTENCY_CONFLICT, _("this slip key was already used for another slip: "
-                                                        "send a new key for a new slip"))
+        raise ServiceError(Code.IDEMPOTENCY_CONFLICT, key_used_text())
     return existing
+
+
+def key_used_text() -> str:
+    """``idempotency_conflict``'s words (the view and the slips' door say them alike)."""
+    return _("this slip key was already used for another slip: send a new key for a new slip")
+
+
+def late_text() -> str:
+    """``time_over``'s words for a late tablet slip (the view and the slips' door say them alike)."""
+    return _("time is over: the slip was stored as late and counts as missing")
 
 
 def submit_once(rnd: Round, registration: Registration, key: str, *, word: str, coordinates: str,
@@ -278,5 +287,5 @@ def recent(rnd: Round, limit: int = RECENT_SLIPS) -> list[Slip]:
                 .select_related("registration__player").order_by("registration__table_number", "-version")[:limit])
 
 
-__all__ = ["RECENT_SLIPS", "Count", "check_tiles", "check_word", "count", "last_version", "recent", "retried_slip", "same_body", "slip_for_key", "submit_once",
+__all__ = ["RECENT_SLIPS", "Count", "check_tiles", "check_word", "count", "key_used_text", "last_version", "late_text", "recent", "retried_slip", "same_body", "share_lock_round", "slip_for_key", "submit_once",
            "submit_slip"]

@@ -19,7 +19,7 @@ from django.db import connection, connections, transaction
 from django.utils import timezone
 
 from tests.tools.api import T, tablet_client
-from tests.tools.world import PREPARED
+from tests.tools.world import round_with_tablets
 from tournament import services
 from tournament.live.slipdoor import SlipDoor, write
 from tournament.live.stream import StreamApp
@@ -27,14 +27,7 @@ from tournament.models import Round, Slip
 from tournament.services import slipbatch
 from tournament.wsgi import application as wsgi_application
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("local_cache")]
-
-
-@pytest.fixture(autouse=True)
-def forget():
-    slipbatch.forget_tokens()
-    yield
-    slipbatch.forget_tokens()
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("local_cache", "fresh_slip_tokens")]
 
 
 @pytest.fixture
@@ -52,14 +45,7 @@ def app(door):
 @pytest.fixture
 def hall(alice, tournament, eager):
     """Round 1 open, six players with logged-in tablets: (round, [(registration, token)])."""
-    players = [services.players.register_player(alice, tournament, name=f"Player {i}") for i in range(6)]
-    tokens = [services.players.login(code)[1] for _reg, code in players]
-    game = services.games.create_game(alice, tournament, prepared_racks=PREPARED)
-    with eager(execute=True):
-        rnd = services.rounds.draw_round(alice, game)
-    with eager(execute=False):
-        rnd = services.rounds.open_round(alice, rnd)
-    return rnd, [(reg, token) for (reg, _code), token in zip(players, tokens, strict=True)]
+    return round_with_tablets(alice, tournament, eager, [f"Player {i}" for i in range(6)])
 
 
 async def post(app, token: str, key: str, body: dict, *, language: str = "en", extra=()) -> tuple[int, dict]:
@@ -200,8 +186,8 @@ def test_the_close_waits_for_a_batch_in_flight(app, hall, alice, monkeypatch):
     inside, release = threading.Event(), threading.Event()
     real = slipbatch._audit
 
-    def audit_then_hold(work, new):
-        real(work, new)
+    def audit_then_hold(work):
+        real(work)
         inside.set()
         release.wait(10)
 

@@ -9,32 +9,18 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.utils import timezone
 
-from tests.tools.world import PREPARED
+from tests.tools.world import round_with_tablets
 from tournament import services
 from tournament.models import AuditLog, Registration, Round, Slip
 from tournament.services import slipbatch
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("local_cache")]
-
-
-@pytest.fixture(autouse=True)
-def forget():
-    slipbatch.forget_tokens()
-    yield
-    slipbatch.forget_tokens()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("local_cache", "fresh_slip_tokens")]
 
 
 @pytest.fixture
 def hall(alice, tournament, eager):
     """Round 1 open, three players with logged-in tablets: (round, [(registration, token)])."""
-    players = [services.players.register_player(alice, tournament, name=n) for n in ("Anna", "Boris", "Clara")]
-    tokens = [services.players.login(code)[1] for _reg, code in players]
-    game = services.games.create_game(alice, tournament, prepared_racks=PREPARED)
-    with eager(execute=True):
-        rnd = services.rounds.draw_round(alice, game)
-    with eager(execute=False):
-        rnd = services.rounds.open_round(alice, rnd)
-    return rnd, [(reg, token) for (reg, _code), token in zip(players, tokens, strict=True)]
+    return round_with_tablets(alice, tournament, eager, ("Anna", "Boris", "Clara"))
 
 
 def slip(token: str, key: str, word: str = "CARTS", *, score: int | None = 20, coordinates: str = "H4",
