@@ -1,6 +1,6 @@
 """Where a lexicon page sits in the arbiter console: the tournament the arbiter comes from, if any.
 
-The lexicon knows nothing of tournaments (README, "Map"): the tournament side says, through one function
+The lexicon knows nothing of tournaments (docs/en/developer/index.md, the map): the tournament side says, through one function
 named by the setting ``LEXICON_ARBITER_PAGE`` (a dotted path, read like a context processor), which
 tournament a request comes from (``?tournament=<slug>`` on its links, or the one last opened), its lexicon
 and its language. Without the setting a lexicon page stands alone.

@@ -1,4 +1,4 @@
-"""The topping variant's results as pure functions over plain values (README "Rules: variants", Topping).
+"""The topping variant's results as pure functions over plain values (docs/en/rules/topping.md).
 
 Nothing here reads a database. In a topping game each player races to hand in the top of each round:
 

@@ -15,7 +15,7 @@ nothing (the game of RULES §4 as it is). ``joker`` is the Joker game (issue 17)
   a blank, and the next rack takes the other blank, if one is left;
 * **the end** — as RULES §4; once both blanks are on the board the racks are drawn as usual.
 
-``7among8`` is the 7-among-8 game (issue 17; README "Rules: variants"): racks of **8** tiles (the
+``7among8`` is the 7-among-8 game (issue 17; docs/en/rules/7among8.md): racks of **8** tiles (the
 leftover + tiles drawn up to 8; the vowel/consonant minimums and the redraw of RULES §4 as they are),
 a move places **at most 7** of them, and the bonus (50) is for a move that places 7. It is a rule set
 with other numbers (:meth:`Variant.ruleset`: ``rack_size`` 8, ``play_max`` 7), so the draw, the
@@ -83,7 +83,7 @@ CLASSIC = Variant("classic", "Classic")
 JOKER = Variant("joker", "Joker", blank_on_rack=True, blank_replaced=True,
                 note="a blank played is replaced by its letter's tile from the bag, when one is left")
 #: Topping (issue 17): racks and tops as in the classic game; each player's result per round is the time he
-#: took to hand in the top, a round not topped within the limit costs the limit + 60 s (README "Rules: variants").
+#: took to hand in the top, a round not topped within the limit costs the limit + 60 s (docs/en/rules/topping.md).
 TOPPING = Variant("topping", "Topping", timed=True, timeout_penalty=60,
                   note="each player's time to find the top counts, a round not topped costs the limit + 60 s")
 SEVEN_AMONG_EIGHT = Variant("7among8", "7-among-8", rack_size=8, play_max=7,

@@ -4,7 +4,7 @@ the tablets' slips (read here, written in batches by one thread: :mod:`tournamen
 request goes to the WSGI application (Django behind that layer) in a thread pool.
 
 ``manage.py serve --push`` runs it with uvicorn; behind nginx with several web nodes each node runs it (see
-README "Real time"). ``STREAM_WSGI_THREADS`` threads serve the WSGI requests of one process.
+docs/en/developer/realtime.md). ``STREAM_WSGI_THREADS`` threads serve the WSGI requests of one process.
 """
 
 import os

@@ -1,6 +1,6 @@
 """The embedded broker: Celery's messages in a SQLite file of their own (``var/broker.sqlite3``).
 
-The laptop default (``CELERY_BROKER_URL`` unset, README "Configuration") needs no server, and must neither
+The laptop default (``CELERY_BROKER_URL`` unset, docs/en/operator/settings.md) needs no server, and must neither
 crash a worker nor lose a task when a process is killed at any instant:
 
 * **A message is a row**, written in one transaction (``INSERT``; WAL, ``synchronous=FULL``): a publisher

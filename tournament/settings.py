@@ -2,7 +2,7 @@
 
 With nothing set the system runs embedded: SQLite in ``var/`` and a Celery
 broker in a SQLite file of its own (``tournament/broker.py``; no server). Production sets ``DATABASE_URL``
-(PostgreSQL) and ``CELERY_BROKER_URL`` (Redis). See README "Configuration".
+(PostgreSQL) and ``CELERY_BROKER_URL`` (Redis). See docs/en/operator/settings.md.
 """
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # -- cache (rate limits, idempotency, PDF cache) ----------------------------------
 REDIS_URL = os.environ.get("REDIS_URL")
 #: The pages open a stream (/live/stream/<slug>/, Server-Sent Events) for their changes and poll only as a
-#: fallback: on when the server runs the ASGI application (manage.py serve --push, README "Real time").
+#: fallback: on when the server runs the ASGI application (manage.py serve --push, docs/en/developer/realtime.md).
 LIVE_PUSH = env_bool("LIVE_PUSH", False)
 #: The ASGI application takes the tablets' slips itself and writes them in batches (tournament/live/slipdoor.py);
 #: off (``DUPLICATE_SLIP_BATCHES=0``), every slip goes through Django's view, one transaction each.
@@ -206,7 +206,7 @@ CELERY_BEAT_SCHEDULE = {
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
-# -- backups (README "When something breaks") ------------------------------------------------------------
+# -- backups (docs/en/operator/backups.md) -------------------------------------------------------------------
 #: Where the automatic backups go: a second disk (a USB stick) is best; the default is on the database's disk.
 BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", VAR_DIR / "backups")).resolve()
 #: Seconds between two automatic backups of a tournament being played (0: no automatic backups).

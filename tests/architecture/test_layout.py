@@ -1,6 +1,6 @@
 """The rules of the house, checked on the source: who may import whom, no cycles, small modules and functions.
 
-The map (README, "Map"): the engine (``scoring``) and the word graph know nothing of Django; the domain
+The map (docs/en/developer/index.md): the engine (``scoring``) and the word graph know nothing of Django; the domain
 (models, errors, labels, game state, services, live state) knows nothing of the pages; the rooms by audience
 (console, tablet, display, api, printing) do not import one another.
 """

@@ -1,5 +1,5 @@
 """How many tiles a written word puts on a board: at its place, and the fewest wherever it lies (a slip placing
-more than a move may is refused before it is stored, README "Rules: variants", 7-among-8)."""
+more than a move may is refused before it is stored, docs/en/rules/7among8.md)."""
 
 from __future__ import annotations
 

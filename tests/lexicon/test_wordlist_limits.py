@@ -77,7 +77,7 @@ def test_random_words_under_the_size_limit_are_refused_while_reading(tmp_path, l
     print(f"\n30 MB random list refused in {seconds:.3f} s, Python peak {peak / 1e6:.1f} MB: {refused.value}")
     first = int(str(refused.value).split("first ")[1].split(" words")[0].replace(",", ""))
     assert first < 1_500_000  # refused on the way, not at the end of the file
-    assert peak < 60e6  # the time is printed for the README (a figure of a loaded machine, not a test)
+    assert peak < 60e6  # the time is printed for docs/en/developer/performance.md (a figure of a loaded machine, not a test)
 
 
 @translation.override("en")

@@ -1,7 +1,7 @@
 """Several load generator processes for one run (``python -m tests.load --generators N``).
 
 A process holds no more sockets than its open-files limit — RLIMIT_NOFILE's hard limit, which only a process with
-CAP_SYS_RESOURCE may raise (20,000 on the machine of the README's figures) — and with ``--push`` each tablet's
+CAP_SYS_RESOURCE may raise (20,000 on the machine of docs/en/developer/performance.md) — and with ``--push`` each tablet's
 stream is a socket of its own: 20,000 tablets do not fit in one process. :func:`drive` then deals the tablets
 out between the run's process (:class:`Lead`: the arbiter and a share of the tablets) and N − 1 helpers
 (``python -m tests.load.fleet FILE``, :class:`Helper`), each running its share as

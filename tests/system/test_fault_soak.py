@@ -5,7 +5,7 @@ or logged as an error, memory and sizes stay flat from the first game to the las
 does. Its latencies are not judged: 60-odd slips a game make a p95 that a shared machine's other jobs decide
 alone (209 → 792 ms in one run at load 10).
 1.5 minutes on a quiet machine (2:48 beside two whole-day runs at load ≈ 6); the whole day (1,000 players, 4 × 20 rounds of 20 s, a 60-s sleep) is a benchmark, run by
-hand (README "Load test")."""
+hand (docs/en/operator/commands.md, "A whole day")."""
 
 from __future__ import annotations
 

@@ -3,8 +3,8 @@
 tablets' tokens — no tablet logs in again.
 
 The clone is the checkout's tracked files copied to a new folder (what ``git clone`` gives), with the compiled
-cores copied in (what ``./hall setup`` builds); its processes run from that folder. The README's "When
-something breaks" gives the time of the whole procedure with a new virtualenv (``./hall setup``).
+cores copied in (what ``./hall setup`` builds); its processes run from that folder. The performance
+page's "Recovery" (docs/en/developer/performance.md) gives the time of the whole procedure with a new virtualenv (``./hall setup``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The topping variant (README "Rules: variants", Topping): attempts judged at once, times, results.
+"""The topping variant (docs/en/rules/topping.md): attempts judged at once, times, results.
 
 Each attempt a tablet sends is a slip version (:mod:`.slips`: stored under its idempotency key with the
 server's time, every version kept, a late one kept as late); it is judged when it comes against the
