@@ -1,4 +1,4 @@
-"""The landing page (one door per audience: arbiter, player tablet, hall display, API) and the error
+"""The home page (one door per audience: arbiter, player tablet, hall display, API) and the error
 pages: JSON ``{"detail", "code"}`` under ``/api/``, Django's own pages elsewhere."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The lexicon pages inside the console: which tournament the arbiter comes from (``LEXICON_ARBITER_PAGE``).
 
-``?tournament=<slug>`` on the links of a tournament's pages, else the tournament last opened in this session;
+``?tournament=<slug>`` on the links of a tournament's pages, else the tournament last opened in the arbiter's session;
 only a tournament the user arbitrates. Its lexicon is the word check's default, its language the page's
 unless the reader chose one (the language switch's cookie), its time zone the one of the times shown.
 """

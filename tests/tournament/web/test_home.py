@@ -1,4 +1,4 @@
-"""The landing page opens a door for each audience."""
+"""The home page opens a door for each audience."""
 
 import pytest
 
