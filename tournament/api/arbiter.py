@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
+from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import ValidationError
-from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -44,15 +44,14 @@ class ArbiterTokenView(ObtainAuthToken):
 
     authentication_classes: list[type] = []
     permission_classes: list[type] = []
-    # ObtainAuthToken names DRF's own parsers: the JSON one within limits instead (tournament/safejson.py)
-    parser_classes = (FormParser, MultiPartParser, LimitedJSONParser)
+    # ObtainAuthToken names DRF's own parsers (forms too): JSON only, within limits, as every API view
+    parser_classes = (LimitedJSONParser,)
 
     def get_exception_handler(self) -> ExceptionHandler:
         return api_exception_handler
 
-    @extend_schema(tags=["arbiter"], summary="Arbiter token (username + password)", responses={
-        200: OpenApiResponse(response={"type": "object", "properties": {"token": {"type": "string"}}}),
-        **errors(400, 429)})
+    @extend_schema(tags=["arbiter"], operation_id="arbiter_obtain_token", summary="Arbiter token (username + password)",
+                   request=AuthTokenSerializer, responses={200: s.ArbiterTokenSerializer, **errors(400, 429)})
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         username = str(request.data.get("username", "")) if hasattr(request.data, "get") else ""
         wait = passwords.wait_seconds(username, request)
@@ -67,7 +66,7 @@ class ArbiterTokenView(ObtainAuthToken):
 
 
 class ArbiterTournamentList(ArbiterView):
-    @extend_schema(tags=["arbiter"], summary="Tournaments I arbitrate", responses={
+    @extend_schema(tags=["arbiter"], operation_id="arbiter_list_tournaments", summary="Tournaments I arbitrate", responses={
         200: TournamentSerializer(many=True), **errors(401, 403)})
     def get(self, request: Request) -> Response:
         qs = Tournament.objects.filter(arbiters=self.arbiter()).select_related("lexicon")
@@ -75,20 +74,20 @@ class ArbiterTournamentList(ArbiterView):
 
 
 class ArbiterTournamentDetail(ArbiterView):
-    @extend_schema(tags=["arbiter"], summary="A tournament", responses={
+    @extend_schema(tags=["arbiter"], operation_id="arbiter_get_tournament", summary="A tournament", responses={
         200: TournamentSerializer, **errors(401, 403, 404)})
     def get(self, request: Request, slug: str) -> Response:
         return Response(TournamentSerializer(self.tournament(slug)).data)
 
 
 class ArbiterRegistrations(ArbiterView):
-    @extend_schema(tags=["arbiter"], summary="Registered players", responses={
+    @extend_schema(tags=["arbiter"], operation_id="arbiter_list_registrations", summary="Registered players", responses={
         200: s.RegistrationSerializer(many=True), **errors(401, 403, 404)})
     def get(self, request: Request, slug: str) -> Response:
         t = self.tournament(slug)
         return Response(s.RegistrationSerializer(t.registrations.select_related("player"), many=True).data)
 
-    @extend_schema(tags=["arbiter"], summary="Register a player (the access code is shown only once)",
+    @extend_schema(tags=["arbiter"], operation_id="arbiter_register_player", summary="Register a player (the access code is shown only once)",
                    request=s.RegisterSerializer,
                    responses={201: s.RegisteredSerializer, **errors(400, 401, 403, 404, 409)})
     def post(self, request: Request, slug: str) -> Response:
@@ -100,13 +99,13 @@ class ArbiterRegistrations(ArbiterView):
 
 
 class ArbiterGames(ArbiterView):
-    @extend_schema(tags=["arbiter"], summary="Games of a tournament", responses={
+    @extend_schema(tags=["arbiter"], operation_id="arbiter_list_games", summary="Games of a tournament", responses={
         200: s.ArbiterGameSerializer(many=True), **errors(401, 403, 404)})
     def get(self, request: Request, slug: str) -> Response:
         t = self.tournament(slug)
         return Response(s.ArbiterGameSerializer(t.games.all(), many=True).data)
 
-    @extend_schema(tags=["arbiter"], summary="Start a game (random seed, given seed, or prepared racks)",
+    @extend_schema(tags=["arbiter"], operation_id="arbiter_create_game", summary="Start a game (random seed, given seed, or prepared racks)",
                    request=s.GameCreateSerializer,
                    responses={201: s.ArbiterGameSerializer, **errors(400, 401, 403, 404)})
     def post(self, request: Request, slug: str) -> Response:
@@ -118,13 +117,13 @@ class ArbiterGames(ArbiterView):
 
 
 class ArbiterGameDetail(ArbiterView):
-    @extend_schema(tags=["arbiter"], summary="A game", responses={200: s.ArbiterGameSerializer, **errors(401, 403, 404)})
+    @extend_schema(tags=["arbiter"], operation_id="arbiter_get_game", summary="A game", responses={200: s.ArbiterGameSerializer, **errors(401, 403, 404)})
     def get(self, request: Request, slug: str, number: int) -> Response:
         return Response(s.ArbiterGameSerializer(self.game(slug, number)).data)
 
 
 class ArbiterGameRounds(ArbiterView):
-    @extend_schema(tags=["arbiter"], summary="Rounds of a game (cancelled ones included)", responses={
+    @extend_schema(tags=["arbiter"], operation_id="arbiter_list_game_rounds", summary="Rounds of a game (cancelled ones included)", responses={
         200: s.ArbiterRoundSerializer(many=True), **errors(401, 403, 404)})
     def get(self, request: Request, slug: str, number: int) -> Response:
         game = self.game(slug, number)
@@ -133,7 +132,7 @@ class ArbiterGameRounds(ArbiterView):
 
 
 class ArbiterDraw(ArbiterView):
-    @extend_schema(tags=["arbiter"], summary="Draw the next round (automatically, or the rack typed from a bag)",
+    @extend_schema(tags=["arbiter"], operation_id="arbiter_draw_round", summary="Draw the next round (automatically, or the rack typed from a bag)",
                    request=s.DrawSerializer,
                    responses={201: s.ArbiterRoundSerializer, **errors(400, 401, 403, 404, 409)})
     def post(self, request: Request, slug: str, number: int) -> Response:
@@ -151,7 +150,7 @@ class ArbiterDraw(ArbiterView):
 
 
 class ArbiterGameStandings(ArbiterView):
-    @extend_schema(tags=["arbiter"], summary="Standings of a game", parameters=[GROUP_BY_PARAM],
+    @extend_schema(tags=["arbiter"], operation_id="arbiter_get_game_standings", summary="Standings of a game", parameters=[GROUP_BY_PARAM],
                    responses={200: StandingsSerializer, **errors(400, 401, 403, 404)})
     def get(self, request: Request, slug: str, number: int) -> Response:
         game = self.game(slug, number)
@@ -159,7 +158,7 @@ class ArbiterGameStandings(ArbiterView):
 
 
 class ArbiterTournamentStandings(ArbiterView):
-    @extend_schema(tags=["arbiter"], summary="Standings of the tournament", parameters=[GROUP_BY_PARAM],
+    @extend_schema(tags=["arbiter"], operation_id="arbiter_get_tournament_standings", summary="Standings of the tournament", parameters=[GROUP_BY_PARAM],
                    responses={200: StandingsSerializer, **errors(400, 401, 403, 404)})
     def get(self, request: Request, slug: str) -> Response:
         t = self.tournament(slug)
@@ -167,7 +166,7 @@ class ArbiterTournamentStandings(ArbiterView):
 
 
 class ArbiterFinishGame(ArbiterView):
-    @extend_schema(tags=["arbiter"], summary="End the game (every round published or cancelled); warnings become "
+    @extend_schema(tags=["arbiter"], operation_id="arbiter_finish_game", summary="End the game (every round published or cancelled); warnings become "
                                              "penalties", request=s.WhySerializer,
                    responses={200: s.ArbiterGameSerializer, **errors(400, 401, 403, 404, 409)})
     def post(self, request: Request, slug: str, number: int) -> Response:
@@ -177,7 +176,7 @@ class ArbiterFinishGame(ArbiterView):
 
 
 class ArbiterRackTyping(ArbiterView):
-    @extend_schema(tags=["arbiter"], summary="The arbiter is typing the rack drawn from the bag: the tablets and the "
+    @extend_schema(tags=["arbiter"], operation_id="arbiter_sign_rack_typing", summary="The arbiter is typing the rack drawn from the bag: the tablets and the "
                                              "hall display say so until the draw (send it at the first key, then "
                                              f"at most every {signs.RACK_TYPING_RENEW} s while typing)",
                    request=None, responses={200: s.RackTypingSerializer, **errors(401, 403, 404)})
@@ -186,7 +185,7 @@ class ArbiterRackTyping(ArbiterView):
 
 
 class ArbiterPenalty(ArbiterView):
-    @extend_schema(tags=["arbiter"], summary="An arbiter's penalty for a table in this game (audited)",
+    @extend_schema(tags=["arbiter"], operation_id="arbiter_add_penalty", summary="An arbiter's penalty for a table in this game (audited)",
                    request=s.PenaltyInputSerializer,
                    responses={201: s.PenaltySerializer, **errors(400, 401, 403, 404, 409)})
     def post(self, request: Request, slug: str, number: int) -> Response:
@@ -200,7 +199,7 @@ class ArbiterPenalty(ArbiterView):
 
 
 class ArbiterAudit(ArbiterView):
-    @extend_schema(tags=["arbiter"], summary="Audit log of the tournament (newest first)", parameters=[
+    @extend_schema(tags=["arbiter"], operation_id="arbiter_list_audit_log", summary="Audit log of the tournament (newest first)", parameters=[
         OpenApiParameter("action", str, required=False, description="e.g. verdict.override"),
         OpenApiParameter("limit", int, required=False, description=f"at most {AUDIT_MAX_LIMIT}")],
         responses={200: s.AuditLogSerializer(many=True), **errors(400, 401, 403, 404)})

@@ -26,20 +26,20 @@ def public_game(slug: str, number: int) -> Game:
 
 
 class PublicTournamentList(PublicView):
-    @extend_schema(tags=["public"], summary="Tournaments", responses={200: TournamentSerializer(many=True)})
+    @extend_schema(tags=["public"], operation_id="public_list_tournaments", summary="Tournaments", responses={200: TournamentSerializer(many=True)})
     def get(self, request: Request) -> Response:
         return Response(TournamentSerializer(Tournament.objects.select_related("lexicon"), many=True).data)
 
 
 class PublicTournamentDetail(PublicView):
-    @extend_schema(tags=["public"], summary="A tournament and its games", responses={
+    @extend_schema(tags=["public"], operation_id="public_get_tournament", summary="A tournament and its games", responses={
         200: PublicTournamentSerializer, **errors(404)})
     def get(self, request: Request, slug: str) -> Response:
         return Response(PublicTournamentSerializer(get_object_or_404(public_tournaments(), slug=slug)).data)
 
 
 class PublicRounds(PublicView):
-    @extend_schema(tags=["public"], summary="Published rounds of a game: rack, top, board", responses={
+    @extend_schema(tags=["public"], operation_id="public_list_rounds", summary="Published rounds of a game: rack, top, board", responses={
         200: PublicRoundSerializer(many=True), **errors(404)})
     def get(self, request: Request, slug: str, number: int) -> Response:
         game = public_game(slug, number)
@@ -51,7 +51,7 @@ class PublicRounds(PublicView):
 
 
 class PublicGameStandings(PublicView):
-    @extend_schema(tags=["public"], summary="Standings of a game (published rounds)", parameters=[GROUP_BY_PARAM],
+    @extend_schema(tags=["public"], operation_id="public_get_game_standings", summary="Standings of a game (published rounds)", parameters=[GROUP_BY_PARAM],
                    responses={200: StandingsSerializer, **errors(400, 404)})
     def get(self, request: Request, slug: str, number: int) -> Response:
         game = public_game(slug, number)
@@ -59,7 +59,7 @@ class PublicGameStandings(PublicView):
 
 
 class PublicTournamentStandings(PublicView):
-    @extend_schema(tags=["public"], summary="Standings of the tournament (published rounds)",
+    @extend_schema(tags=["public"], operation_id="public_get_tournament_standings", summary="Standings of the tournament (published rounds)",
                    parameters=[GROUP_BY_PARAM], responses={200: StandingsSerializer, **errors(400, 404)})
     def get(self, request: Request, slug: str) -> Response:
         t = get_object_or_404(Tournament, slug=slug)

@@ -27,17 +27,18 @@ def _round_answer(rnd: Round) -> Response:
 
 
 class ArbiterRoundDetail(ArbiterView):
-    @extend_schema(tags=["arbiter"], summary="A round (rack, solver's moves, status)", responses={
+    @extend_schema(tags=["arbiter"], operation_id="arbiter_get_round", summary="A round (rack, solver's moves, status)", responses={
         200: s.ArbiterRoundSerializer, **errors(401, 403, 404)})
     def get(self, request: Request, pk: int) -> Response:
         return Response(s.ArbiterRoundSerializer(self.round(pk)).data)
 
 
-def round_action(action: actions.Action, summary: str, body: type[Serializer] | None = None) -> type[ArbiterView]:
+def round_action(action: actions.Action, operation_id: str, summary: str,
+                 body: type[Serializer] | None = None) -> type[ArbiterView]:
     """The endpoint of one round action: ``POST`` (with ``body`` when the action takes one) → the round."""
 
     class RoundActionView(ArbiterView):
-        @extend_schema(tags=["arbiter"], summary=summary, request=body,
+        @extend_schema(tags=["arbiter"], operation_id=operation_id, summary=summary, request=body,
                        responses={200: s.ArbiterRoundSerializer, **errors(400, 401, 403, 404, 409)})
         def post(self, request: Request, pk: int) -> Response:
             rnd = self.round(pk)
@@ -49,19 +50,22 @@ def round_action(action: actions.Action, summary: str, body: type[Serializer] | 
     return RoundActionView
 
 
-ArbiterOpenRound = round_action(actions.Action.OPEN, "Open the round (the deadline starts now, server time)")
-ArbiterCloseRound = round_action(actions.Action.CLOSE, "Close the round now")
-ArbiterJudgeRound = round_action(actions.Action.JUDGE, "Judge every slip (again: overridden verdicts are kept)")
-ArbiterReviewRound = round_action(actions.Action.REVIEW, "Mark the verdicts reviewed")
-ArbiterChooseTop = round_action(actions.Action.TOP, "Choose the top among the moves of top score",
+ArbiterOpenRound = round_action(actions.Action.OPEN, "arbiter_open_round",
+                                "Open the round (the deadline starts now, server time)")
+ArbiterCloseRound = round_action(actions.Action.CLOSE, "arbiter_close_round", "Close the round now")
+ArbiterJudgeRound = round_action(actions.Action.JUDGE, "arbiter_judge_round",
+                                 "Judge every slip (again: overridden verdicts are kept)")
+ArbiterReviewRound = round_action(actions.Action.REVIEW, "arbiter_review_round", "Mark the verdicts reviewed")
+ArbiterChooseTop = round_action(actions.Action.TOP, "arbiter_choose_top", "Choose the top among the moves of top score",
                                 s.ChooseTopSerializer)
-ArbiterPublishRound = round_action(actions.Action.PUBLISH, "Publish the round (the top goes on the board)")
-ArbiterCancelRound = round_action(actions.Action.CANCEL, "Cancel the round and every later round of its game "
-                                                         "(with the reason)", s.WhySerializer)
+ArbiterPublishRound = round_action(actions.Action.PUBLISH, "arbiter_publish_round",
+                                   "Publish the round (the top goes on the board)")
+ArbiterCancelRound = round_action(actions.Action.CANCEL, "arbiter_cancel_round", "Cancel the round and every later "
+                                  "round of its game (with the reason)", s.WhySerializer)
 
 
 class ArbiterNoMoveRedraw(ArbiterView):
-    @extend_schema(tags=["arbiter"], summary="No legal move: the rack goes back to the bag and a new one is drawn",
+    @extend_schema(tags=["arbiter"], operation_id="arbiter_no_move_redraw", summary="No legal move: the rack goes back to the bag and a new one is drawn",
                    request=None, responses={201: s.ArbiterRoundSerializer, 200: s.ArbiterGameSerializer,
                                             **errors(400, 401, 403, 404, 409)})
     def post(self, request: Request, pk: int) -> Response:
@@ -74,7 +78,7 @@ class ArbiterNoMoveRedraw(ArbiterView):
 
 
 class ArbiterSlips(ArbiterView):
-    @extend_schema(tags=["arbiter"], summary="Slips of the round (every version)", parameters=[
+    @extend_schema(tags=["arbiter"], operation_id="arbiter_list_slips", summary="Slips of the round (every version)", parameters=[
         OpenApiParameter("current", bool, required=False, description="only the slips that count")],
         responses={200: s.SlipSerializer(many=True), **errors(401, 403, 404)})
     def get(self, request: Request, pk: int) -> Response:
@@ -85,7 +89,7 @@ class ArbiterSlips(ArbiterView):
             qs = qs.filter(is_current=True)
         return Response(s.SlipSerializer(qs, many=True).data)
 
-    @extend_schema(tags=["arbiter"], summary="Type a paper slip (source=paper)", request=s.PaperSlipSerializer,
+    @extend_schema(tags=["arbiter"], operation_id="arbiter_enter_paper_slip", summary="Type a paper slip (source=paper)", request=s.PaperSlipSerializer,
                    parameters=[OpenApiParameter(IDEMPOTENCY_HEADER, str, OpenApiParameter.HEADER, required=False,
                                                 description="a retry with the same key returns the same slip")],
                    responses={201: s.SlipSerializer, 200: s.SlipSerializer, **errors(400, 401, 403, 404, 409)})
@@ -110,7 +114,7 @@ class ArbiterSlips(ArbiterView):
 
 
 class ArbiterSlipCount(ArbiterView):
-    @extend_schema(tags=["arbiter"], summary="Live count of slips received, with the missing tables", responses={
+    @extend_schema(tags=["arbiter"], operation_id="arbiter_count_slips", summary="Live count of slips received, with the missing tables", responses={
         200: s.SlipCountSerializer, **errors(401, 403, 404)})
     def get(self, request: Request, pk: int) -> Response:
         rnd = self.round(pk)
@@ -124,7 +128,7 @@ class ArbiterSlipCount(ArbiterView):
 
 
 class ArbiterVerdicts(ArbiterView):
-    @extend_schema(tags=["arbiter"], summary="Verdicts of the round", responses={
+    @extend_schema(tags=["arbiter"], operation_id="arbiter_list_verdicts", summary="Verdicts of the round", responses={
         200: s.VerdictSerializer(many=True), **errors(401, 403, 404)})
     def get(self, request: Request, pk: int) -> Response:
         rnd = self.round(pk)
@@ -134,7 +138,7 @@ class ArbiterVerdicts(ArbiterView):
 
 
 class ArbiterOverrideVerdict(ArbiterView):
-    @extend_schema(tags=["arbiter"], summary="Override a verdict (audited, with the reason)",
+    @extend_schema(tags=["arbiter"], operation_id="arbiter_override_verdict", summary="Override a verdict (audited, with the reason)",
                    request=s.OverrideSerializer, responses={200: s.VerdictSerializer, **errors(400, 401, 403, 404, 409)})
     def post(self, request: Request, pk: int) -> Response:
         verdict = get_object_or_404(Verdict.objects.select_related("round__game__tournament"), pk=pk)

@@ -40,7 +40,7 @@ ResultAnswer = inline_serializer("SimulResultAnswer", {
 
 
 class HallPackage(SimulView):
-    @extend_schema(tags=["simultaneous"], summary="A hall's game package (racks, tops, rules, lexicon hash, key)",
+    @extend_schema(tags=["simultaneous"], operation_id="simultaneous_get_hall_package", summary="A hall's game package (racks, tops, rules, lexicon hash, key)",
                    parameters=[OpenApiParameter(TOKEN_HEADER, str, OpenApiParameter.HEADER, required=True)],
                    responses={200: dict, **errors(403, 404)})
     def get(self, request: Request, game: str, code: str) -> Response:
@@ -55,7 +55,7 @@ class HallPackage(SimulView):
 
 
 class HallResults(SimulView):
-    @extend_schema(tags=["simultaneous"], summary="A hall sends its signed results", request=dict,
+    @extend_schema(tags=["simultaneous"], operation_id="simultaneous_send_results", summary="A hall sends its signed results", request=dict,
                    responses={200: ResultAnswer, 201: ResultAnswer, **errors(400, 404, 409)})
     def post(self, request: Request, game: str) -> Response:
         simul = self.simul(game)

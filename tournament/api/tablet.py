@@ -40,7 +40,7 @@ class TabletLogin(BaseView):
     authentication_classes: list[type] = []
     permission_classes: list[type] = []
 
-    @extend_schema(tags=["tablet"], summary="Log in with the personal access code", request=s.TabletLoginSerializer,
+    @extend_schema(tags=["tablet"], operation_id="tablet_login", summary="Log in with the personal access code", request=s.TabletLoginSerializer,
                    responses={200: s.TabletTokenSerializer, **errors(400, 429)})
     def post(self, request: Request) -> Response:
         key = login_failures_key(request)
@@ -61,7 +61,7 @@ class TabletLogin(BaseView):
 
 
 class TabletState(TabletView):
-    @extend_schema(tags=["tablet"], summary="The tablet's state: round, rack, time left, board, own slip, result",
+    @extend_schema(tags=["tablet"], operation_id="tablet_get_state", summary="The tablet's state: round, rack, time left, board, own slip, result",
                    parameters=[OpenApiParameter("v", str, required=False, description=(
                        "the state version (ETag) the tablet's last poll reported: lets the server skip "
                        "looking the version up again"))],
@@ -72,7 +72,7 @@ class TabletState(TabletView):
 
 
 class TabletSlip(TabletView):
-    @extend_schema(tags=["tablet"], summary="Hand in (or replace) the slip of the open round",
+    @extend_schema(tags=["tablet"], operation_id="tablet_hand_in_slip", summary="Hand in (or replace) the slip of the open round",
                    request=s.TabletSlipSerializer,
                    parameters=[OpenApiParameter(IDEMPOTENCY_HEADER, str, OpenApiParameter.HEADER, required=True,
                                                 description="unique per slip; a retry with the same key and body "
@@ -151,7 +151,7 @@ class AssistScore(TabletView):
     403 unless the tournament is in assisted mode; 409 unless the round is open.
     """
 
-    @extend_schema(tags=["tablet"], summary="Assisted mode: score of tiles placed on the player's board",
+    @extend_schema(tags=["tablet"], operation_id="tablet_assist_score", summary="Assisted mode: score of tiles placed on the player's board",
                    request=s.AssistInput, responses={200: s.AssistOutput, **errors(400, 401, 403, 409)})
     def post(self, request: Request) -> Response:
         t = self.registration.tournament

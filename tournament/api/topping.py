@@ -80,14 +80,14 @@ def _topping_game(game: Game) -> Game:
 
 
 class ArbiterRoundTimes(ArbiterView):
-    @extend_schema(tags=["arbiter"], summary="Topping: each player's time in the round (topped, time, attempts)",
+    @extend_schema(tags=["arbiter"], operation_id="arbiter_get_round_times", summary="Topping: each player's time in the round (topped, time, attempts)",
                    responses={200: RoundTimesSerializer, **errors(401, 403, 404, 409)})
     def get(self, request: Request, pk: int) -> Response:
         rnd = self.round(pk)
         _topping_game(rnd.game)
         return Response(round_payload(rnd))
 
-    @extend_schema(tags=["arbiter"], summary="Topping: record a player's time by hand (a paper slip; audited)",
+    @extend_schema(tags=["arbiter"], operation_id="arbiter_record_time", summary="Topping: record a player's time by hand (a paper slip; audited)",
                    request=TimeInputSerializer, responses={200: RoundTimesSerializer, **errors(400, 401, 403, 404, 409)})
     def post(self, request: Request, pk: int) -> Response:
         rnd = self.round(pk)
@@ -102,7 +102,7 @@ class ArbiterRoundTimes(ArbiterView):
 
 
 class ArbiterGameTimes(ArbiterView):
-    @extend_schema(tags=["arbiter"], summary="Topping: standings of a game by total time",
+    @extend_schema(tags=["arbiter"], operation_id="arbiter_get_game_times", summary="Topping: standings of a game by total time",
                    responses={200: GameTimesSerializer, **errors(401, 403, 404, 409)})
     def get(self, request: Request, slug: str, number: int) -> Response:
         game = _topping_game(self.game(slug, number))
@@ -110,14 +110,14 @@ class ArbiterGameTimes(ArbiterView):
 
 
 class ArbiterTournamentTimes(ArbiterView):
-    @extend_schema(tags=["arbiter"], summary="Topping: standings of the tournament's topping games by total time",
+    @extend_schema(tags=["arbiter"], operation_id="arbiter_get_tournament_times", summary="Topping: standings of the tournament's topping games by total time",
                    responses={200: GameTimesSerializer, **errors(401, 403, 404)})
     def get(self, request: Request, slug: str) -> Response:
         return Response(game_payload(self.tournament(slug), None))
 
 
 class PublicGameTimes(PublicView):
-    @extend_schema(tags=["public"], summary="Topping: standings of a game by total time",
+    @extend_schema(tags=["public"], operation_id="public_get_game_times", summary="Topping: standings of a game by total time",
                    responses={200: GameTimesSerializer, **errors(404, 409)})
     def get(self, request: Request, slug: str, number: int) -> Response:
         game = _topping_game(public_game(slug, number))

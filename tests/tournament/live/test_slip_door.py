@@ -11,6 +11,7 @@ import threading
 import time
 import uuid
 from datetime import timedelta
+from urllib.parse import urlencode
 
 import pytest
 from a2wsgi import WSGIMiddleware
@@ -48,11 +49,12 @@ def hall(alice, tournament, eager):
     return round_with_tablets(alice, tournament, eager, [f"Player {i}" for i in range(6)])
 
 
-async def post(app, token: str, key: str, body: dict, *, language: str = "en", extra=()) -> tuple[int, dict]:
-    raw = json.dumps(body).encode()
+async def post(app, token: str, key: str, body: dict, *, language: str = "en", extra=(),
+               content_type: bytes = b"application/json") -> tuple[int, dict]:
+    raw = json.dumps(body).encode() if content_type == b"application/json" else urlencode(body).encode()
     scope = {"type": "http", "method": "POST", "path": "/api/tablet/slip/", "query_string": b"",
              "http_version": "1.1", "scheme": "http", "server": ("testserver", 80), "client": ("10.1.2.3", 5000),
-             "headers": [(b"host", b"testserver"), (b"content-type", b"application/json"),
+             "headers": [(b"host", b"testserver"), (b"content-type", content_type),
                          (b"authorization", f"Tablet {token}".encode()), (b"idempotency-key", key.encode()),
                          (b"accept-language", language.encode()), (b"content-length", str(len(raw)).encode()),
                          *extra]}
@@ -107,6 +109,11 @@ def test_what_the_door_does_not_settle_is_answered_by_django_in_the_players_lang
     assert status == 401, body
     status, body = run(post(app, token, "k3", {"word": "CARTS", "score": "many"}))
     assert status == 400 and body["code"] == "invalid", body
+    # the API takes JSON only: a form's slip is Django's 415, as through the view alone
+    form = {"word": "CARTS", "coordinates": "H4", "score": 20}
+    status, body = run(post(app, token, "k4", form, content_type=b"application/x-www-form-urlencoded"))
+    assert status == 415 and body["code"] == "unsupported_media_type", body
+    assert tablet_client(token).post(f"{T}/slip/", form, HTTP_IDEMPOTENCY_KEY="k5").status_code == 415
     assert Slip.objects.filter(round=rnd).count() == 0
 
 

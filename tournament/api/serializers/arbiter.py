@@ -19,6 +19,10 @@ from tournament.models import (
 from .common import GameSerializer, SlipInputSerializer
 
 
+class ArbiterTokenSerializer(serializers.Serializer):
+    token = serializers.CharField(read_only=True, help_text="send as `Authorization: Token <token>`")
+
+
 class ArbiterGameSerializer(GameSerializer):
     prepared = serializers.SerializerMethodField()
     current_round = serializers.SerializerMethodField()

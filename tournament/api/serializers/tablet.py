@@ -34,7 +34,9 @@ class OwnSlipSerializer(serializers.ModelSerializer):
     round = serializers.IntegerField(source="round_id", read_only=True)
     seconds = serializers.IntegerField(allow_null=True, read_only=True, help_text=(
         "a topping attempt that was the top: the player's time in seconds from the round's opening"))
-    topping = ToppingAnswerSerializer(required=False, read_only=True, help_text=(
+    # an answer's field that may be absent: not read_only, which the schema would list as always there (this
+    # serializer only writes answers)
+    topping = ToppingAnswerSerializer(required=False, help_text=(
         "the answer to a topping game's attempt (only in the answer to a slip of a topping game)"))
 
     class Meta:
