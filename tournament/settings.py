@@ -15,6 +15,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from tournament.web.hosts import MachineHosts
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("DUPLICATE_VAR_DIR", BASE_DIR / "var")).resolve()
 VAR_DIR.mkdir(parents=True, exist_ok=True)
@@ -56,7 +58,10 @@ def _secret_key() -> str:
 
 SECRET_KEY = _secret_key()
 DEBUG = env_bool("DJANGO_DEBUG", False)
-ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
+#: DJANGO_ALLOWED_HOSTS names the hosts exactly; unset, this machine by any of its names and current addresses,
+#: the hall's network included (the address on the cards' QR codes): tournament/web/hosts.py.
+ALLOWED_HOSTS: list[str] = (env_list("DJANGO_ALLOWED_HOSTS") if os.environ.get("DJANGO_ALLOWED_HOSTS")
+                            else MachineHosts(["localhost", "127.0.0.1", "[::1]", "testserver"]))
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 #: Reverse proxies whose X-Forwarded-For is believed (addresses or networks): tournament/web/client.py.
 TRUSTED_PROXIES = env_list("DJANGO_TRUSTED_PROXIES")
