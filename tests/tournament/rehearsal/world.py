@@ -1,4 +1,4 @@
-"""The rehearsal's hall: a tournament of one Cyrillic hall (its rule set, language, zone and row letters), three
+"""The rehearsal's hall: a tournament of one hall (its rule set, language, zone and row letters), three
 players (two tablets, one paper slip), the compiled solver over the hall's 3,000 words, and racks chosen so that
 the play meets every state: a first rack redrawn by the computer, a rack typed by the arbiter from the bag, racks
 with a move to play.
@@ -58,7 +58,7 @@ def build(spec: HallSpec, arbiter: Any, monkeypatch: Any, settings: Any) -> Worl
     t = services.tournaments.create_tournament(arbiter, name=spec.name, slug=f"rehearsal-{spec.language}",
                                                ruleset=ruleset.id, lexicon=lexicon, language=spec.language,
                                                arbiters=[arbiter], venue=spec.venue, time_zone=spec.zone)
-    assert t.coordinate_script == "cyrillic"
+    assert t.coordinate_script == ("cyrillic" if spec.language in ("ru", "uk") else "latin")
     password = "репетиція-2026"
     arbiter.set_password(password)
     arbiter.save()
