@@ -6,6 +6,12 @@ plays a round: the arbiter's token, two players registered, a game, the draw, th
 and hand in their slips, the close, the judging, the publication, then the standings of the public API.
 The schema's own promises that make such a client work are checked beside it: JSON bodies only, no read-only
 field asked for on input, an explicit operationId (the client's function names) for every operation.
+
+A second generator, ``openapi-typescript`` (tests/tools/npm, installed by ``./hall setup``), writes the
+TypeScript types of the same schema, and ``tsc --strict`` checks ``generated_round.ts`` against them: the same
+round's bodies and the answers' fields it reads. Its one option, ``--default-non-nullable false``, reads a field
+with a default as one a body may leave out (the schema's meaning; the generator's own default reads it as
+always there, which suits answers only).
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import importlib
 import json
 import os
 import pkgutil
+import shutil
 import subprocess
 import sys
 import urllib.request
@@ -23,9 +30,13 @@ from typing import Any
 
 import pytest
 
+from tests.paths import ROOT
+
 pytestmark = [pytest.mark.usefixtures("local_cache")]
 
 GENERATOR = Path(sys.executable).with_name("openapi-python-client")
+NPM = ROOT / "tests" / "tools" / "npm" / "node_modules"
+TYPESCRIPT_ROUND = Path(__file__).with_name("generated_round.ts")
 PACKAGE = "hall_api_client"
 PASSWORD = "correct horse battery"
 PREPARED = ["CATSROE", "OE+DRSZ?"]
@@ -171,3 +182,16 @@ def test_a_round_played_with_the_generated_client(client_package, live_server, a
     assert [(g.number, g.published_rounds) for g in shown.games] == [(game.number, 1)]
     rounds = ok(api(pkg, "public.public_list_rounds").sync_detailed(slug, game.number, client=anonymous), 200, list)
     assert [(r.rack, r.top.move, r.top.score) for r in rounds] == [("CATSROE", "H4 CARTS", 20)]
+
+
+def test_the_typescript_types_of_the_schema_fit_the_round(schema, tmp_path):
+    node = shutil.which("node")
+    tools = [NPM / "openapi-typescript" / "bin" / "cli.js", NPM / "typescript" / "bin" / "tsc"]
+    assert node and all(tool.exists() for tool in tools), "node or tests/tools/npm's packages are missing: ./hall setup"
+    (tmp_path / "schema.json").write_text(json.dumps(schema))
+    shutil.copy(TYPESCRIPT_ROUND, tmp_path / "round.ts")
+    for command in ([str(tools[0]), "schema.json", "--output", "api.ts", "--default-non-nullable", "false"],
+                    [str(tools[1]), "--noEmit", "--strict", "--target", "es2022", "--module", "es2022",
+                     "--moduleResolution", "bundler", "round.ts"]):
+        done = subprocess.run([node, *command], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stdout + done.stderr
