@@ -525,7 +525,9 @@ class TablesForm(ConsoleForm):
         for reg in self.registrations:
             self.fields[f"table_{reg.pk}"] = forms.IntegerField(
                 label=reg.player.name, min_value=1, max_value=9999, initial=reg.table_number,
-                widget=forms.NumberInput(attrs={"class": "table-input"}))
+                # named by the column's head and the player's name cell (templates/arbiter/players.html)
+                widget=forms.NumberInput(attrs={"class": "table-input",
+                                                "aria-labelledby": f"tables-head player-{reg.pk}"}))
 
     def clean(self) -> dict[str, Any]:
         super().clean()
