@@ -16,6 +16,7 @@ always there, which suits answers only).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
@@ -123,16 +124,24 @@ def api(package: ModuleType, module: str) -> ModuleType:
     return importlib.import_module(f"{package.__name__}.api.{module}")
 
 
+@pytest.fixture
+def opened():
+    """Opens a generated client for the test: its connections closed after it, so that the server's threads end
+    and close their database connections before the test database goes."""
+    with contextlib.ExitStack() as stack:
+        yield stack.enter_context
+
+
 @pytest.mark.django_db(transaction=True)
-def test_a_round_played_with_the_generated_client(client_package, live_server, alice, tournament, eager):
+def test_a_round_played_with_the_generated_client(client_package, opened, live_server, alice, tournament, eager):
     pkg, m = client_package, importlib.import_module(f"{client_package.__name__}.models")
     alice.set_password(PASSWORD)
     alice.save()
-    anonymous = pkg.Client(base_url=live_server.url, raise_on_unexpected_status=True)
+    anonymous = opened(pkg.Client(base_url=live_server.url, raise_on_unexpected_status=True))
     token = ok(api(pkg, "arbiter.arbiter_obtain_token").sync_detailed(
         client=anonymous, body=m.AuthTokenRequest(username="alice", password=PASSWORD)), 200, m.ArbiterToken)
-    arbiter = pkg.AuthenticatedClient(base_url=live_server.url, token=token.token, prefix="Token",
-                                      raise_on_unexpected_status=True)
+    arbiter = opened(pkg.AuthenticatedClient(base_url=live_server.url, token=token.token, prefix="Token",
+                                             raise_on_unexpected_status=True))
     slug = tournament.slug
 
     codes = {}
@@ -145,16 +154,16 @@ def test_a_round_played_with_the_generated_client(client_package, live_server, a
     drawn = ok(api(pkg, "arbiter.arbiter_draw_round").sync_detailed(
         slug, game.number, client=arbiter, body=m.DrawRequest()), 201, m.ArbiterRound)
     assert (drawn.number, drawn.rack) == (1, "CATSROE")
-    opened = ok(api(pkg, "arbiter.arbiter_open_round").sync_detailed(drawn.id, client=arbiter), 200, m.ArbiterRound)
-    assert opened.status.value == "open"
+    is_open = ok(api(pkg, "arbiter.arbiter_open_round").sync_detailed(drawn.id, client=arbiter), 200, m.ArbiterRound)
+    assert is_open.status.value == "open"
 
     tablets = {}
     for name, code in codes.items():
         login = ok(api(pkg, "tablet.tablet_login").sync_detailed(
             client=anonymous, body=m.TabletLoginRequest(code=code)), 200, m.TabletToken)
         assert login.name == name
-        tablets[name] = pkg.AuthenticatedClient(base_url=live_server.url, token=login.token, prefix="Tablet",
-                                                raise_on_unexpected_status=True)
+        tablets[name] = opened(pkg.AuthenticatedClient(base_url=live_server.url, token=login.token,
+                                                       prefix="Tablet", raise_on_unexpected_status=True))
     state = ok(api(pkg, "tablet.tablet_get_state").sync_detailed(client=tablets["Ada"]), 200, m.TabletState)
     assert state.round_.rack == "CATSROE" and state.round_.accepting_slips
     for name, (coordinates, word, score) in {"Ada": ("H4", "CARTS", 20), "Bo": ("H8", "CATS", 12)}.items():
