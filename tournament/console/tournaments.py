@@ -51,7 +51,8 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
         except ServiceError as exc:
             flash_error(request, exc)
         else:
-            messages.success(request, _("Tournament created. Import the players next."))
+            with translation.override(t.language):  # said on the new tournament's pages, in its language
+                messages.success(request, _("Tournament created. Import the players next."))
             return redirect("arbiter:players", slug=t.slug)
     return new_tournament_page(request, form)
 

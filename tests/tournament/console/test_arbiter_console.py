@@ -97,6 +97,8 @@ def test_tournament_set_up(client, alice, lexicon_row):
     assert response.status_code == 302
     t = Tournament.objects.get(slug="coupe-du-test")
     assert list(t.arbiters.all()) == [alice] and t.seconds_per_move == 120 and t.solo_mode == "on"
+    players_page = client.get(response.url).content.decode()  # the arbiter's browser is in English
+    assert "Tournament created" not in players_page and "Tournoi créé" in players_page  # the tournament's language
     response = client.post(reverse("arbiter:tournament_create"), {"name": "Coupe du test", "ruleset": "fr",
                                                                   "lexicon": lexicon_row.pk})
     assert response.status_code == 200 and Tournament.objects.count() == 1
