@@ -300,6 +300,7 @@ def test_the_reading_setting_is_kept_on_the_tablet(chromium, live_server, hall):
     assert page.inner_text("[data-view-toggle]").split() == ["Aa", "Великий", "шрифт"]
     page.click("[data-view-toggle]")
     assert view_of(page)["classes"] == ON["classes"]
+    shoot(page, "tablet-login-large-uk")
     found = tablet_checks(page, "tablet login, large print")
     page.reload()
     assert view_of(page) == ON
