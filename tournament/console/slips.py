@@ -41,7 +41,7 @@ def slip_entry(request: HttpRequest, tournament: Tournament, number: int) -> Htt
         return redirect("arbiter:times", slug=tournament.slug, number=g.number)
     rnd = rounds.current_round(g)
     tables = dict(tournament.registrations.values_list("table_number", "pk"))
-    taking = rnd is not None and rnd.status in (Round.Status.OPEN, Round.Status.CLOSED)
+    taking = rnd is not None and rnd.status in slips.PAPER_STATUSES
     form = forms.SlipForm(request.POST or None, tables=tables, ruleset=tournament.ruleset,
                           convention=tournament.convention, script=tournament.coordinate_script, initial={"key": uuid.uuid4().hex})
     replacing: Slip | None = None

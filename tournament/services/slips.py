@@ -23,7 +23,7 @@ from scoring.rules import get_ruleset
 from .. import gamestate, labels
 from ..errors import Code, ServiceError
 from ..models import Registration, Round, Slip, Tournament
-from . import audit, push, rows, solving
+from . import audit, judging, push, rows, solving
 
 #: Slips listed on the console's live panel (the newest); the counts cover every slip.
 RECENT_SLIPS = 200
@@ -31,6 +31,10 @@ RECENT_SLIPS = 200
 
 #: The round statuses a tablet's slip is stored in (late once the round is closed).
 TABLET_STATUSES = (Round.Status.OPEN, Round.Status.CLOSED, Round.Status.JUDGED, Round.Status.REVIEWED)
+#: A paper slip is typed until the publication: with the time it was handed in, judged at once after the judging.
+PAPER_STATUSES = TABLET_STATUSES
+#: The statuses of a judged round not yet published.
+JUDGED_STATUSES = (Round.Status.JUDGED, Round.Status.REVIEWED)
 
 
 def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinates: str = "",
@@ -75,6 +79,8 @@ def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinate
         if existing is None:
             raise
         return _same_slip(existing, rnd, registration)
+    if slip.source in (Slip.Source.PAPER, Slip.Source.ARBITER) and Round.objects.filter(pk=rnd.pk, status__in=JUDGED_STATUSES).exists():
+        judging.judge_round(rnd, actor)  # a paper slip typed after the round was judged: its verdict at once
     return slip
 
 
@@ -127,8 +133,9 @@ def _store(rnd: Round, registration: Registration, key: str, *, word: str, coord
     status, deadline = share_lock_round(rnd.pk)
     paper = source in (Slip.Source.PAPER, Slip.Source.ARBITER)
     # after closing, tablet slips are still kept (as late) until the top is published — a slip a tablet held
-    # through an outage reaches the arbiter's review; paper slips carry their hand-in time, typed before judging
-    taking = (Round.Status.OPEN, Round.Status.CLOSED) if paper else TABLET_STATUSES
+    # through an outage reaches the arbiter's review; paper slips carry their hand-in time, typed until the
+    # publication (the hall's runners bring them after the deadline, the round judged meanwhile)
+    taking = PAPER_STATUSES if paper else TABLET_STATUSES
     if status not in taking:
         raise ServiceError(Code.ROUND_NOT_OPEN, _("round %(n)s is %(status)s: slips are not taken")
                            % {"n": rnd.number, "status": Round.Status(status).label})
@@ -140,6 +147,8 @@ def _store(rnd: Round, registration: Registration, key: str, *, word: str, coord
     # a tablet slip that comes after the close (even a close forced before the deadline) is late
     late = ((deadline is not None and now > deadline) or (status != Round.Status.OPEN and not paper)
             or marked_late)
+    if paper and status == Round.Status.REVIEWED:  # a verdict the arbiter has not seen yet: to review again
+        audit.claim(Round, rnd.pk, Round.Status.REVIEWED, Round.Status.JUDGED)
     version = _lock_player(registration.pk, rnd.pk) + 1
     current = not late
     if current and version > 1:
