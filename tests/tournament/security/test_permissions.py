@@ -19,7 +19,8 @@ from tests.tournament.simultaneous.rows import simul_rows
 from tournament import services
 from tournament.api import urls as api_urls
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("local_cache")]
+#: who may call what is decided above the database; the endpoints' queries run on both back ends in tests/tournament/api
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("local_cache"), pytest.mark.one_backend]
 PREPARED = ["CATSROE", "OE+DRSZ?"]
 ROLES = ["anonymous", "player", "other_player", "arbiter", "other_arbiter"]
 DENIED = (401, 403)

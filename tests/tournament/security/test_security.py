@@ -172,6 +172,7 @@ def test_page_matrix_covers_every_page():
 
 
 @pytest.mark.django_db
+@pytest.mark.one_backend  # who reaches which page is decided above the database
 def test_page_permission_matrix(world):
     """Every page for every role, in one world: each page's requests come from fresh clients and are rolled back
     after it (a page cannot change what the next one sees); every mismatch is reported, not only the first."""
