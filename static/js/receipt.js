@@ -30,7 +30,11 @@
     var pending = outbox.forRound(r.id), answer = ctx.answer;
     var mine = answer && answer.round === r.id ? answer : null;
     var server = state.slip && state.slip.round === r.id ? state.slip : null;
-    if (!mine && server && server.late && !server.is_current) mine = {status: "late", text: stored(server)};
+    // a late slip the server kept: the tablet's own, or a paper slip the arbiter typed as handed in late
+    if (!mine && server && server.late && !server.is_current) {
+      mine = {status: "late", text: stored(server),
+              paper: server.source === "paper" || server.source === "arbiter"};
+    }
     var refused = !!(mine && mine.status !== "received");
     if (ctx.phase === "published" && !pending.length && !refused) {
       box.hidden = true;  // the results say it all
@@ -48,7 +52,8 @@
       line(box, "tb-receipt-head", "✖ " + S.refused);
       slipShown(box, "p", "tb-receipt-slip mono", this.options.config, mine.text);
       // why, under the head that already says it was refused (the server's reason, a sentence of its own)
-      line(box, "", mine.status === "late" ? S.late : mine.code === "no_open_round" ? S.round_over :
+      var late = mine.paper ? S.late_paper : S.late;
+      line(box, "", mine.status === "late" ? late : mine.code === "no_open_round" ? S.round_over :
         mine.code === "round_changed" ? S.round_changed : T.capital(mine.detail || ""));
     }
     var counted = server && server.is_current ? server : (mine && mine.status === "received" ? mine.slip : null);

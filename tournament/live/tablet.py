@@ -58,6 +58,7 @@ class OwnSlip(TypedDict):
     version: int
     is_current: bool
     late: bool
+    source: str  # "tablet", or "paper" / "arbiter": typed at the console (a late one was handed in late)
     topped: bool | None  # a topping game's attempt: the top or not (None outside topping)
     points: int | None  # a topping attempt: its move's points (None: not a legal move)
     seconds: int | None  # a topping attempt that was the top: the player's time (seconds from the opening)
@@ -216,7 +217,8 @@ def slip_dict(slip: Slip, zone: tzinfo, opened_at: datetime | None = None) -> Ow
     return {"id": slip.pk, "round": slip.round_id, "word": slip.word, "coordinates": slip.coordinates,
             "announced_score": slip.announced_score, "received_at": DateTimeField(default_timezone=zone)
             .to_representation(slip.received_at), "version": slip.version, "is_current": slip.is_current,
-            "late": slip.late, "topped": slip.topped, "points": slip.points, "seconds": seconds}
+            "late": slip.late, "source": slip.source, "topped": slip.topped, "points": slip.points,
+            "seconds": seconds}
 
 
 def verdict_dict(v: Verdict, t: Tournament) -> VerdictBlock:

@@ -33,6 +33,8 @@ def tablet_strings() -> dict[str, str | dict[str, str]]:
         "retry_in": _("next try in %(s)s s"),
         "refused": _("Slip refused"),
         "late": _("The slip reached the server after the deadline: it was stored as late and counts as missing."),
+        "late_paper": _("Your paper slip was handed in after the deadline: it was stored as late and counts as "
+                        "missing."),
         "round_over": _("The round is over: the slip was not taken."),
         "round_changed": _("The round changed: the slip was for an earlier round."),
         "login_again": _("Log in again with your access code: the slip is kept and will be sent."),

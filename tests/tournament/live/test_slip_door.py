@@ -88,8 +88,9 @@ def test_slips_through_the_door_are_written_in_batches_and_answered_as_the_view(
     assert door.slips == len(players) and door.batches < len(players) and door.largest > 1, vars(door)
     body = answers[0][1]
     assert set(body) == {"id", "round", "word", "coordinates", "announced_score", "received_at", "version",
-                         "is_current", "late", "topped", "points", "seconds"}
-    assert (body["word"], body["coordinates"], body["announced_score"], body["late"]) == ("CARTS", "H4", 20, False)
+                         "is_current", "late", "source", "topped", "points", "seconds"}
+    assert (body["word"], body["coordinates"], body["announced_score"], body["late"], body["source"]) == (
+        "CARTS", "H4", 20, False, "tablet")
     # the same key again, through Django's view: the same slip (200)
     reg, token = players[0]
     again = tablet_client(token).post(f"{T}/slip/", {"word": "CARTS", "coordinates": "H4", "score": 20},

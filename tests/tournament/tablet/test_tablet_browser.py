@@ -1,6 +1,7 @@
 """The player tablet in headless Chromium against a live server: login (QR link), rack, clock on the server's
 time, slip, receipt, replacement, results; a slip survives a network cut and is stored exactly once; a slip
-that arrives after the deadline is refused on screen.
+that arrives after the deadline is refused on screen; a paper slip the arbiter ticked late says it was handed in
+late.
 
 The arbiter's side is driven through :mod:`tournament.services`; Celery is eager and the solver is the
 word-list reference solver (the live server runs in a thread of this process).
@@ -16,6 +17,7 @@ import pytest
 from django.utils import timezone
 
 from tests.tools.browser import REAL_TIME, SHOTS, new_page
+from tournament import services
 from tournament.models import Round, Slip
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -203,6 +205,28 @@ def test_slip_after_the_deadline_is_refused_on_screen(chromium, live_server, hal
     assert outbox(page, reg) == []
     page.reload()
     page.wait_for_selector("#receipt.refused")  # the server's own record says so too
+    assert page.js_errors == []
+
+
+def test_a_paper_slip_ticked_late_is_shown_as_handed_in_late(chromium, live_server, hall):
+    """The runner brings a player's paper slip after the judging and the arbiter ticks it late: the tablet shows it
+    as it shows a late slip of its own (kept as late, counts as missing), but handed in late, not "reached the
+    server after the deadline" — the player's tablet sent nothing."""
+    reg, code = hall.players[1]
+    rnd = hall.open(hall.draw())
+    page = new_page(chromium, live_server)
+    login(page, code)
+    page.wait_for_selector("#status[data-phase=open]")
+    services.rounds.close_round(rnd, hall.alice, force=True)
+    services.judging.judge_round(rnd, hall.alice)
+    page.wait_for_selector("#over-banner:not([hidden])", timeout=REAL_TIME * 1000 + 500)
+
+    services.slips.submit_slip(rnd, reg, word="CARTS", coordinates="H4", score=20, source=Slip.Source.PAPER,
+                               actor=hall.alice, idempotency_key="paper-late", marked_late=True)
+    page.wait_for_selector("#receipt.refused", timeout=REAL_TIME * 1000 + 500)  # the round judged again
+    text = page.inner_text("#receipt")
+    assert "H4 CARTS 20" in text and "Your paper slip was handed in after the deadline" in text
+    assert "reached the server" not in text
     assert page.js_errors == []
 
 

@@ -42,7 +42,7 @@ class OwnSlipSerializer(serializers.ModelSerializer):
     class Meta:
         model = Slip
         fields = ["id", "round", "word", "coordinates", "announced_score", "received_at", "version", "is_current",
-                  "late", "topped", "points", "seconds", "topping"]
+                  "late", "source", "topped", "points", "seconds", "topping"]
         read_only_fields = fields
 
 class TabletSlipSerializer(SlipInputSerializer):
