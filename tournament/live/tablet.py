@@ -29,8 +29,9 @@ from .results import Figures, TournamentResult, hall_results, tournament_result
 
 log = logging.getLogger(__name__)
 
-#: Round statuses in which no slip can come any more (slips are taken while open or closed): a round's
-#: slips and verdicts are then fixed for a screen version (a verdict changed by the arbiter moves it).
+#: Round statuses in which a round's slips and verdicts are fixed for a screen version: a slip that still comes
+#: (a tablet's late one, a paper slip typed before the publication) and a verdict changed by the arbiter or
+#: judged again are audited, and the audit row moves the version.
 FROZEN_SLIPS = (Round.Status.JUDGED, Round.Status.REVIEWED, Round.Status.PUBLISHED)
 SHARED_TTL = 120
 
