@@ -19,45 +19,46 @@ from tournament.web.address import _usable, lan_address
 REFRESH_SECONDS = 5.0
 
 
-def own_addresses() -> tuple[str, ...]:
-    """This machine's host name and its usable addresses on its networks (IPv6 in brackets, as in a Host
-    header); nothing is sent on the network."""
-    found: list[str] = []
-    ip = lan_address()
-    if ip:
-        found.append(ip)
-    name = socket.gethostname()
-    if name:
-        found += [name.lower(), f"{name.lower()}.local"]
-        try:
-            infos = socket.getaddrinfo(name, None, 0, socket.SOCK_STREAM)
-        except OSError:
-            infos = []
-        for info in infos:
-            addr = str(info[4][0]).split("%")[0]
-            if _usable(addr):
-                found.append(f"[{addr}]" if ":" in addr else addr)
+def named_addresses() -> tuple[str, ...]:
+    """This machine's host name (and its ``.local`` name) and the usable addresses the name resolves to (IPv6 in
+    brackets, as in a Host header). Looked up once per process: a name lookup may wait on a DNS server."""
+    name = socket.gethostname().lower()
+    if not name:
+        return ()
+    found = [name, f"{name}.local"]
+    try:
+        infos = socket.getaddrinfo(name, None, 0, socket.SOCK_STREAM)
+    except OSError:
+        infos = []
+    for info in infos:
+        addr = str(info[4][0]).split("%")[0]
+        if _usable(addr):
+            found.append(f"[{addr}]" if ":" in addr else addr)
     return tuple(dict.fromkeys(found))
 
 
 class MachineHosts(list[str]):
-    """A host list that also holds this machine's current addresses (:func:`own_addresses`), refreshed every
-    :data:`REFRESH_SECONDS` when Django reads it."""
+    """A host list that also holds this machine's names (:func:`named_addresses`, once) and its current address
+    on its network (:func:`tournament.web.address.lan_address`: a UDP probe that sends nothing, looked up again
+    every :data:`REFRESH_SECONDS` when Django reads the list)."""
 
     def __init__(self, fixed: Iterable[str]) -> None:
         super().__init__(fixed)
-        self._found: tuple[str, ...] = ()
+        self._named: tuple[str, ...] | None = None
+        self._found: str | None = None
         self._at = float("-inf")
         self._lock = threading.Lock()
 
     def machine(self) -> tuple[str, ...]:
         now = time.monotonic()
-        if now - self._at > REFRESH_SECONDS:
+        if self._named is None or now - self._at > REFRESH_SECONDS:
             with self._lock:
+                if self._named is None:
+                    self._named = named_addresses()
                 if now - self._at > REFRESH_SECONDS:
-                    self._found = own_addresses()
+                    self._found = lan_address()
                     self._at = now
-        return self._found
+        return ((self._found,) if self._found else ()) + (self._named or ())
 
     def __iter__(self) -> Iterator[str]:
         yield from super().__iter__()
@@ -70,4 +71,9 @@ class MachineHosts(list[str]):
         return True
 
 
-__all__ = ["REFRESH_SECONDS", "MachineHosts", "own_addresses"]
+def own_addresses() -> tuple[str, ...]:
+    """This machine's current address on its network and its names (what :class:`MachineHosts` adds)."""
+    return MachineHosts([]).machine()
+
+
+__all__ = ["REFRESH_SECONDS", "MachineHosts", "named_addresses", "own_addresses"]
