@@ -45,13 +45,13 @@ def slip_body(text: str, **extra) -> dict:
 
 
 class Hall:
-    """A tournament of 30 players, each with a logged-in tablet."""
+    """A tournament of ``players`` players (30 by default), each with a logged-in tablet."""
 
-    def __init__(self, alice, tournament):
+    def __init__(self, alice, tournament, players: int = 30):
         self.arbiter = arbiter_client(alice)
         self.t = tournament
         self.tables, self.tablets = [], []
-        for i in range(30):
+        for i in range(players):
             reg = ok(self.arbiter.post(f"{A}/tournaments/{tournament.slug}/registrations/",
                                        {"name": f"Player {i:02d}", "club": "AB"[i % 2], "series": "XYZ"[i % 3]},
                                        format="json"), 201)

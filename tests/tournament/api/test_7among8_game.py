@@ -1,4 +1,4 @@
-"""The 7-among-8 variant through a tournament (issue 17): a whole game of 30 players through the arbiter and
+"""The 7-among-8 variant through a tournament (issue 17): a whole game of 12 players through the arbiter and
 tablet APIs.
 
 Racks hold 8 tiles while the bag allows, the tablets get the 8 and the top places at most 7; every player
@@ -23,8 +23,10 @@ from tournament.models import Game
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("local_cache")]
 EIGHT = variant_ruleset("en", "7among8")
 SEED = 1  # ``simulate --ruleset en --lexicon fixtures/lexicons/sim-en.txt --seed 1 --variant 7among8``
-SILENT = 29  # the player who never hands in a slip
-GREEDY = 28  # the player who, in round 1, hands in a move of all 8 tiles
+#: players of the whole game: enough for every role (the silent one, the greedy one) and for groups by club and series
+PLAYERS = 12
+SILENT = PLAYERS - 1  # the player who never hands in a slip
+GREEDY = PLAYERS - 2  # the player who, in round 1, hands in a move of all 8 tiles
 
 
 def draw(hall, sim_eager, games_url) -> dict | None:
@@ -78,7 +80,7 @@ def play_round(hall, sim_eager, games_url, greedy: bool) -> dict | None:
     assert state["round"]["rack"] == rnd["rack"] and state["board"] == rnd["board_before"]
     if greedy:
         check_assist(hall, rnd["rack"])
-    for i in range(30):
+    for i in range(PLAYERS):
         if i == GREEDY and greedy:
             refused = error(hall.send(i, f"H1 {rnd['rack']} 99"), 400, "too_many_tiles")  # a move places at most 7
             assert "8" in refused["detail"] and "7" in refused["detail"], refused
@@ -87,7 +89,7 @@ def play_round(hall, sim_eager, games_url, greedy: bool) -> dict | None:
     ok(hall.round_action(rnd["id"], "close"))
     ok(hall.round_action(rnd["id"], "judge"))
     verdicts = hall.verdicts(rnd["id"])
-    others = {verdicts[hall.tables[i]]["awarded"] for i in range(30) if i not in (SILENT, GREEDY)}
+    others = {verdicts[hall.tables[i]]["awarded"] for i in range(PLAYERS) if i not in (SILENT, GREEDY)}
     assert others == {top["score"]}, (rnd["rack"], top)
     if greedy:
         assert verdicts[hall.tables[GREEDY]]["awarded"] == 0, verdicts[hall.tables[GREEDY]]
@@ -97,10 +99,10 @@ def play_round(hall, sim_eager, games_url, greedy: bool) -> dict | None:
 
 
 @pytest.mark.one_backend  # the classic game's whole game (tests/tournament/api/test_api.py) runs on both
-def test_whole_7among8_game_with_30_players(alice, tournament, sim_eager):
+def test_whole_7among8_game_with_12_players(alice, tournament, sim_eager):
     tournament.assisted_mode = True
     tournament.save(update_fields=["assisted_mode"])
-    hall = Hall(alice, tournament)
+    hall = Hall(alice, tournament, players=PLAYERS)
     arb, slug = hall.arbiter, tournament.slug
     error(
         arb.post(f"{A}/tournaments/{slug}/games/", {"seed": SEED, "variant": "7among9"}, format="json"), 400
@@ -135,9 +137,9 @@ def test_whole_7among8_game_with_30_players(alice, tournament, sim_eager):
     standings = ok(arb.get(f"{games_url}/standings/"))
     rows = {r["table"]: r for r in standings["rows"]}
     assert standings["top_total"] == top_total
-    assert all(rows[hall.tables[i]]["total"] == top_total for i in range(28))
+    assert all(rows[hall.tables[i]]["total"] == top_total for i in range(PLAYERS - 2))
     assert rows[hall.tables[GREEDY]]["total"] == top_total - greedy_lost
-    assert rows[hall.tables[SILENT]]["total"] == 0 and rows[hall.tables[SILENT]]["rank"] == 30
+    assert rows[hall.tables[SILENT]]["total"] == 0 and rows[hall.tables[SILENT]]["rank"] == PLAYERS
     over = ok(hall.tablets[0].get(f"{T}/state/"))["game_over"]
     assert over and over["top_total"] == top_total and over["total"] == top_total
 
@@ -152,7 +154,7 @@ def test_whole_7among8_game_with_30_players(alice, tournament, sim_eager):
 def test_typed_racks_of_eight(alice, tournament, sim_eager):
     """The arbiter types the rack drawn from a physical bag: 8 tiles; 7 or 9 are refused with the reason, and the
     bag is untouched."""
-    hall = Hall(alice, tournament)
+    hall = Hall(alice, tournament, players=PLAYERS)
     arb, slug = hall.arbiter, tournament.slug
     ok(arb.post(f"{A}/tournaments/{slug}/games/", {"seed": 2, "variant": "7among8"}, format="json"), 201)
     games_url = f"{A}/tournaments/{slug}/games/1"

@@ -1,4 +1,4 @@
-"""The Joker variant through a tournament (issue 17): a whole game of 30 players through the arbiter and tablet APIs.
+"""The Joker variant through a tournament (issue 17): a whole game of 12 players through the arbiter and tablet APIs.
 
 Every rack holds one blank while one is left; after a top that played a blank, the board the tablets get holds
 the letter's real tile on that square and the blank comes back on the next rack; the game plays to its natural
@@ -21,7 +21,9 @@ from tournament.models import Game
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("local_cache")]
 EN = get_ruleset("en")
 SEED = 1  # ``simulate --ruleset en --lexicon fixtures/lexicons/sim-en.txt --seed 1 --variant joker``: 28 rounds
-SILENT = 29  # the player who never hands in a slip
+#: players of the whole game: enough for every role (the silent one, the greedy one) and for groups by club and series
+PLAYERS = 12
+SILENT = PLAYERS - 1  # the player who never hands in a slip
 
 
 def blanks_placed(fen: str) -> int:
@@ -57,7 +59,7 @@ def draw(hall, sim_eager, games_url) -> dict | None:
 
 
 def play_round(hall, sim_eager, games_url) -> dict | None:
-    """Draw, open, 29 tablets hand in the top (as written, blank in lower case), close, judge, publish."""
+    """Draw, open, every tablet but the silent one hands in the top (as written, blank in lower case), close, judge, publish."""
     rnd = draw(hall, sim_eager, games_url)
     if rnd is None:
         return None
@@ -69,13 +71,13 @@ def play_round(hall, sim_eager, games_url) -> dict | None:
         ok(hall.round_action(rnd["id"], "open"))
     state = ok(hall.tablets[0].get(f"{T}/state/"))
     assert state["round"]["rack"] == rnd["rack"] and state["board"] == rnd["board_before"]
-    for i in range(30):
+    for i in range(PLAYERS):
         if i != SILENT:
             ok(hall.send(i, f"{top['move']} {top['score']}"), 201)
     ok(hall.round_action(rnd["id"], "close"))
     ok(hall.round_action(rnd["id"], "judge"))
     verdicts = hall.verdicts(rnd["id"])
-    assert {verdicts[hall.tables[i]]["awarded"] for i in range(30) if i != SILENT} == {top["score"]}
+    assert {verdicts[hall.tables[i]]["awarded"] for i in range(PLAYERS) if i != SILENT} == {top["score"]}
     assert verdicts[hall.tables[SILENT]]["reason"] == "no_slip"
     return ok(hall.round_action(rnd["id"], "publish"))
 
@@ -93,8 +95,8 @@ def check_replaced(hall, published: dict, played: list[tuple[int, int, str]], af
 
 
 @pytest.mark.one_backend  # the classic game's whole game (tests/tournament/api/test_api.py) runs on both
-def test_whole_joker_game_with_30_players(alice, tournament, sim_eager):
-    hall = Hall(alice, tournament)
+def test_whole_joker_game_with_12_players(alice, tournament, sim_eager):
+    hall = Hall(alice, tournament, players=PLAYERS)
     arb, slug = hall.arbiter, tournament.slug
     error(arb.post(f"{A}/tournaments/{slug}/games/", {"seed": SEED, "variant": "scrabblette"}, format="json"), 400)
     game = ok(arb.post(f"{A}/tournaments/{slug}/games/", {"seed": SEED, "variant": "joker"}, format="json"), 201)
@@ -132,8 +134,8 @@ def test_whole_joker_game_with_30_players(alice, tournament, sim_eager):
     standings = ok(arb.get(f"{games_url}/standings/"))
     rows = {r["table"]: r for r in standings["rows"]}
     assert standings["top_total"] == top_total
-    assert all(rows[hall.tables[i]]["total"] == top_total for i in range(30) if i != SILENT)
-    assert rows[hall.tables[SILENT]]["total"] == 0 and rows[hall.tables[SILENT]]["rank"] == 30
+    assert all(rows[hall.tables[i]]["total"] == top_total for i in range(PLAYERS) if i != SILENT)
+    assert rows[hall.tables[SILENT]]["total"] == 0 and rows[hall.tables[SILENT]]["rank"] == PLAYERS
     over = ok(hall.tablets[0].get(f"{T}/state/"))["game_over"]
     assert over and over["top_total"] == top_total and over["total"] == top_total
 

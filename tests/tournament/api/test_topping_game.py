@@ -1,4 +1,4 @@
-"""The topping variant through a tournament (issue 17): a whole game of 30 players through the arbiter and
+"""The topping variant through a tournament (issue 17): a whole game of 12 players through the arbiter and
 tablet APIs. Each attempt is answered at once (the top and the time, or not the top); a topped player's
 further attempts are refused; the arbiter types a paper player's time; the standings rank by total time."""
 
@@ -12,7 +12,9 @@ from tournament.models import Game
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("local_cache")]
 SEED = 1
-SILENT = 29  # the player who never finds the top (a wrong attempt now and then)
+#: players of the whole game: enough for every role (the silent one, the greedy one) and for groups by club and series
+PLAYERS = 12
+SILENT = PLAYERS - 1  # the player who never finds the top (a wrong attempt now and then)
 PAPER_ROUND = 3  # the arbiter types the silent player's time of this round (his paper slip)
 LIMIT, PENALTY = 180, 60
 
@@ -49,7 +51,7 @@ def play_round(hall, sim_eager, games_url) -> dict | None:
     wrong = sub_top(rnd)
     with sim_eager(execute=False):
         ok(hall.round_action(rnd["id"], "open"))
-    for i in range(30):
+    for i in range(PLAYERS):
         if wrong and i % 10 == 0:  # a wrong attempt first: not the top, its points told, try again
             answer = ok(hall.send(i, wrong), 201)["topping"]
             assert not answer["topped"] and answer["seconds"] is None and answer["points"] < top["score"]
@@ -63,7 +65,7 @@ def play_round(hall, sim_eager, games_url) -> dict | None:
         assert state["round"]["variant"] == "topping" and state["slip"]["topped"] is True
         assert state["slip"]["seconds"] is not None
         times = ok(hall.arbiter.get(f"{A}/rounds/{rnd['id']}/times/"))
-        assert times["topped"] == 29 and (times["limit"], times["penalty"]) == (LIMIT, PENALTY)
+        assert times["topped"] == PLAYERS - 1 and (times["limit"], times["penalty"]) == (LIMIT, PENALTY)
         silent = next(r for r in times["rows"] if r["table"] == hall.tables[SILENT])
         assert not silent["topped"] and silent["counted"] == LIMIT + PENALTY
     if rnd["number"] == PAPER_ROUND:
@@ -71,19 +73,19 @@ def play_round(hall, sim_eager, games_url) -> dict | None:
                                 format="json"), 400, "bad_time")
         times = ok(hall.arbiter.post(f"{A}/rounds/{rnd['id']}/times/", {"table": hall.tables[SILENT],
                                                                         "time": "1:05"}, format="json"))
-        assert times["topped"] == 30
+        assert times["topped"] == PLAYERS
     ok(hall.round_action(rnd["id"], "close"))
     ok(hall.round_action(rnd["id"], "judge"))
     if rnd["number"] <= PAPER_ROUND:  # the score is never asked in topping: no warning for its absence
         verdicts = hall.verdicts(rnd["id"])
-        assert {verdicts[hall.tables[i]]["awarded"] for i in range(30) if i != SILENT} == {top["score"]}
+        assert {verdicts[hall.tables[i]]["awarded"] for i in range(PLAYERS) if i != SILENT} == {top["score"]}
         assert not any(v["warning"] for v in verdicts.values())
     return ok(hall.round_action(rnd["id"], "publish"))
 
 
 @pytest.mark.one_backend  # the classic game's whole game (tests/tournament/api/test_api.py) runs on both
-def test_whole_topping_game_with_30_players(alice, tournament, sim_eager):
-    hall = Hall(alice, tournament)
+def test_whole_topping_game_with_12_players(alice, tournament, sim_eager):
+    hall = Hall(alice, tournament, players=PLAYERS)
     arb, slug = hall.arbiter, tournament.slug
     game = ok(arb.post(f"{A}/tournaments/{slug}/games/", {"seed": SEED, "variant": "topping"}, format="json"), 201)
     assert game["variant"] == "topping"
@@ -100,12 +102,12 @@ def test_whole_topping_game_with_30_players(alice, tournament, sim_eager):
 
     standings = ok(arb.get(f"{games_url}/times/"))
     rows = {r["table"]: r for r in standings["rows"]}
-    assert len(rows) == 30 and standings["penalty"] == PENALTY
+    assert len(rows) == PLAYERS and standings["penalty"] == PENALTY
     silent = rows[hall.tables[SILENT]]
-    assert silent["rank"] == 30 and silent["topped"] == 1
+    assert silent["rank"] == PLAYERS and silent["topped"] == 1
     assert silent["total"] == (played - 1) * (LIMIT + PENALTY) + 65
     assert all(rows[hall.tables[i]]["topped"] == played and rows[hall.tables[i]]["total"] < LIMIT * played
-               for i in range(30) if i != SILENT)
+               for i in range(PLAYERS) if i != SILENT)
     assert [r["rank"] for r in standings["rows"]] == sorted(r["rank"] for r in standings["rows"])
     assert rows[hall.tables[0]]["attempts"] > rows[hall.tables[1]]["attempts"] >= played
     assert ok(arb.get(f"{A}/tournaments/{slug}/times/"))["rows"] == standings["rows"]
