@@ -53,7 +53,7 @@ def slip_entry(request: HttpRequest, tournament: Tournament, number: int) -> Htt
             return redirect("arbiter:slips", slug=tournament.slug, number=g.number)
     recent: list[Slip] = []
     if rnd is not None:
-        recent = list(Slip.objects.filter(round=rnd, source__in=[Slip.Source.PAPER, Slip.Source.ARBITER])
+        recent = list(Slip.objects.filter(round=rnd, source__in=slips.PAPER_SOURCES)
                       .select_related("registration__player").order_by("-id")[:RECENT_PAPER])
     return render(request, "arbiter/slips.html", context(
         tournament, "games", page="slips", game=g, round=rnd, form=form, taking=taking, recent=recent,

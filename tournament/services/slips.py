@@ -33,6 +33,8 @@ RECENT_SLIPS = 200
 TABLET_STATUSES = (Round.Status.OPEN, Round.Status.CLOSED, Round.Status.JUDGED, Round.Status.REVIEWED)
 #: A paper slip is typed until the publication: with the time it was handed in, judged at once after the judging.
 PAPER_STATUSES = TABLET_STATUSES
+#: The slips an arbiter types (from a paper slip), with the time they were handed in.
+PAPER_SOURCES = (Slip.Source.PAPER, Slip.Source.ARBITER)
 #: The statuses of a judged round not yet published.
 JUDGED_STATUSES = (Round.Status.JUDGED, Round.Status.REVIEWED)
 
@@ -64,7 +66,7 @@ def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinate
         if existing is not None:
             return _same_slip(existing, rnd, registration)
     tournament = registration.tournament
-    if source in (Slip.Source.PAPER, Slip.Source.ARBITER) and rnd.game.variant == "topping":
+    if source in PAPER_SOURCES and rnd.game.variant == "topping":
         raise ServiceError(Code.TOPPING_PAPER, _("round %(n)s is a topping round: record the paper player's time "
                                                  "(table, time, move) on the times page") % {"n": rnd.number})
     if tournament.pk != rnd.game.tournament_id:
@@ -72,14 +74,15 @@ def submit_slip(rnd: Round, registration: Registration, *, word: str, coordinate
     check_word(tournament, rnd, word, coordinates or "")
     try:
         with transaction.atomic():
-            slip = _store(rnd, registration, key, word=word, coordinates=coordinates, score=score, source=source,
-                          actor=actor, received_at=received_at, marked_late=marked_late, door=door)
+            slip, status = _store(rnd, registration, key, word=word, coordinates=coordinates, score=score,
+                                  source=source, actor=actor, received_at=received_at, marked_late=marked_late,
+                                  door=door)
     except IntegrityError:
         existing = slip_for_key(key)
         if existing is None:
             raise
         return _same_slip(existing, rnd, registration)
-    if slip.source in (Slip.Source.PAPER, Slip.Source.ARBITER) and Round.objects.filter(pk=rnd.pk, status__in=JUDGED_STATUSES).exists():
+    if source in PAPER_SOURCES and status in JUDGED_STATUSES:
         judging.judge_round(rnd, actor)  # a paper slip typed after the round was judged: its verdict at once
     return slip
 
@@ -129,9 +132,9 @@ def check_tiles(rnd: Round, word: str, letters: list[str], coordinates: str) -> 
 
 def _store(rnd: Round, registration: Registration, key: str, *, word: str, coordinates: str, score: int | None,
            source: str, actor: audit.Actor, received_at: datetime | None, marked_late: bool = False,
-           door: datetime | None = None) -> Slip:
+           door: datetime | None = None) -> tuple[Slip, str]:
     status, deadline = share_lock_round(rnd.pk)
-    paper = source in (Slip.Source.PAPER, Slip.Source.ARBITER)
+    paper = source in PAPER_SOURCES
     # after closing, tablet slips are still kept (as late) until the top is published — a slip a tablet held
     # through an outage reaches the arbiter's review; paper slips carry their hand-in time, typed until the
     # publication (the hall's runners bring them after the deadline, the round judged meanwhile)
@@ -164,7 +167,7 @@ def _store(rnd: Round, registration: Registration, key: str, *, word: str, coord
     audit.record(actor, "slip.submit", slip, after={"text": slip.text, "version": version, "late": late,
                                                     "source": source}, tournament=registration.tournament)
     push.slip_handed_in(registration.tournament_id)
-    return slip
+    return slip, status
 
 
 _BY_KEY = rows.Select(Slip)

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 PROBE = ("10.255.255.255", 1)
 
 
-def _usable(ip: str) -> bool:
+def usable(ip: str) -> bool:
+    """Whether an address is one another machine could reach this one by (not loopback, link-local, …)."""
     try:
         addr = ipaddress.ip_address(ip)
     except ValueError:
@@ -30,22 +31,29 @@ def _usable(ip: str) -> bool:
     return not (addr.is_loopback or addr.is_unspecified or addr.is_link_local or addr.is_multicast)
 
 
-def lan_address() -> str | None:
-    """This machine's IPv4 address on its network, or None: the interface a UDP socket "connected" to a
-    private address would use (nothing is sent), else the host name's addresses."""
+def probed_address() -> str | None:
+    """The IPv4 address of the interface a UDP socket "connected" to a private address would use, or None (no
+    route): nothing is sent and no name is looked up."""
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
             probe.connect(PROBE)
-            ip = probe.getsockname()[0]
-        if _usable(ip):
-            return str(ip)
+            ip = str(probe.getsockname()[0])
     except OSError:
-        pass
+        return None
+    return ip if usable(ip) else None
+
+
+def lan_address() -> str | None:
+    """This machine's IPv4 address on its network, or None: the probed one (:func:`probed_address`), else the
+    host name's addresses."""
+    ip = probed_address()
+    if ip is not None:
+        return ip
     try:
         infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET, socket.SOCK_STREAM)
     except OSError:
         return None
-    return next((str(info[4][0]) for info in infos if _usable(str(info[4][0]))), None)
+    return next((str(info[4][0]) for info in infos if usable(str(info[4][0]))), None)
 
 
 def suggested_address(request: HttpRequest) -> str:
@@ -84,4 +92,4 @@ def address_of(request: HttpRequest, path: str) -> str:
     return request.build_absolute_uri(path)
 
 
-__all__ = ["PROBE", "address_of", "lan_address", "local_only", "suggested_address"]
+__all__ = ["PROBE", "address_of", "lan_address", "local_only", "probed_address", "suggested_address", "usable"]

@@ -1,7 +1,7 @@
 """The host names a request may carry (Django's ``ALLOWED_HOSTS``) when the operator names none
 (``DJANGO_ALLOWED_HOSTS`` unset): this machine itself (``localhost``, its loopback addresses) and its addresses
 on the hall's network — the address the access cards' QR codes and the print page give the tablets
-(:func:`tournament.web.address.lan_address`). Those are looked up again every few seconds, so a laptop that
+(:func:`tournament.web.address.probed_address`). That one is looked up again every few seconds, so a laptop that
 joins the hall's network after the server started serves the tablets that reach it there. A request naming any
 other host is refused (400), as Django does for hosts outside the list.
 """
@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Iterable, Iterator
 
-from tournament.web.address import _usable, lan_address
+from tournament.web.address import probed_address, usable
 
 #: Seconds an answer of the machine's addresses is kept before they are looked up again.
 REFRESH_SECONDS = 5.0
@@ -32,14 +32,14 @@ def named_addresses() -> tuple[str, ...]:
         infos = []
     for info in infos:
         addr = str(info[4][0]).split("%")[0]
-        if _usable(addr):
+        if usable(addr):
             found.append(f"[{addr}]" if ":" in addr else addr)
     return tuple(dict.fromkeys(found))
 
 
 class MachineHosts(list[str]):
     """A host list that also holds this machine's names (:func:`named_addresses`, once) and its current address
-    on its network (:func:`tournament.web.address.lan_address`: a UDP probe that sends nothing, looked up again
+    on its network (:func:`tournament.web.address.probed_address`: a UDP probe, nothing sent, looked up again
     every :data:`REFRESH_SECONDS` when Django reads the list)."""
 
     def __init__(self, fixed: Iterable[str]) -> None:
@@ -56,7 +56,7 @@ class MachineHosts(list[str]):
                 if self._named is None:
                     self._named = named_addresses()
                 if now - self._at > REFRESH_SECONDS:
-                    self._found = lan_address()
+                    self._found = probed_address()
                     self._at = now
         return ((self._found,) if self._found else ()) + (self._named or ())
 
@@ -71,9 +71,4 @@ class MachineHosts(list[str]):
         return True
 
 
-def own_addresses() -> tuple[str, ...]:
-    """This machine's current address on its network and its names (what :class:`MachineHosts` adds)."""
-    return MachineHosts([]).machine()
-
-
-__all__ = ["REFRESH_SECONDS", "MachineHosts", "named_addresses", "own_addresses"]
+__all__ = ["REFRESH_SECONDS", "MachineHosts", "named_addresses"]

@@ -25,7 +25,7 @@ def test_with_no_hosts_named_the_settings_take_the_machines() -> None:
 def hall_network(monkeypatch: pytest.MonkeyPatch, settings: Any) -> list[str]:
     """The machine's address on the hall's network, as the probe would find it: 192.0.2.41 (then .42)."""
     found = ["192.0.2.41"]
-    monkeypatch.setattr(hosts, "lan_address", lambda: found[0])
+    monkeypatch.setattr(hosts, "probed_address", lambda: found[0])
     settings.ALLOWED_HOSTS = hosts.MachineHosts(["localhost", "testserver"])
     return found
 
@@ -50,7 +50,7 @@ def test_an_address_the_laptop_got_after_the_start_is_served_once_looked_up(
 
 def test_hosts_named_by_the_operator_are_the_only_ones(monkeypatch: pytest.MonkeyPatch) -> None:
     from django.http.request import validate_host
-    monkeypatch.setattr(hosts, "lan_address", lambda: "192.0.2.41")
+    monkeypatch.setattr(hosts, "probed_address", lambda: "192.0.2.41")
     machine = hosts.MachineHosts(["localhost"])
     assert validate_host("192.0.2.41", machine) and validate_host("localhost", machine)
     assert not validate_host("192.0.2.41", ["hall.example.org"])
