@@ -448,17 +448,23 @@ def fast_state(token: str, version: str) -> bytes | None:
     return bytes(JSONRenderer().render(state))
 
 
+class VersionMoved(Exception):
+    """The tournament changed again while a stream read the change's hall: the newer version is to be read."""
+
+
 def stream_hall(tournament_id: int, version: str) -> JudgedHall | None:
     """Every player's slip and verdict of ``version``'s round, read once, for the streams: each tablet's own
     state goes with the change (a draw, a close, the verdicts, a publication) instead of 10,000 tablets
     fetching it at once. None for an open round (the tablet takes the open from the public event, and slips
-    come in meanwhile), without a round, or when the version moved on."""
+    come in meanwhile) or without a round; :class:`VersionMoved` when the version moved on meanwhile."""
     t = Tournament.objects.filter(pk=tournament_id).first()
     if t is None:
         return None
     current, shared = shared_state(t, version)
+    if current != version:
+        raise VersionMoved(current)
     r = shared["round"]
-    if current != version or r is None or r["status"] == Round.Status.OPEN:
+    if r is None or r["status"] == Round.Status.OPEN:
         return None
     return judged_hall(t, version, shared, r)
 
@@ -480,6 +486,7 @@ def stream_events(hall: JudgedHall, version: str, players: dict[int, Player]) ->
             for pk, player in players.items()}
 
 
-__all__ = ["FROZEN_SLIPS", "JudgedHall", "OwnSlip", "Shared", "TabletState", "VerdictBlock", "compute_shared",
+__all__ = ["FROZEN_SLIPS", "JudgedHall", "OwnSlip", "Shared", "TabletState", "VerdictBlock", "VersionMoved",
+           "compute_shared",
            "fast_state", "judged_hall", "reset", "stream_events", "stream_hall", "stream_state",
            "shared_state", "slip_dict", "state_for", "tablet_state", "tournament_block", "verdict_dict"]

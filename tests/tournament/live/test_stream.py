@@ -328,3 +328,37 @@ def test_a_feed_a_stream_joined_is_kept_current_while_it_waits(monkeypatch):
         await hub.stop()
 
     asyncio.run(scenario())
+
+
+def test_a_version_that_moved_on_while_its_hall_was_read_is_read_again(monkeypatch):
+    """The verdicts and the publication a moment apart: the hall read for the verdicts' version finds the
+    publication's. The older version is not sent as a plain event (every tablet would fetch its state), the newer
+    one is read again and each tablet gets it as its own event."""
+    from tournament.live import tablet as live_tablet
+
+    versions = iter(["v1", "v2"])
+    monkeypatch.setattr(live_stream, "_read", lambda _tid: (v := next(versions), json.dumps({"version": v}).encode()))
+    halls: list[str] = []
+
+    def stream_hall(_tid: int, current: str) -> object:
+        halls.append(current)
+        if current == "v1":
+            raise live_tablet.VersionMoved("v2")
+        return "hall"
+
+    monkeypatch.setattr(live_tablet, "stream_hall", stream_hall)
+    monkeypatch.setattr(live_tablet, "stream_events", lambda hall, current, players: {
+        pk: json.dumps({"version": current, "player": pk}).encode() for pk in players})
+
+    async def scenario() -> None:
+        hub = live_stream.Hub()
+        feed = hub.feeds[1] = live_stream.Feed(1, version="v0")
+        feed.join_player((7, "Boris", 3))
+        sent: list[str] = []
+        publish = feed.publish
+        monkeypatch.setattr(feed, "publish", lambda current, body: (sent.append(current), publish(current, body)))
+        await hub.refresh(1)
+        assert sent == ["v2"] and halls == ["v1", "v2"]
+        assert live_stream._event_for(feed, (7, "Boris", 3)).startswith(b"id: v2\nevent: own\n")
+
+    asyncio.run(scenario())
