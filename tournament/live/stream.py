@@ -46,9 +46,8 @@ from django.http import Http404
 
 from .. import proxies
 from ..models import Game, Round, Slip
-from ..services import players as player_service
 from ..services import push
-from . import tablet, version
+from . import tablet, tokens, version
 from .slipdoor import SLIP_PATH, SlipDoor
 from .wsgi import POLL_PATH, FastVersionPolls, security_headers
 
@@ -163,6 +162,7 @@ class Hub:
         self.check_seconds = CHECK_SECONDS_WITH_REDIS if self.redis_url else version.VERSION_TTL
         self.events_sent = 0
         self.reads = 0
+        self.tokens = tokens.Tokens()  # whom each stream speaks for (read in batches, kept a minute)
 
     @property
     def listeners(self) -> int:
@@ -227,7 +227,7 @@ class Hub:
                             hall = await sync_to_async(tablet.stream_hall, thread_sensitive=False)(
                                 tournament_id, current)
                         except tablet.VersionMoved:
-                            if skipped < COALESCE_READS:  # a newer change landed between the two reads
+                            if skipped < COALESCE_READS:  # a newer change came between the two reads
                                 skipped += 1
                                 continue
                             hall = None  # changing without end: the plain event, each tablet fetches its state
@@ -346,25 +346,23 @@ def _cookie(scope: Scope, name: str) -> str | None:
     return None
 
 
-async def _player(scope: Scope, tournament_id: int) -> tablet.Player | None:
-    """The tablet's player (its ``tablet_token`` cookie) when it plays this tournament."""
+async def _holder(scope: Scope, tournament_id: int, hub: Hub) -> tokens.Holder | None:
+    """The tablet's player (its ``tablet_token`` cookie) when it plays this tournament: from the hub's memory,
+    else read with the other streams that connect meanwhile (:mod:`tournament.live.tokens`)."""
     token = _cookie(scope, "tablet_token")
     if not token:
         return None
-    try:
-        reg = await sync_to_async(player_service.registration_for_token, thread_sensitive=False)(token)
-    except Exception:  # the database does not answer: the stream goes on without the player's own state
-        return None
-    if reg is None or reg.tournament_id != tournament_id:
-        return None
-    return (reg.pk, reg.player.name, reg.table_number)
+    holder = await hub.tokens.holder(token)
+    return holder if holder is not None and holder.tournament_id == tournament_id else None
 
 
-def _event_for(feed: Feed, player: tablet.Player | None) -> bytes:
+def _event_for(feed: Feed, holder: tokens.Holder | None) -> bytes:
     """The change as this stream gets it: a logged-in tablet its whole own state (``event: own``, what
-    ``GET /api/tablet/state/`` gives) for any change but an open; else (and to the display) the version
-    answer, which carries the open's rack and deadline."""
-    if player is not None and feed.hall is not None and feed.hall[0] == feed.version:
+    ``GET /api/tablet/state/`` gives) for any change but an open, while the change's roster still holds its
+    token; else (and to the display) the version answer, which carries the open's rack and deadline."""
+    if holder is not None and feed.hall is not None and feed.hall[0] == feed.version and \
+            tokens.speaks_for(holder, feed.hall[1]):
+        player = holder.player
         written = feed.hall[2].get(player[0])  # written in the change's one pass; a tablet that joined since: now
         body = written if written is not None else tablet.stream_state(feed.hall[1], feed.version, player)
         return b"id: " + feed.version.encode() + b"\nevent: own\ndata: " + body + b"\n\n"
@@ -376,8 +374,9 @@ async def stream(scope: Scope, receive: Receive, send: Send, slug: str, hub: Hub
     if scope.get("method") not in ("GET", "HEAD"):
         await _plain(send, 405, "GET only")
         return
-    try:
-        tid = await sync_to_async(version.tournament_id_for, thread_sensitive=False)(slug)
+    try:  # memoised: a hall's streams coming back at once cost no thread
+        tid = version.known_tournament_id(slug) or await sync_to_async(
+            version.tournament_id_for, thread_sensitive=False)(slug)
     except Http404:
         await _plain(send, 404, "no such tournament")
         return
@@ -386,7 +385,8 @@ async def stream(scope: Scope, receive: Receive, send: Send, slug: str, hub: Hub
         await _plain(send, 503, "the database is not answering: try again in a moment")
         return
     await hub.start()
-    player = await _player(scope, tid)
+    holder = await _holder(scope, tid, hub)
+    player = holder.player if holder is not None else None
     try:
         feed = await hub.join(tid)
     except Exception:  # the database does not answer: the screen polls (and gets the same 503) meanwhile
@@ -405,7 +405,7 @@ async def stream(scope: Scope, receive: Receive, send: Send, slug: str, hub: Hub
             ("X-Server-Time", str(int(time.time() * 1000)))])})
         if counts and feed.slips is None:
             await hub.refresh_slips(tid)
-        first = (f"retry: {RETRY_MS}\n\n".encode() + _event_for(feed, player)
+        first = (f"retry: {RETRY_MS}\n\n".encode() + _event_for(feed, holder)
                  + (feed.slips_event if counts else b""))
         await send({"type": "http.response.body", "body": first, "more_body": True})
         hub.events_sent += 1
@@ -419,7 +419,7 @@ async def stream(scope: Scope, receive: Receive, send: Send, slug: str, hub: Hub
             out = b""
             if feed.version != seen:
                 seen = feed.version
-                out += _event_for(feed, player)
+                out += _event_for(feed, holder)
             if counts and feed.slips != seen_slips:
                 seen_slips = feed.slips
                 out += feed.slips_event

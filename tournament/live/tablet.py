@@ -11,6 +11,7 @@ puts a player's state together from those parts; :func:`state_for` is the Django
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import NotRequired, TypedDict
@@ -306,6 +307,7 @@ class JudgedHall:
     verdicts: dict[int, VerdictBlock]  # registration → verdict
     roster: dict[str, Player]  # token hash → player
     round: SharedRound  # the judged round (shared["round"])
+    read_at: float = 0.0  # epoch seconds: the roster holds every token logged in before it
 
 
 def judged_hall(t: Tournament, version: str, shared: Shared, judged: SharedRound) -> JudgedHall:
@@ -323,6 +325,7 @@ def judged_hall(t: Tournament, version: str, shared: Shared, judged: SharedRound
         return hall
 
     def read_hall() -> JudgedHall:
+        read_at = time.time()
         slips: dict[int, OwnSlip] = {}
         zone = labels.zone_of(t.time_zone)
         for slip in Slip.objects.filter(round_id=round_id).exclude(source=Slip.Source.TIME).order_by(
@@ -334,7 +337,7 @@ def judged_hall(t: Tournament, version: str, shared: Shared, judged: SharedRound
         roster = {h: (pk, name, table) for h, pk, name, table in Registration.objects.filter(
             tournament=t, token_hash__isnull=False).order_by().values_list(
             "token_hash", "pk", "player__name", "table_number") if h is not None}
-        return JudgedHall(tournament_block(t), shared, slips, verdicts, roster, judged)
+        return JudgedHall(tournament_block(t), shared, slips, verdicts, roster, judged, read_at)
 
     return _halls.get((t.pk, version, round_id), read)
 

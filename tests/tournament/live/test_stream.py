@@ -9,6 +9,7 @@ import asyncio
 import itertools
 import json
 import time
+from types import SimpleNamespace
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -17,6 +18,7 @@ from django.conf import settings
 
 from tournament import services
 from tournament.live import stream as live_stream
+from tournament.live import tokens as live_tokens
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -344,7 +346,7 @@ def test_a_version_that_moved_on_while_its_hall_was_read_is_read_again(monkeypat
         halls.append(current)
         if current == "v1":
             raise live_tablet.VersionMoved("v2")
-        return "hall"
+        return SimpleNamespace(read_at=0.0, roster={"h": (7, "Boris", 3)})
 
     monkeypatch.setattr(live_tablet, "stream_hall", stream_hall)
     monkeypatch.setattr(live_tablet, "stream_events", lambda hall, current, players: {
@@ -359,6 +361,7 @@ def test_a_version_that_moved_on_while_its_hall_was_read_is_read_again(monkeypat
         monkeypatch.setattr(feed, "publish", lambda current, body: (sent.append(current), publish(current, body)))
         await hub.refresh(1)
         assert sent == ["v2"] and halls == ["v1", "v2"]
-        assert live_stream._event_for(feed, (7, "Boris", 3)).startswith(b"id: v2\nevent: own\n")
+        holder = live_tokens.Holder(1, (7, "Boris", 3), ("h",), read_at=0.0)
+        assert live_stream._event_for(feed, holder).startswith(b"id: v2\nevent: own\n")
 
     asyncio.run(scenario())
