@@ -61,6 +61,8 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 STREAM_PATH = re.compile(r"^/live/stream/([-a-zA-Z0-9_]+)/$")
 HEARTBEAT_SECONDS = 30.0  # 10,000 quiet streams: ~330 pings a second
+#: The streams' pings are sent by one task, a share of the streams at a time (each stream once a heartbeat).
+PING_SHARES = 30
 #: How often a stream process reads the versions itself: with Redis only as a safety net.
 CHECK_SECONDS_WITH_REDIS = 3.0
 #: The live counts are read at most this often per tournament (a burst of 70 slips a second: 4 events).
@@ -77,16 +79,27 @@ def stream_url(slug: str) -> str | None:
     return f"/live/stream/{slug}/" if getattr(settings, "LIVE_PUSH", False) else None
 
 
+class Listener:
+    """One stream's wake-up: set at each change of its feed, and by the hub's pinger once a heartbeat."""
+
+    __slots__ = ("ping", "wake")
+
+    def __init__(self) -> None:
+        self.wake = asyncio.Event()
+        self.ping = False
+
+
 @dataclass
 class Feed:
-    """A tournament in this process: its current version, the event that carries it, and a future that
-    completes (and is replaced) at each change."""
+    """A tournament in this process: its current version, the event that carries it, and the streams to wake
+    at each change (in :data:`PING_SHARES` shares, which the hub pings in turn)."""
 
     tournament_id: int
     version: str = ""
     event: bytes = b""
-    changed: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
     listeners: int = 0
+    shares: list[set[Listener]] = field(default_factory=lambda: [set() for _ in range(PING_SHARES)])
+    joined: int = 0
     #: (version, every player's slip and verdict of that version's round, the own event of each player whose
     #: tablet listens here — written once per change, in one pass), for the tablets' own events
     hall: tuple[str, tablet.JudgedHall, dict[int, bytes]] | None = None
@@ -107,6 +120,21 @@ class Feed:
         """Streams of logged-in tablets."""
         return sum(streams for _player, streams in self.members.values())
 
+    def listen(self) -> Listener:
+        listener = Listener()
+        self.shares[self.joined % len(self.shares)].add(listener)
+        self.joined += 1
+        return listener
+
+    def unlisten(self, listener: Listener) -> None:
+        for share in self.shares:
+            share.discard(listener)
+
+    def _wake(self) -> None:
+        for share in self.shares:
+            for listener in share:
+                listener.wake.set()
+
     def join_player(self, player: tablet.Player) -> None:
         streams = self.members.get(player[0], (player, 0))[1]
         self.members[player[0]] = (player, streams + 1)
@@ -122,16 +150,12 @@ class Feed:
         self.slips = counted
         body = json.dumps({"round": counted[0], "slips": counted[1]}).encode()
         self.slips_event = b"event: slips\ndata: " + body + b"\n\n"
-        done, self.changed = self.changed, asyncio.get_running_loop().create_future()
-        if not done.done():
-            done.set_result(None)
+        self._wake()
 
     def publish(self, current: str, body: bytes) -> None:
         self.version = current
         self.event = b"id: " + current.encode() + b"\nevent: state\ndata: " + body + b"\n\n"
-        done, self.changed = self.changed, asyncio.get_running_loop().create_future()
-        if not done.done():
-            done.set_result(None)
+        self._wake()
 
 
 def _read(tournament_id: int) -> tuple[str, bytes]:
@@ -172,6 +196,7 @@ class Hub:
         if self.tasks:
             return
         self.tasks.append(asyncio.create_task(self._check_loop()))
+        self.tasks.append(asyncio.create_task(self._ping_loop()))
         if self.redis_url:
             self.tasks.append(asyncio.create_task(self._redis_loop()))
 
@@ -273,6 +298,18 @@ class Hub:
         if feed is not None:
             feed.slips_pending = False
             await self._safely(self.refresh_slips(tournament_id))
+
+    async def _ping_loop(self) -> None:
+        """Each stream pinged once a heartbeat, a share of every feed's streams each tick: one timer for all
+        of them instead of one per stream (a stream with a timer of its own costs ten times the CPU to wake)."""
+        turn = 0
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS / PING_SHARES)
+            for feed in list(self.feeds.values()):
+                for listener in feed.shares[turn % len(feed.shares)]:
+                    listener.ping = True
+                    listener.wake.set()
+            turn += 1
 
     async def _check_loop(self) -> None:
         while True:
@@ -398,24 +435,29 @@ async def stream(scope: Scope, receive: Receive, send: Send, slug: str, hub: Hub
         feed.join_player(player)
     if counts:
         feed.slip_listeners += 1
+    listener = feed.listen()
     gone = asyncio.ensure_future(_wait_disconnect(receive))
+    me = asyncio.current_task()
+
+    def went(_gone: asyncio.Future[None]) -> None:  # the client went away: the stream ends
+        if me is not None:
+            me.cancel()
+
+    gone.add_done_callback(went)
     try:
         await send({"type": "http.response.start", "status": 200, "headers": _headers([
             ("Content-Type", "text/event-stream; charset=utf-8"), ("X-Accel-Buffering", "no"),
             ("X-Server-Time", str(int(time.time() * 1000)))])})
         if counts and feed.slips is None:
             await hub.refresh_slips(tid)
+        seen, seen_slips = feed.version, feed.slips  # what the first event carries (a change during its send wakes)
         first = (f"retry: {RETRY_MS}\n\n".encode() + _event_for(feed, holder)
                  + (feed.slips_event if counts else b""))
         await send({"type": "http.response.body", "body": first, "more_body": True})
         hub.events_sent += 1
-        seen, seen_slips = feed.version, feed.slips
         while True:
-            waiter = feed.changed
-            done, _pending = await asyncio.wait({waiter, gone}, timeout=HEARTBEAT_SECONDS,
-                                                return_when=asyncio.FIRST_COMPLETED)
-            if gone in done:
-                break
+            await listener.wake.wait()
+            listener.wake.clear()
             out = b""
             if feed.version != seen:
                 seen = feed.version
@@ -426,11 +468,18 @@ async def stream(scope: Scope, receive: Receive, send: Send, slug: str, hub: Hub
             if out:
                 await send({"type": "http.response.body", "body": out, "more_body": True})
                 hub.events_sent += 1
-            elif not done:
+            elif listener.ping:
                 await send({"type": "http.response.body", "body": PING, "more_body": True})
+            listener.ping = False
     except OSError:  # the client went away while we wrote
         pass
+    except asyncio.CancelledError:
+        if not gone.done() or me is None:
+            raise  # the server stops
+        me.uncancel()  # the client went away (``went``): the stream ends normally
     finally:
+        gone.remove_done_callback(went)
+        feed.unlisten(listener)
         feed.listeners -= 1
         if player is not None:
             feed.leave_player(player)

@@ -365,3 +365,38 @@ def test_a_version_that_moved_on_while_its_hall_was_read_is_read_again(monkeypat
         assert live_stream._event_for(feed, holder).startswith(b"id: v2\nevent: own\n")
 
     asyncio.run(scenario())
+
+
+def test_quiet_streams_are_pinged_in_shares_and_a_gone_client_ends_its_stream(tournament, monkeypatch):
+    """Each of 60 quiet streams gets a ping once a heartbeat, sent in turns by the hub's one pinger (no timer per
+    stream); a client that goes away ends its stream at once and leaves the feed."""
+    monkeypatch.setattr(live_stream, "HEARTBEAT_SECONDS", 0.6)
+
+    async def scenario() -> None:
+        hub = live_stream.Hub()
+        app = live_stream.StreamApp(None, hub=hub)
+        comms = []
+        for _ in range(60):
+            comm = ApplicationCommunicator(app, request(f"/live/stream/{tournament.slug}/"))
+            await comm.send_input({"type": "http.request", "body": b"", "more_body": False})
+            await comm.receive_output(3)
+            await events(comm, 1)
+            comms.append(comm)
+        assert hub.listeners == 60 and len(hub.tasks) == (3 if hub.redis_url else 2)  # not one per stream
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        for comm in comms:
+            assert (await comm.receive_output(2))["body"] == live_stream.PING
+        assert loop.time() - began < 1.5
+        feed = next(iter(hub.feeds.values()))
+        assert max(len(share) for share in feed.shares) <= 2  # spread: a share of the streams each tick
+        await comms[0].send_input({"type": "http.disconnect"})
+        await comms[0].wait(2)  # the stream's task ended
+        assert hub.listeners == 59 and sum(len(share) for share in feed.shares) == 59
+        for comm in comms[1:]:
+            await comm.send_input({"type": "http.disconnect"})
+            await comm.wait(2)
+        assert hub.listeners == 0
+        await hub.stop()
+
+    asyncio.run(scenario())
