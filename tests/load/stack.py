@@ -101,7 +101,8 @@ def stack_env(var_dir: Path, *, database_url: str | None = None, broker_url: str
               redis_url: str | None = None, extra: Env | None = None) -> Env:
     """The environment of every process of a run: its own var dir, database, broker and cache."""
     env = {k: v for k, v in os.environ.items() if k not in RUN_VARIABLES}
-    env.update({"DUPLICATE_VAR_DIR": str(var_dir), "DJANGO_DEBUG": "0", "LOG_LEVEL": "WARNING",
+    env.update({"DUPLICATE_VAR_DIR": str(var_dir), "DJANGO_DEBUG": "0",
+                "LOG_LEVEL": os.environ.get("LOAD_LOG_LEVEL", "WARNING"),  # INFO: each node's stream lines
                 "PYTHONUNBUFFERED": "1", "DJANGO_SETTINGS_MODULE": "tournament.settings"})
     if database_url:
         env["DATABASE_URL"] = database_url

@@ -163,6 +163,16 @@ def _read(tournament_id: int) -> tuple[str, bytes]:
     return current, version.version_body(current, rnd)
 
 
+def _opens(body: bytes) -> bool:
+    """Whether the version answer shows an open round: its event carries the rack and the deadline, and the
+    tablets take the open from it (no own state, no hall to read)."""
+    try:
+        shown = json.loads(body).get("round") or {}
+    except (ValueError, AttributeError):
+        return False
+    return isinstance(shown, dict) and shown.get("status") == Round.Status.OPEN
+
+
 _SLIPS_SQL = (f"SELECT r.id, (SELECT COUNT(*) FROM {Slip._meta.db_table} s WHERE s.round_id = r.id) "
               f"FROM {Round._meta.db_table} r JOIN {Game._meta.db_table} g ON g.id = r.game_id "
               f"WHERE g.tournament_id = %s ORDER BY g.number DESC, r.number DESC, r.id DESC LIMIT 1")
@@ -237,6 +247,7 @@ class Hub:
         try:
             while True:
                 feed.again = False
+                asked = time.monotonic()
                 current, body = await sync_to_async(_read, thread_sensitive=False)(tournament_id)
                 self.reads += 1
                 if feed.again and skipped < COALESCE_READS:
@@ -247,7 +258,8 @@ class Hub:
                 if current != feed.version:
                     began = time.monotonic()
                     feed.hall = None
-                    if feed.members:  # read once here, each tablet's own state goes with the change
+                    hall_at = events_at = began
+                    if feed.members and not _opens(body):  # read once here, each tablet's own state goes with it
                         try:
                             hall = await sync_to_async(tablet.stream_hall, thread_sensitive=False)(
                                 tournament_id, current)
@@ -256,13 +268,16 @@ class Hub:
                                 skipped += 1
                                 continue
                             hall = None  # changing without end: the plain event, each tablet fetches its state
+                        hall_at = events_at = time.monotonic()
                         if hall is not None:  # every listening player's event written in one pass, off the loop
                             events = await sync_to_async(tablet.stream_events, thread_sensitive=False)(
                                 hall, current, {pk: player for pk, (player, _n) in feed.members.items()})
                             feed.hall = (current, hall, events)
+                            events_at = time.monotonic()
                     feed.publish(current, body)
-                    log.info("stream: tournament %s version %s to %s streams (%s players), hall read in %.3f s",
-                             tournament_id, current, feed.listeners, feed.players, time.monotonic() - began)
+                    log.info("stream: tournament %s version %s to %s streams (%s players), version read in %.3f s, "
+                             "hall read in %.3f s, events written in %.3f s", tournament_id, current, feed.listeners,
+                             feed.players, began - asked, hall_at - began, events_at - hall_at)
                 if not feed.again:
                     break
         finally:

@@ -10,12 +10,15 @@ puts a player's state together from those parts; :func:`state_for` is the Django
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
-from typing import NotRequired, TypedDict
+from typing import NamedTuple, NotRequired, TypedDict
 
+from django.db.models import TextField
+from django.db.models.functions import Cast
 from django.utils import timezone, translation
 from rest_framework.fields import DateTimeField
 from rest_framework.renderers import JSONRenderer
@@ -208,7 +211,57 @@ def tournament_block(t: Tournament) -> TournamentBlock:
             "assisted_mode": t.assisted_mode, "seconds_per_move": t.seconds_per_move}
 
 
-def slip_dict(slip: Slip, zone: tzinfo, opened_at: datetime | None = None) -> OwnSlip:
+class SlipRow(NamedTuple):
+    """A slip's fields a tablet shows, read as a row (a hall of 10,000 slips: no model instances)."""
+
+    pk: int
+    registration_id: int
+    round_id: int
+    word: str
+    coordinates: str
+    announced_score: int | None
+    received_at: datetime
+    version: int
+    is_current: bool
+    late: bool
+    source: str
+    topped: bool | None
+    points: int | None
+
+
+_time_fields: dict[tzinfo, DateTimeField] = {}
+
+
+def _time_field(zone: tzinfo) -> DateTimeField:
+    """The API's time field writing in ``zone`` (one per zone: a hall writes 10,000 slips' times)."""
+    found = _time_fields.get(zone)
+    if found is None:
+        if len(_time_fields) >= 64:
+            _time_fields.clear()
+        found = _time_fields[zone] = DateTimeField(default_timezone=zone)
+    return found
+
+
+class VerdictRow(NamedTuple):
+    """A verdict's fields a tablet shows, read as a row."""
+
+    registration_id: int
+    awarded: int
+    warning: bool
+    reason: str
+    message: str
+    explanation_text: str | None  # the stored JSON, read as text: decoded once per distinct verdict
+    true_score: int | None
+    move: str
+    automatic: bool
+    override_reason: str
+
+    @property
+    def explanation(self) -> dict[str, object] | None:
+        return json.loads(self.explanation_text) if self.explanation_text else None
+
+
+def slip_dict(slip: Slip | SlipRow, zone: tzinfo, opened_at: datetime | None = None) -> OwnSlip:
     """A player's own slip, as the tablet shows it (the API's ``OwnSlip``); ``zone``: the hall's time zone
     (``labels.zone_of(tournament.time_zone)``), in which ``received_at`` is written — the tablet shows its time
     of day as written, whatever the server's or the tablet's zone; ``opened_at``: the round's opening, for a
@@ -217,16 +270,23 @@ def slip_dict(slip: Slip, zone: tzinfo, opened_at: datetime | None = None) -> Ow
     if slip.topped and not slip.late and opened_at is not None:
         seconds = max(0, int((slip.received_at - opened_at).total_seconds()))
     return {"id": slip.pk, "round": slip.round_id, "word": slip.word, "coordinates": slip.coordinates,
-            "announced_score": slip.announced_score, "received_at": DateTimeField(default_timezone=zone)
+            "announced_score": slip.announced_score, "received_at": _time_field(zone)
             .to_representation(slip.received_at), "version": slip.version, "is_current": slip.is_current,
             "late": slip.late, "source": slip.source, "topped": slip.topped, "points": slip.points,
             "seconds": seconds}
 
 
-def verdict_dict(v: Verdict, t: Tournament) -> VerdictBlock:
+def verdict_dict(v: Verdict | VerdictRow, t: Tournament,
+                 explained: dict[tuple[bool, str, str, str | None], str] | None = None) -> VerdictBlock:
     """A verdict as its player's tablet shows it: the explanation in the active language (the callers activate
-    the tournament's, once for a whole hall) and the tournament's coordinates."""
-    message = labels.verdict_explanation(v, t)
+    the tournament's, once for a whole hall) and the tournament's coordinates. ``explained``: the explanations
+    already written for this hall, by their verdict's reasons (most of a hall plays the same few moves)."""
+    if explained is None:
+        message = labels.verdict_explanation(v, t)
+    else:
+        key = (v.automatic, v.override_reason, v.message,
+               v.explanation_text if isinstance(v, VerdictRow) else json.dumps(v.explanation, sort_keys=True))
+        message = explained.get(key) or explained.setdefault(key, labels.verdict_explanation(v, t))
     return {"awarded": v.awarded, "warning": v.warning, "reason": v.reason, "message": message,
             "true_score": v.true_score, "move": v.move}
 
@@ -328,12 +388,17 @@ def judged_hall(t: Tournament, version: str, shared: Shared, judged: SharedRound
         read_at = time.time()
         slips: dict[int, OwnSlip] = {}
         zone = labels.zone_of(t.time_zone)
-        for slip in Slip.objects.filter(round_id=round_id).exclude(source=Slip.Source.TIME).order_by(
-                "registration_id", "-is_current", "-version"):
-            slips.setdefault(slip.registration_id, slip_dict(slip, zone, judged.get("opened_at")))
+        opened_at = judged.get("opened_at")
+        for row in Slip.objects.filter(round_id=round_id).exclude(source=Slip.Source.TIME).order_by(
+                "registration_id", "-is_current", "-version").values_list(*SlipRow._fields):
+            slip = SlipRow(*row)
+            if slip.registration_id not in slips:
+                slips[slip.registration_id] = slip_dict(slip, zone, opened_at)
+        explained: dict[tuple[bool, str, str, str | None], str] = {}
         with translation.override(t.language):
-            verdicts = {v.registration_id: verdict_dict(v, t)
-                        for v in Verdict.objects.filter(round_id=round_id).order_by()}
+            verdicts = {v.registration_id: verdict_dict(v, t, explained) for v in (
+                VerdictRow(*row) for row in Verdict.objects.filter(round_id=round_id).order_by().annotate(
+                    explanation_text=Cast("explanation", TextField())).values_list(*VerdictRow._fields))}
         roster = {h: (pk, name, table) for h, pk, name, table in Registration.objects.filter(
             tournament=t, token_hash__isnull=False).order_by().values_list(
             "token_hash", "pk", "player__name", "table_number") if h is not None}

@@ -8,9 +8,9 @@ groups). The console, the API, the tablets, the hall display and the PDFs all ca
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypedDict
+from typing import Any, NamedTuple, Protocol, TypedDict
 
 from django.utils.translation import gettext as _
 
@@ -115,12 +115,29 @@ def published_rounds(game: Game) -> list[Round]:
     return list(game.rounds.filter(status=Round.Status.PUBLISHED).order_by("number"))
 
 
-def game_lines(game: Game, regs: list[Registration]) -> list[Line]:
+class Seated(Protocol):
+    """A registration as the lines need it: its id and table (a :class:`Registration`, or a :class:`Seat`)."""
+
+    @property
+    def pk(self) -> Any: ...
+
+    @property
+    def table_number(self) -> int: ...
+
+
+class Seat(NamedTuple):
+    """A registration's id and table, read as a row (a hall of 10,000 players: no model instances)."""
+
+    pk: int
+    table_number: int
+
+
+def game_lines(game: Game, regs: Sequence[Seated]) -> list[Line]:
     """Every registration's (unranked) line of one game, keyed by registration id."""
     return _lines(game, published_rounds(game), regs)
 
 
-def _lines(game: Game, rounds: list[Round], regs: list[Registration], *, only_these: bool = False) -> list[Line]:
+def _lines(game: Game, rounds: list[Round], regs: Sequence[Seated], *, only_these: bool = False) -> list[Line]:
     """The lines of ``regs`` over the game's published ``rounds``; ``only_these``: read the rows of ``regs`` only
     (a player, a part of the hall), not the whole hall's."""
     mine: dict[str, object] = {"registration__in": [r.pk for r in regs]} if only_these else {}
@@ -146,7 +163,7 @@ def _rows(lines: list[Line], regs: dict[int, Registration]) -> list[Standing]:
     return [Standing(regs[line.player], line) for line in lines]
 
 
-def _by_table(regs: dict[int, Registration]) -> Callable[[Line], int]:
+def _by_table(regs: Mapping[int, Seated]) -> Callable[[Line], int]:
     return lambda line: regs[line.player].table_number
 
 
@@ -184,8 +201,7 @@ class HallStandings:
 def hall_standings(tournament: Tournament) -> HallStandings:
     """The standings of every game and of the tournament, as :func:`game_standings` and
     :func:`tournament_standings` rank them (a correction of a finished game's verdict included)."""
-    # (its tournament read too: the related manager sets it on each row, and a deferred key is a query a row)
-    regs = {r.pk: r for r in tournament.registrations.only("pk", "table_number", "tournament")}
+    regs = {pk: Seat(pk, table) for pk, table in tournament.registrations.order_by().values_list("pk", "table_number")}
     games = list(tournament.games.exclude(status=Game.Status.CANCELLED).order_by("number"))
     lines = {g.number: game_lines(g, list(regs.values())) for g in games}
     tie_break, order = tournament.tie_break == "backwards", _by_table(regs)

@@ -400,3 +400,28 @@ def test_quiet_streams_are_pinged_in_shares_and_a_gone_client_ends_its_stream(to
         await hub.stop()
 
     asyncio.run(scenario())
+
+
+def test_an_open_is_sent_without_reading_the_hall(monkeypatch):
+    """The open's event carries the rack and the deadline, and the tablets take the open from it: the streams
+    send it at once, without reading every player's slip and verdict first."""
+    from tournament.live import tablet as live_tablet
+
+    body = json.dumps({"version": "v1", "round": {"id": 3, "status": "open", "rack": "CATSROE"}}).encode()
+    monkeypatch.setattr(live_stream, "_read", lambda _tid: ("v1", body))
+
+    def stream_hall(*_args):
+        raise AssertionError("the hall was read for an open")
+
+    monkeypatch.setattr(live_tablet, "stream_hall", stream_hall)
+
+    async def scenario() -> None:
+        hub = live_stream.Hub()
+        feed = hub.feeds[1] = live_stream.Feed(1, version="v0")
+        feed.join_player((7, "Boris", 3))
+        await hub.refresh(1)
+        assert feed.version == "v1" and feed.hall is None
+        holder = live_tokens.Holder(1, (7, "Boris", 3), ("h",), read_at=0.0)
+        assert live_stream._event_for(feed, holder) == feed.event and b"event: state" in feed.event
+
+    asyncio.run(scenario())
