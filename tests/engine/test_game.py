@@ -6,6 +6,7 @@ Whole games use the compiled move generator on the small word lists
 """
 
 import json
+import os
 from collections import Counter
 from types import SimpleNamespace
 
@@ -449,15 +450,19 @@ def check_whole_game(rs_id: str, seed: int, solve) -> DuplicateGame:
     return game
 
 
+#: Whole games played per rule set (fixed seeds): ENGINE_GAMES=1000 for a longer look than CI's.
+WHOLE_GAMES = int(os.environ.get("ENGINE_GAMES", "120"))
+
+
 @pytest.mark.parametrize("rs_id", ruleset_ids())
 def test_whole_games_property(rs_id, solvers):
     solve = solvers[rs_id]
     reasons = Counter()
 
-    @settings(max_examples=200, deadline=None, derandomize=True, database=None)
+    @settings(max_examples=WHOLE_GAMES, deadline=None, derandomize=True, database=None)
     @given(seed=st.integers(min_value=0, max_value=2**31))
     def run(seed):
         reasons[check_whole_game(rs_id, seed, solve).end_reason] += 1
 
     run()
-    assert sum(reasons.values()) >= 200
+    assert sum(reasons.values()) >= WHOLE_GAMES

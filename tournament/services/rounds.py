@@ -203,10 +203,6 @@ def choose_top(actor: audit.Actor, rnd: Round, move: str) -> Round:
     return rnd
 
 
-#: The backup of a publication starts this long after it (the tablets get their results first).
-BACKUP_AFTER_PUBLICATION_SECONDS = 5
-
-
 def publish_round(actor: audit.Actor, rnd: Round) -> Round:
     """Puts the top on the board: the arbiter's choice, else the proposed top the solver stored."""
     t = rnd.game.tournament
@@ -232,10 +228,8 @@ def publish_round(actor: audit.Actor, rnd: Round) -> Round:
                                                          "over": engine.over}, tournament=t)
         if engine.over:
             games.end_game(game, engine.end_reason or "")
-        if settings.BACKUP_SECONDS > 0:  # a backup after every publication (tournament.backup), once the
-            # screens have it: the archive's CPU does not compete with the publication reaching every tablet
-            jobs.send(jobs.BACKUP_TOURNAMENT, t.pk, "publication",
-                      eta=timezone.now() + timedelta(seconds=BACKUP_AFTER_PUBLICATION_SECONDS))
+        if settings.BACKUP_SECONDS > 0:  # a backup after every publication (tournament.backup)
+            jobs.send(jobs.BACKUP_TOURNAMENT, t.pk, "publication")
     rnd.refresh_from_db()
     return rnd
 

@@ -168,7 +168,7 @@ def test_the_public_round_shows_the_rack_from_the_open_and_never_the_top(client,
 
 
 def test_a_judged_rounds_tablet_state_is_served_from_the_memo_as_django_sends_it(client, alice, tournament, layer,
-                                                                                 eager):
+                                                                                 eager, monkeypatch):
     from rest_framework.test import APIClient
 
     from tests.tools.world import PREPARED, run_round
@@ -186,6 +186,7 @@ def test_a_judged_rounds_tablet_state_is_served_from_the_memo_as_django_sends_it
     services.rounds.publish_round(alice, rnd)
     version = client.get(f"/tablet/version/{tournament.slug}/")["ETag"].strip('"')
     path = "/api/tablet/state/"
+    monkeypatch.setattr(live_version, "VERSION_TTL", 60.0)  # the memo stays fresh through a loaded machine's pause
 
     def django_state(token):
         tablet = APIClient()
