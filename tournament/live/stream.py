@@ -80,13 +80,16 @@ def stream_url(slug: str) -> str | None:
 
 
 class Listener:
-    """One stream's wake-up: set at each change of its feed, and by the hub's pinger once a heartbeat."""
+    """One stream's wake-up: set at each change of its feed, and by the hub's pinger once a heartbeat (its
+    ``share`` of the feed's streams)."""
 
-    __slots__ = ("ping", "wake")
+    __slots__ = ("ping", "share", "wake")
 
-    def __init__(self) -> None:
+    def __init__(self, share: set[Listener]) -> None:
         self.wake = asyncio.Event()
         self.ping = False
+        self.share = share
+        share.add(self)
 
 
 @dataclass
@@ -121,14 +124,8 @@ class Feed:
         return sum(streams for _player, streams in self.members.values())
 
     def listen(self) -> Listener:
-        listener = Listener()
-        self.shares[self.joined % len(self.shares)].add(listener)
         self.joined += 1
-        return listener
-
-    def unlisten(self, listener: Listener) -> None:
-        for share in self.shares:
-            share.discard(listener)
+        return Listener(self.shares[self.joined % len(self.shares)])
 
     def _wake(self) -> None:
         for share in self.shares:
@@ -494,7 +491,7 @@ async def stream(scope: Scope, receive: Receive, send: Send, slug: str, hub: Hub
         me.uncancel()  # the client went away (``went``): the stream ends normally
     finally:
         gone.remove_done_callback(went)
-        feed.unlisten(listener)
+        listener.share.discard(listener)
         feed.listeners -= 1
         if player is not None:
             feed.leave_player(player)

@@ -276,17 +276,12 @@ def slip_dict(slip: Slip | SlipRow, zone: tzinfo, opened_at: datetime | None = N
             "seconds": seconds}
 
 
-def verdict_dict(v: Verdict | VerdictRow, t: Tournament,
-                 explained: dict[tuple[bool, str, str, str | None], str] | None = None) -> VerdictBlock:
-    """A verdict as its player's tablet shows it: the explanation in the active language (the callers activate
-    the tournament's, once for a whole hall) and the tournament's coordinates. ``explained``: the explanations
-    already written for this hall, by their verdict's reasons (most of a hall plays the same few moves)."""
-    if explained is None:
+def verdict_dict(v: Verdict | VerdictRow, t: Tournament, message: str | None = None) -> VerdictBlock:
+    """A verdict as its player's tablet shows it: the explanation (``message`` when the caller has written it)
+    in the active language (the callers activate the tournament's, once for a whole hall) and the tournament's
+    coordinates."""
+    if message is None:
         message = labels.verdict_explanation(v, t)
-    else:
-        key = (v.automatic, v.override_reason, v.message,
-               v.explanation_text if isinstance(v, VerdictRow) else json.dumps(v.explanation, sort_keys=True))
-        message = explained.get(key) or explained.setdefault(key, labels.verdict_explanation(v, t))
     return {"awarded": v.awarded, "warning": v.warning, "reason": v.reason, "message": message,
             "true_score": v.true_score, "move": v.move}
 
@@ -394,11 +389,17 @@ def judged_hall(t: Tournament, version: str, shared: Shared, judged: SharedRound
             slip = SlipRow(*row)
             if slip.registration_id not in slips:
                 slips[slip.registration_id] = slip_dict(slip, zone, opened_at)
+        # each distinct explanation written once: most of a hall plays the same few moves
         explained: dict[tuple[bool, str, str, str | None], str] = {}
+        verdicts: dict[int, VerdictBlock] = {}
         with translation.override(t.language):
-            verdicts = {v.registration_id: verdict_dict(v, t, explained) for v in (
-                VerdictRow(*row) for row in Verdict.objects.filter(round_id=round_id).order_by().annotate(
-                    explanation_text=Cast("explanation", TextField())).values_list(*VerdictRow._fields))}
+            for row in Verdict.objects.filter(round_id=round_id).order_by().annotate(
+                    explanation_text=Cast("explanation", TextField())).values_list(*VerdictRow._fields):
+                v = VerdictRow(*row)
+                key = (v.automatic, v.override_reason, v.message, v.explanation_text)
+                if key not in explained:
+                    explained[key] = labels.verdict_explanation(v, t)
+                verdicts[v.registration_id] = verdict_dict(v, t, explained[key])
         roster = {h: (pk, name, table) for h, pk, name, table in Registration.objects.filter(
             tournament=t, token_hash__isnull=False).order_by().values_list(
             "token_hash", "pk", "player__name", "table_number") if h is not None}

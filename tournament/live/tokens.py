@@ -64,20 +64,16 @@ class Tokens:
     """This process's token → player memory for the streams, with the unknown tokens read in batches."""
 
     def __init__(self) -> None:
-        self.known: dict[str, Holder | None] = {}
-        self.read_at: dict[str, float] = {}
+        self.known: dict[str, tuple[float, Holder | None]] = {}  # token → (monotonic time read, its player)
         self.waiting: dict[str, asyncio.Future[Holder | None]] = {}
         self.reading = False
         self.queries = 0
 
-    def clear(self) -> None:
-        self.known.clear()
-        self.read_at.clear()
-
     async def holder(self, token: str) -> Holder | None:
         """The token's player: from the memory, else read with the other tokens that wait."""
-        if token in self.known and time.monotonic() - self.read_at[token] < KEPT_SECONDS:
-            return self.known[token]
+        kept = self.known.get(token)
+        if kept is not None and time.monotonic() - kept[0] < KEPT_SECONDS:
+            return kept[1]
         future = self.waiting.get(token)
         if future is None:
             future = self.waiting[token] = asyncio.get_running_loop().create_future()
@@ -102,11 +98,10 @@ class Tokens:
                     continue
                 self.queries += 1
                 if len(self.known) + len(found) > KEPT:
-                    self.clear()
+                    self.known.clear()
                 now = time.monotonic()
                 for token, holder in found.items():
-                    self.known[token] = holder
-                    self.read_at[token] = now
+                    self.known[token] = (now, holder)
                     if not batch[token].done():
                         batch[token].set_result(holder)
         finally:
@@ -121,6 +116,4 @@ def speaks_for(holder: Holder, hall: tablet.JudgedHall) -> bool:
     return any((p := hall.roster.get(h)) is not None and p[0] == holder.player[0] for h in holder.hashes)
 
 
-TOKENS = Tokens()
-
-__all__ = ["BATCH", "KEPT", "KEPT_SECONDS", "TOKENS", "Holder", "Tokens", "read_tokens", "speaks_for"]
+__all__ = ["BATCH", "KEPT", "KEPT_SECONDS", "Holder", "Tokens", "read_tokens", "speaks_for"]

@@ -16,16 +16,9 @@ from tournament.live import stream as live_stream
 from tournament.live import tokens as live_tokens
 from tournament.models import Registration
 
+from .test_stream import fresh_memo, open_round, request  # noqa: F401 (fresh_memo: autouse here too)
+
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def fresh_memo():
-    from tournament import live
-
-    live.reset()
-    yield
-    live.reset()
 
 
 def logged_in(alice, tournament, names: list[str]) -> list[tuple[Registration, str]]:
@@ -84,8 +77,6 @@ def own_events(body: str) -> list[dict]:
 
 
 def test_a_token_logged_out_gets_the_public_event_from_the_next_change(alice, tournament, eager):
-    from tests.tournament.live.test_stream import open_round, request
-
     _reg, rnd = open_round(alice, tournament, eager)
     (reg, token), = logged_in(alice, tournament, ["Boris"])
 
