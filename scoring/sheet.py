@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:
@@ -182,11 +183,13 @@ def ranked(lines: Iterable[Line[Player]], *, tie_break: bool = False,
     """The lines best first, each with its rank. Equal totals share a rank (1, 2, 2, 4) unless
     ``tie_break``: then the lines' tie keys (last game, last move, backwards) decide, and only lines
     equal in all of them share a rank. ``order`` sorts lines of equal rank (e.g. by table)."""
-    keyed = [(((line.total, *line.tie_key) if tie_break else (line.total,)), line) for line in lines]
-    keyed.sort(key=lambda kl: (tuple(-k for k in kl[0]), order(kl[1]) if order else 0))
+    # each line's key once, negated so that one ascending sort puts the best first (the index: no two equal)
+    keyed = [((-line.total, *(-k for k in line.tie_key)) if tie_break else (-line.total,),
+              order(line) if order else 0, i, line) for i, line in enumerate(lines)]
+    keyed.sort(key=itemgetter(0, 1, 2))
     out: list[Line[Player]] = []
     previous: tuple[int, ...] | None = None
-    for i, (key, line) in enumerate(keyed):
+    for i, (key, _order, _i, line) in enumerate(keyed):
         line.rank = out[-1].rank if out and key == previous else i + 1
         previous = key
         out.append(line)

@@ -195,12 +195,15 @@ _shared: OnceMemo[Shared] = OnceMemo(keep=16)
 _halls: OnceMemo[JudgedHall] = OnceMemo(keep=8)
 #: version → (tournament id, hall) of judged rounds this process has read: what the WSGI layer serves from.
 _fast_halls: dict[str, tuple[int, JudgedHall]] = {}
+#: round id → (version, hall) of the latest hall this process read for that round (see _before_publication).
+_last_halls: dict[int, tuple[str, JudgedHall]] = {}
 
 
 def reset() -> None:
     _shared.clear()
     _halls.clear()
     _fast_halls.clear()
+    _last_halls.clear()
 
 
 # -- the parts --------------------------------------------------------------------------------------------
@@ -363,6 +366,7 @@ class JudgedHall:
     roster: dict[str, Player]  # token hash → player
     round: SharedRound  # the judged round (shared["round"])
     read_at: float = 0.0  # epoch seconds: the roster holds every token logged in before it
+    last_slip: int = 0  # the newest slip row read (a slip stored since has a greater id)
 
 
 def judged_hall(t: Tournament, version: str, shared: Shared, judged: SharedRound) -> JudgedHall:
@@ -377,35 +381,70 @@ def judged_hall(t: Tournament, version: str, shared: Shared, judged: SharedRound
             if len(_fast_halls) >= 8:
                 _fast_halls.clear()
             _fast_halls[version] = (t.pk, hall)
+        if len(_last_halls) >= 8:
+            _last_halls.clear()
+        _last_halls[round_id] = (version, hall)
         return hall
 
     def read_hall() -> JudgedHall:
         read_at = time.time()
-        slips: dict[int, OwnSlip] = {}
-        zone = labels.zone_of(t.time_zone)
-        opened_at = judged.get("opened_at")
-        for row in Slip.objects.filter(round_id=round_id).exclude(source=Slip.Source.TIME).order_by(
-                "registration_id", "-is_current", "-version").values_list(*SlipRow._fields):
-            slip = SlipRow(*row)
-            if slip.registration_id not in slips:
-                slips[slip.registration_id] = slip_dict(slip, zone, opened_at)
-        # each distinct explanation written once: most of a hall plays the same few moves
-        explained: dict[tuple[bool, str, str, str | None], str] = {}
-        verdicts: dict[int, VerdictBlock] = {}
-        with translation.override(t.language):
-            for row in Verdict.objects.filter(round_id=round_id).order_by().annotate(
-                    explanation_text=Cast("explanation", TextField())).values_list(*VerdictRow._fields):
-                v = VerdictRow(*row)
-                key = (v.automatic, v.override_reason, v.message, v.explanation_text)
-                if key not in explained:
-                    explained[key] = labels.verdict_explanation(v, t)
-                verdicts[v.registration_id] = verdict_dict(v, t, explained[key])
+        before = _before_publication(round_id, version, judged["status"])
+        if before is not None and not Slip.objects.filter(round_id=round_id, pk__gt=before.last_slip).exists():
+            slips, verdicts, last_slip = before.slips, before.verdicts, before.last_slip
+        else:
+            slips, last_slip = _read_slips(t, round_id, judged.get("opened_at"))
+            verdicts = _read_verdicts(t, round_id)
         roster = {h: (pk, name, table) for h, pk, name, table in Registration.objects.filter(
             tournament=t, token_hash__isnull=False).order_by().values_list(
             "token_hash", "pk", "player__name", "table_number") if h is not None}
-        return JudgedHall(tournament_block(t), shared, slips, verdicts, roster, judged, read_at)
+        return JudgedHall(tournament_block(t), shared, slips, verdicts, roster, judged, read_at, last_slip)
 
     return _halls.get((t.pk, version, round_id), read)
+
+
+def _before_publication(round_id: int, version: str, status: str) -> JudgedHall | None:
+    """The hall this process read for the version just before ``version``, when the one change between them is
+    the round's publication (the counter moved by one, the round went from judged to published): the
+    publication changes no slip and no verdict, so theirs are taken as they are (a slip stored since, quiet, is
+    looked for by the caller). None otherwise."""
+    found = _last_halls.get(round_id)
+    if found is None or status != Round.Status.PUBLISHED or found[1].round["status"] not in (
+            Round.Status.JUDGED, Round.Status.REVIEWED):
+        return None
+    try:
+        moved = int(version.split(".", 1)[0]) - int(found[0].split(".", 1)[0])
+    except ValueError:
+        return None
+    return found[1] if moved == 1 else None
+
+
+def _read_slips(t: Tournament, round_id: int, opened_at: datetime | None) -> tuple[dict[int, OwnSlip], int]:
+    """Each player's slip of the round as the tablet shows it, and the newest slip row's id."""
+    slips: dict[int, OwnSlip] = {}
+    zone, last = labels.zone_of(t.time_zone), 0
+    for row in Slip.objects.filter(round_id=round_id).exclude(source=Slip.Source.TIME).order_by(
+            "registration_id", "-is_current", "-version").values_list(*SlipRow._fields):
+        slip = SlipRow(*row)
+        last = max(last, slip.pk)
+        if slip.registration_id not in slips:
+            slips[slip.registration_id] = slip_dict(slip, zone, opened_at)
+    return slips, last
+
+
+def _read_verdicts(t: Tournament, round_id: int) -> dict[int, VerdictBlock]:
+    """Each player's verdict of the round, each distinct explanation written once (most of a hall plays the
+    same few moves)."""
+    explained: dict[tuple[bool, str, str, str | None], str] = {}
+    verdicts: dict[int, VerdictBlock] = {}
+    with translation.override(t.language):
+        for row in Verdict.objects.filter(round_id=round_id).order_by().annotate(
+                explanation_text=Cast("explanation", TextField())).values_list(*VerdictRow._fields):
+            v = VerdictRow(*row)
+            key = (v.automatic, v.override_reason, v.message, v.explanation_text)
+            if key not in explained:
+                explained[key] = labels.verdict_explanation(v, t)
+            verdicts[v.registration_id] = verdict_dict(v, t, explained[key])
+    return verdicts
 
 
 # -- a player's state ------------------------------------------------------------------------------------------

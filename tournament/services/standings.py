@@ -142,9 +142,9 @@ def _lines(game: Game, rounds: list[Round], regs: Sequence[Seated], *, only_thes
     (a player, a part of the hall), not the whole hall's."""
     mine: dict[str, object] = {"registration__in": [r.pk for r in regs]} if only_these else {}
     index = {r.pk: i + 1 for i, r in enumerate(rounds)}
-    scores = [sheet.RoundScore(v["registration_id"], index[v["round_id"]], v["awarded"], v["warning"])
-              for v in Verdict.objects.filter(round__in=rounds, **mine).values("registration_id", "round_id",
-                                                                               "awarded", "warning")]
+    scores = [sheet.RoundScore(reg_id, index[round_id], awarded, warning)
+              for reg_id, round_id, awarded, warning in Verdict.objects.filter(round__in=rounds, **mine).order_by(
+                  ).values_list("registration_id", "round_id", "awarded", "warning")]
     solos: dict[int, int] = defaultdict(int)
     for reg_id, points in Solo.objects.filter(round__in=rounds, **mine).values_list("registration_id", "points"):
         solos[reg_id] += points
@@ -195,7 +195,7 @@ class HallStandings:
 
     games: dict[int, list[Line]]  # game number → its lines ranked, best first (cancelled games aside)
     finished: frozenset[int]  # the numbers of the finished games
-    tournament: list[Line]  # the tournament's lines over every game, ranked
+    tournament: list[Line]  # the tournament's lines over every game, ranked (one game: that game's lines)
 
 
 def hall_standings(tournament: Tournament) -> HallStandings:
@@ -205,10 +205,14 @@ def hall_standings(tournament: Tournament) -> HallStandings:
     games = list(tournament.games.exclude(status=Game.Status.CANCELLED).order_by("number"))
     lines = {g.number: game_lines(g, list(regs.values())) for g in games}
     tie_break, order = tournament.tie_break == "backwards", _by_table(regs)
-    every = sheet.tournament_lines(list(lines.values())) or [sheet.Line(pk) for pk in regs]
-    return HallStandings(games={n: sheet.ranked(rows, tie_break=tie_break, order=order) for n, rows in lines.items()},
-                         finished=frozenset(g.number for g in games if g.status == Game.Status.FINISHED),
-                         tournament=sheet.ranked(every, tie_break=tie_break, order=order))
+    ranked = {n: sheet.ranked(rows, tie_break=tie_break, order=order) for n, rows in lines.items()}
+    if len(ranked) == 1:  # one game: the tournament's standings are the game's (same totals, same order)
+        every = next(iter(ranked.values()))
+    else:
+        every = sheet.ranked(sheet.tournament_lines(list(lines.values())) or [sheet.Line(pk) for pk in regs],
+                             tie_break=tie_break, order=order)
+    return HallStandings(games=ranked, finished=frozenset(g.number for g in games if g.status == Game.Status.FINISHED),
+                         tournament=every)
 
 
 def grouped_standings(tournament: Tournament, group_by: str, game: Game | None = None) -> dict[str, list[Standing]]:
