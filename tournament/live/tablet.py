@@ -10,17 +10,13 @@ puts a player's state together from those parts; :func:`state_for` is the Django
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from dataclasses import dataclass
-from datetime import datetime, tzinfo
-from typing import NamedTuple, NotRequired, TypedDict
+from datetime import datetime
+from typing import NotRequired, TypedDict
 
-from django.db.models import TextField
-from django.db.models.functions import Cast
 from django.utils import timezone, translation
-from rest_framework.fields import DateTimeField
 from rest_framework.renderers import JSONRenderer
 
 from .. import gamestate, labels
@@ -28,6 +24,14 @@ from ..gamestate import Redraw
 from ..models import Game, Registration, Round, Slip, Tournament, Verdict, seconds_left, secret_hashes
 from ..services import rounds, signs, topping
 from . import version as versions
+from .hallrows import (
+    OwnSlip,
+    VerdictBlock,
+    read_slips,
+    read_verdicts,
+    slip_dict,
+    verdict_dict,
+)
 from .memo import OnceMemo, shared_once
 from .results import Figures, TournamentResult, hall_results, tournament_result
 
@@ -38,6 +42,8 @@ log = logging.getLogger(__name__)
 #: judged again are audited, and the audit row moves the version.
 FROZEN_SLIPS = (Round.Status.JUDGED, Round.Status.REVIEWED, Round.Status.PUBLISHED)
 SHARED_TTL = 120
+#: The own events of a change are taken from the cache by the stream processes at that moment only.
+EVENTS_TTL = 30
 
 Player = tuple[int, str, int]  # registration id, name, table
 
@@ -49,33 +55,6 @@ class TournamentBlock(TypedDict):
     convention: str
     assisted_mode: bool
     seconds_per_move: int
-
-
-class OwnSlip(TypedDict):
-    """A player's own slip (the API's ``OwnSlip``)."""
-
-    id: int
-    round: int
-    word: str
-    coordinates: str
-    announced_score: int | None
-    received_at: str  # ISO 8601, as the API writes times
-    version: int
-    is_current: bool
-    late: bool
-    source: str  # "tablet", or "paper" / "arbiter": typed at the console (a late one was handed in late)
-    topped: bool | None  # a topping game's attempt: the top or not (None outside topping)
-    points: int | None  # a topping attempt: its move's points (None: not a legal move)
-    seconds: int | None  # a topping attempt that was the top: the player's time (seconds from the opening)
-
-
-class VerdictBlock(TypedDict):
-    awarded: int
-    warning: bool
-    reason: str
-    message: str
-    true_score: int | None
-    move: str
 
 
 class SharedRound(TypedDict):
@@ -214,81 +193,6 @@ def tournament_block(t: Tournament) -> TournamentBlock:
             "assisted_mode": t.assisted_mode, "seconds_per_move": t.seconds_per_move}
 
 
-class SlipRow(NamedTuple):
-    """A slip's fields a tablet shows, read as a row (a hall of 10,000 slips: no model instances)."""
-
-    pk: int
-    registration_id: int
-    round_id: int
-    word: str
-    coordinates: str
-    announced_score: int | None
-    received_at: datetime
-    version: int
-    is_current: bool
-    late: bool
-    source: str
-    topped: bool | None
-    points: int | None
-
-
-_time_fields: dict[tzinfo, DateTimeField] = {}
-
-
-def _time_field(zone: tzinfo) -> DateTimeField:
-    """The API's time field writing in ``zone`` (one per zone: a hall writes 10,000 slips' times)."""
-    found = _time_fields.get(zone)
-    if found is None:
-        if len(_time_fields) >= 64:
-            _time_fields.clear()
-        found = _time_fields[zone] = DateTimeField(default_timezone=zone)
-    return found
-
-
-class VerdictRow(NamedTuple):
-    """A verdict's fields a tablet shows, read as a row."""
-
-    registration_id: int
-    awarded: int
-    warning: bool
-    reason: str
-    message: str
-    explanation_text: str | None  # the stored JSON, read as text: decoded once per distinct verdict
-    true_score: int | None
-    move: str
-    automatic: bool
-    override_reason: str
-
-    @property
-    def explanation(self) -> dict[str, object] | None:
-        return json.loads(self.explanation_text) if self.explanation_text else None
-
-
-def slip_dict(slip: Slip | SlipRow, zone: tzinfo, opened_at: datetime | None = None) -> OwnSlip:
-    """A player's own slip, as the tablet shows it (the API's ``OwnSlip``); ``zone``: the hall's time zone
-    (``labels.zone_of(tournament.time_zone)``), in which ``received_at`` is written — the tablet shows its time
-    of day as written, whatever the server's or the tablet's zone; ``opened_at``: the round's opening, for a
-    topping attempt's time."""
-    seconds = None
-    if slip.topped and not slip.late and opened_at is not None:
-        seconds = max(0, int((slip.received_at - opened_at).total_seconds()))
-    return {"id": slip.pk, "round": slip.round_id, "word": slip.word, "coordinates": slip.coordinates,
-            "announced_score": slip.announced_score, "received_at": _time_field(zone)
-            .to_representation(slip.received_at), "version": slip.version, "is_current": slip.is_current,
-            "late": slip.late, "source": slip.source, "topped": slip.topped, "points": slip.points,
-            "seconds": seconds}
-
-
-def verdict_dict(v: Verdict | VerdictRow, t: Tournament, message: str | None = None) -> VerdictBlock:
-    """A verdict as its player's tablet shows it: the explanation (``message`` when the caller has written it)
-    in the active language (the callers activate the tournament's, once for a whole hall) and the tournament's
-    coordinates."""
-    if message is None:
-        message = labels.verdict_explanation(v, t)
-    return {"awarded": v.awarded, "warning": v.warning, "reason": v.reason, "message": message,
-            "true_score": v.true_score, "move": v.move}
-
-
 def compute_shared(t: Tournament) -> Shared:
     """What every tablet of the tournament shows alike: the round, the board, a published round's results."""
     rnd = rounds.tournament_round(t)
@@ -367,6 +271,7 @@ class JudgedHall:
     round: SharedRound  # the judged round (shared["round"])
     read_at: float = 0.0  # epoch seconds: the roster holds every token logged in before it
     last_slip: int = 0  # the newest slip row read (a slip stored since has a greater id)
+    key: str = ""  # the tournament, version and round it was read for, in the cache's keys
 
 
 def judged_hall(t: Tournament, version: str, shared: Shared, judged: SharedRound) -> JudgedHall:
@@ -392,12 +297,13 @@ def judged_hall(t: Tournament, version: str, shared: Shared, judged: SharedRound
         if before is not None and not Slip.objects.filter(round_id=round_id, pk__gt=before.last_slip).exists():
             slips, verdicts, last_slip = before.slips, before.verdicts, before.last_slip
         else:
-            slips, last_slip = _read_slips(t, round_id, judged.get("opened_at"))
-            verdicts = _read_verdicts(t, round_id)
+            slips, last_slip = read_slips(t, round_id, judged.get("opened_at"))
+            verdicts = read_verdicts(t, round_id)
         roster = {h: (pk, name, table) for h, pk, name, table in Registration.objects.filter(
             tournament=t, token_hash__isnull=False).order_by().values_list(
             "token_hash", "pk", "player__name", "table_number") if h is not None}
-        return JudgedHall(tournament_block(t), shared, slips, verdicts, roster, judged, read_at, last_slip)
+        return JudgedHall(tournament_block(t), shared, slips, verdicts, roster, judged, read_at, last_slip,
+                          f"{cache_name(t)}:{version}:{round_id}")
 
     return _halls.get((t.pk, version, round_id), read)
 
@@ -416,35 +322,6 @@ def _before_publication(round_id: int, version: str, status: str) -> JudgedHall 
     except ValueError:
         return None
     return found[1] if moved == 1 else None
-
-
-def _read_slips(t: Tournament, round_id: int, opened_at: datetime | None) -> tuple[dict[int, OwnSlip], int]:
-    """Each player's slip of the round as the tablet shows it, and the newest slip row's id."""
-    slips: dict[int, OwnSlip] = {}
-    zone, last = labels.zone_of(t.time_zone), 0
-    for row in Slip.objects.filter(round_id=round_id).exclude(source=Slip.Source.TIME).order_by(
-            "registration_id", "-is_current", "-version").values_list(*SlipRow._fields):
-        slip = SlipRow(*row)
-        last = max(last, slip.pk)
-        if slip.registration_id not in slips:
-            slips[slip.registration_id] = slip_dict(slip, zone, opened_at)
-    return slips, last
-
-
-def _read_verdicts(t: Tournament, round_id: int) -> dict[int, VerdictBlock]:
-    """Each player's verdict of the round, each distinct explanation written once (most of a hall plays the
-    same few moves)."""
-    explained: dict[tuple[bool, str, str, str | None], str] = {}
-    verdicts: dict[int, VerdictBlock] = {}
-    with translation.override(t.language):
-        for row in Verdict.objects.filter(round_id=round_id).order_by().annotate(
-                explanation_text=Cast("explanation", TextField())).values_list(*VerdictRow._fields):
-            v = VerdictRow(*row)
-            key = (v.automatic, v.override_reason, v.message, v.explanation_text)
-            if key not in explained:
-                explained[key] = labels.verdict_explanation(v, t)
-            verdicts[v.registration_id] = verdict_dict(v, t, explained[key])
-    return verdicts
 
 
 # -- a player's state ------------------------------------------------------------------------------------------
@@ -583,8 +460,8 @@ def stream_state(hall: JudgedHall, version: str, player: Player) -> bytes:
 
 
 def stream_events(hall: JudgedHall, version: str, players: dict[int, Player]) -> dict[int, bytes]:
-    """Each player's tablet state (:func:`stream_state`) for the streams of one process, written in one pass
-    when the change is read — not by each stream as it wakes — with one clock and one renderer."""
+    """Each of ``players``' tablet state (:func:`stream_state`), written in one pass when the change is read —
+    not by each stream as it wakes — with one clock and one renderer (:func:`hall_events`: for every node)."""
     shown = _shows_verdict(hall.round["status"], hall.tournament["assisted_mode"])
     now = timezone.now()
     render = JSONRenderer().render
@@ -594,7 +471,17 @@ def stream_events(hall: JudgedHall, version: str, players: dict[int, Player]) ->
             for pk, player in players.items()}
 
 
+def hall_events(hall: JudgedHall, version: str) -> dict[int, bytes]:
+    """Every logged-in player's own event of ``version`` (each player of the hall's roster), written by one
+    stream process for all of them and taken by the others from the cache in one piece: a node that waited
+    for another's hall has no 5,000 events of its own left to write, the nodes send the change together."""
+    players = {player[0]: player for player in hall.roster.values()}
+    if not hall.key:
+        return stream_events(hall, version, players)
+    return shared_once(f"tablet-events:{hall.key}", lambda: stream_events(hall, version, players), EVENTS_TTL)
+
+
 __all__ = ["FROZEN_SLIPS", "JudgedHall", "OwnSlip", "Shared", "TabletState", "VerdictBlock", "VersionMoved",
            "compute_shared",
-           "fast_state", "judged_hall", "reset", "stream_events", "stream_hall", "stream_state",
+           "fast_state", "hall_events", "judged_hall", "reset", "stream_events", "stream_hall", "stream_state",
            "shared_state", "slip_dict", "state_for", "tablet_state", "tournament_block", "verdict_dict"]

@@ -5,6 +5,8 @@ read again."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -26,11 +28,13 @@ def fresh_memo():
 
 @pytest.fixture
 def judged(alice, tournament, eager):
-    """A round closed and judged: Anna handed nothing in, Boris a slip."""
+    """A round closed and judged: Anna handed nothing in, Boris a slip; both tablets logged in."""
     from tests.tools.world import PREPARED
 
-    anna, _code = services.players.register_player(alice, tournament, name="Anna")
-    boris, _code = services.players.register_player(alice, tournament, name="Boris")
+    anna, code_a = services.players.register_player(alice, tournament, name="Anna")
+    boris, code_b = services.players.register_player(alice, tournament, name="Boris")
+    services.players.login(code_a)
+    services.players.login(code_b)
     game = services.games.create_game(alice, tournament, prepared_racks=PREPARED)
     with eager(execute=True):
         rnd = services.rounds.draw_round(alice, game)
@@ -94,3 +98,25 @@ def test_a_verdict_changed_in_between_is_read(alice, tournament, eager, judged):
         after = read(tournament)
     assert verdict_queries(queries) >= 1
     assert after.verdicts[boris.pk]["awarded"] == 7 and after.verdicts[boris.pk]["warning"] is True
+
+
+def test_every_logged_in_players_events_are_written_once_for_every_node(alice, tournament, eager, judged,
+                                                                        monkeypatch):
+    """One stream process writes the own event of each player of the roster; another takes them as they are."""
+    rnd, anna, boris = judged
+    publish(alice, rnd, eager)
+    current = versions.version_of(tournament.pk, fresh=True)
+    hall = read(tournament)
+    events = tablet.hall_events(hall, current)
+    assert set(events) == {anna.pk, boris.pk}
+    shown = {pk: json.loads(body) for pk, body in events.items()}
+    assert shown[boris.pk]["player"]["name"] == "Boris" and shown[boris.pk]["result"]["round_score"] == \
+        hall.verdicts[boris.pk]["awarded"]
+    assert shown[anna.pk]["version"] == current and shown[anna.pk]["slip"] is None
+
+    def written_again(*_args: object) -> dict[int, bytes]:
+        raise AssertionError("the other node wrote the events again")
+
+    monkeypatch.setattr(tablet, "stream_events", written_again)
+    live.reset()  # another process: its own memo, the same cache
+    assert tablet.hall_events(read(tournament), current) == events
