@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NotRequired, TypedDict
 
+from django.conf import settings
 from django.utils import timezone, translation
 from rest_framework.renderers import JSONRenderer
 
@@ -476,7 +477,7 @@ def hall_events(hall: JudgedHall, version: str) -> dict[int, bytes]:
     stream process for all of them and taken by the others from the cache in one piece: a node that waited
     for another's hall has no 5,000 events of its own left to write, the nodes send the change together."""
     players = {player[0]: player for player in hall.roster.values()}
-    if not hall.key:
+    if not hall.key or not getattr(settings, "REDIS_URL", None):  # one process (the embedded default): no cache
         return stream_events(hall, version, players)
     return shared_once(f"tablet-events:{hall.key}", lambda: stream_events(hall, version, players), EVENTS_TTL)
 

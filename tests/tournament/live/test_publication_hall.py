@@ -101,10 +101,13 @@ def test_a_verdict_changed_in_between_is_read(alice, tournament, eager, judged):
 
 
 def test_every_logged_in_players_events_are_written_once_for_every_node(alice, tournament, eager, judged,
-                                                                        monkeypatch):
-    """One stream process writes the own event of each player of the roster; another takes them as they are."""
+                                                                        monkeypatch, settings):
+    """One stream process writes the own event of each player of the roster; another takes them as they are
+    (several processes: with Redis; the cache here is the tests' own)."""
     rnd, anna, boris = judged
     publish(alice, rnd, eager)
+    # several processes (nothing connects to this address here: the processes' cache is the tests' own)
+    settings.REDIS_URL = settings.REDIS_URL or "redis://127.0.0.1:1/0"
     current = versions.version_of(tournament.pk, fresh=True)
     hall = read(tournament)
     events = tablet.hall_events(hall, current)
