@@ -274,8 +274,9 @@ class Hub:
                                 continue
                             hall = None  # changing without end: the plain event, each tablet fetches its state
                         hall_at = events_at = time.monotonic()
-                        if hall is not None:  # every player's event written in one pass for every node, off the loop
-                            events = await sync_to_async(tablet.hall_events, thread_sensitive=False)(hall, current)
+                        if hall is not None:  # every listening player's event written in one pass, off the loop
+                            events = await sync_to_async(tablet.stream_events, thread_sensitive=False)(
+                                hall, current, {pk: player for pk, (player, _n) in feed.members.items()})
                             feed.hall = (current, hall, events)
                             events_at = time.monotonic()
                     feed.publish(current, body)

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NotRequired, TypedDict
 
-from django.conf import settings
 from django.utils import timezone, translation
 from rest_framework.renderers import JSONRenderer
 
@@ -43,8 +42,6 @@ log = logging.getLogger(__name__)
 #: judged again are audited, and the audit row moves the version.
 FROZEN_SLIPS = (Round.Status.JUDGED, Round.Status.REVIEWED, Round.Status.PUBLISHED)
 SHARED_TTL = 120
-#: The own events of a change are taken from the cache by the stream processes at that moment only.
-EVENTS_TTL = 30
 
 Player = tuple[int, str, int]  # registration id, name, table
 
@@ -272,7 +269,6 @@ class JudgedHall:
     round: SharedRound  # the judged round (shared["round"])
     read_at: float = 0.0  # epoch seconds: the roster holds every token logged in before it
     last_slip: int = 0  # the newest slip row read (a slip stored since has a greater id)
-    key: str = ""  # the tournament, version and round it was read for, in the cache's keys
 
 
 def judged_hall(t: Tournament, version: str, shared: Shared, judged: SharedRound) -> JudgedHall:
@@ -303,8 +299,7 @@ def judged_hall(t: Tournament, version: str, shared: Shared, judged: SharedRound
         roster = {h: (pk, name, table) for h, pk, name, table in Registration.objects.filter(
             tournament=t, token_hash__isnull=False).order_by().values_list(
             "token_hash", "pk", "player__name", "table_number") if h is not None}
-        return JudgedHall(tournament_block(t), shared, slips, verdicts, roster, judged, read_at, last_slip,
-                          f"{cache_name(t)}:{version}:{round_id}")
+        return JudgedHall(tournament_block(t), shared, slips, verdicts, roster, judged, read_at, last_slip)
 
     return _halls.get((t.pk, version, round_id), read)
 
@@ -462,7 +457,7 @@ def stream_state(hall: JudgedHall, version: str, player: Player) -> bytes:
 
 def stream_events(hall: JudgedHall, version: str, players: dict[int, Player]) -> dict[int, bytes]:
     """Each of ``players``' tablet state (:func:`stream_state`), written in one pass when the change is read —
-    not by each stream as it wakes — with one clock and one renderer (:func:`hall_events`: for every node)."""
+    not by each stream as it wakes — with one clock and one renderer."""
     shown = _shows_verdict(hall.round["status"], hall.tournament["assisted_mode"])
     now = timezone.now()
     render = JSONRenderer().render
@@ -472,17 +467,7 @@ def stream_events(hall: JudgedHall, version: str, players: dict[int, Player]) ->
             for pk, player in players.items()}
 
 
-def hall_events(hall: JudgedHall, version: str) -> dict[int, bytes]:
-    """Every logged-in player's own event of ``version`` (each player of the hall's roster), written by one
-    stream process for all of them and taken by the others from the cache in one piece: a node that waited
-    for another's hall has no 5,000 events of its own left to write, the nodes send the change together."""
-    players = {player[0]: player for player in hall.roster.values()}
-    if not hall.key or not getattr(settings, "REDIS_URL", None):  # one process (the embedded default): no cache
-        return stream_events(hall, version, players)
-    return shared_once(f"tablet-events:{hall.key}", lambda: stream_events(hall, version, players), EVENTS_TTL)
-
-
 __all__ = ["FROZEN_SLIPS", "JudgedHall", "OwnSlip", "Shared", "TabletState", "VerdictBlock", "VersionMoved",
            "compute_shared",
-           "fast_state", "hall_events", "judged_hall", "reset", "stream_events", "stream_hall", "stream_state",
+           "fast_state", "judged_hall", "reset", "stream_events", "stream_hall", "stream_state",
            "shared_state", "slip_dict", "state_for", "tablet_state", "tournament_block", "verdict_dict"]

@@ -5,8 +5,6 @@ read again."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -99,27 +97,3 @@ def test_a_verdict_changed_in_between_is_read(alice, tournament, eager, judged):
     assert verdict_queries(queries) >= 1
     assert after.verdicts[boris.pk]["awarded"] == 7 and after.verdicts[boris.pk]["warning"] is True
 
-
-def test_every_logged_in_players_events_are_written_once_for_every_node(alice, tournament, eager, judged,
-                                                                        monkeypatch, settings):
-    """One stream process writes the own event of each player of the roster; another takes them as they are
-    (several processes: with Redis; the cache here is the tests' own)."""
-    rnd, anna, boris = judged
-    publish(alice, rnd, eager)
-    # several processes (nothing connects to this address here: the processes' cache is the tests' own)
-    settings.REDIS_URL = settings.REDIS_URL or "redis://127.0.0.1:1/0"
-    current = versions.version_of(tournament.pk, fresh=True)
-    hall = read(tournament)
-    events = tablet.hall_events(hall, current)
-    assert set(events) == {anna.pk, boris.pk}
-    shown = {pk: json.loads(body) for pk, body in events.items()}
-    assert shown[boris.pk]["player"]["name"] == "Boris" and shown[boris.pk]["result"]["round_score"] == \
-        hall.verdicts[boris.pk]["awarded"]
-    assert shown[anna.pk]["version"] == current and shown[anna.pk]["slip"] is None
-
-    def written_again(*_args: object) -> dict[int, bytes]:
-        raise AssertionError("the other node wrote the events again")
-
-    monkeypatch.setattr(tablet, "stream_events", written_again)
-    live.reset()  # another process: its own memo, the same cache
-    assert tablet.hall_events(read(tournament), current) == events

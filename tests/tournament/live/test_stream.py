@@ -346,7 +346,7 @@ def test_a_version_that_moved_on_while_its_hall_was_read_is_read_again(monkeypat
         halls.append(current)
         if current == "v1":
             raise live_tablet.VersionMoved("v2")
-        return SimpleNamespace(read_at=0.0, roster={"h": (7, "Boris", 3)}, key="")
+        return SimpleNamespace(read_at=0.0, roster={"h": (7, "Boris", 3)})
 
     monkeypatch.setattr(live_tablet, "stream_hall", stream_hall)
     monkeypatch.setattr(live_tablet, "stream_events", lambda hall, current, players: {
