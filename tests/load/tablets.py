@@ -555,11 +555,13 @@ class Drive:
             self.quiet_requests[ep] = sum(1 for t in times if m0 <= t <= m1)
 
     async def run(self) -> None:
+        # an idle connection given up before uvicorn's 5 s: never reused at the moment the server closes it (the
+        # arbiter's open comes 5 s after his last request; at 15 s, aiohttp's default, it met a closed connection)
         connector = aiohttp.TCPConnector(limit=self.o.connections, force_close=False, keepalive_timeout=4)
         streams = aiohttp.TCPConnector(limit=0, force_close=True)  # one connection per stream, as a browser
         async with aiohttp.ClientSession(connector=connector) as self.session, \
                 aiohttp.ClientSession(connector=streams) as self.streams, \
-                aiohttp.ClientSession() as self.arbiter_session:
+                aiohttp.ClientSession(connector=aiohttp.TCPConnector(keepalive_timeout=4)) as self.arbiter_session:
             probe = f"/tablet/version/{self.setup['slug']}/"
             st, _h, _b = await self.request("probe", "GET", probe)
             self.version_url = probe if st == 200 else None
