@@ -17,7 +17,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
 from tournament.wsgi import application as wsgi_application  # noqa: E402, I001  (sets Django up first)
 from django.conf import settings  # noqa: E402
 
-from tournament.live import collector  # noqa: E402
+from tournament import collector  # noqa: E402
 from tournament.live.slipdoor import SlipDoor  # noqa: E402
 from tournament.live.stream import StreamApp  # noqa: E402
 

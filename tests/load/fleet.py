@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import gc
 import json
 import os
 import sys
@@ -35,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.paths import ROOT
+from tournament import collector  # no Django: the garbage collector's settings only
 
 from .tablets import Drive, DriveOptions
 
@@ -51,11 +51,9 @@ PATIENCE = 900.0
 def run_client(coro: Coroutine[Any, Any, None]) -> None:
     """Runs the simulated tablets on uvloop when it is installed: the load generator shares the machine's
     cores with the server, the less of them it takes the more the figures are the server's. Its garbage
-    collector as a web node's (:mod:`tournament.live.collector`): a generator holding 5,000 streams spent a
+    collector as a web node's (:mod:`tournament.collector`): a generator holding 5,000 streams spent a
     quarter of its CPU in the interpreter's default collections."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 10)
+    collector.settle()
     if uvloop is None:
         asyncio.run(coro)
     else:

@@ -313,11 +313,7 @@ def _before_publication(round_id: int, version: str, status: str) -> JudgedHall 
     if found is None or status != Round.Status.PUBLISHED or found[1].round["status"] not in (
             Round.Status.JUDGED, Round.Status.REVIEWED):
         return None
-    try:
-        moved = int(version.split(".", 1)[0]) - int(found[0].split(".", 1)[0])
-    except ValueError:
-        return None
-    return found[1] if moved == 1 else None
+    return found[1] if versions.changes_between(found[0], version) == 1 else None
 
 
 # -- a player's state ------------------------------------------------------------------------------------------

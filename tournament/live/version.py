@@ -145,6 +145,14 @@ def tournament_id_for(slug: str) -> int:
 # -- HTTP: ETag, 304, the server's clock ------------------------------------------------------------------
 
 
+def changes_between(older: str, newer: str) -> int | None:
+    """How many audited changes lie between two versions (their counters' difference; None for a malformed one)."""
+    try:
+        return int(newer.split(".", 1)[0]) - int(older.split(".", 1)[0])
+    except ValueError:
+        return None
+
+
 def etag_of(version: str) -> str:
     return f'"{version}"'
 
@@ -173,6 +181,6 @@ def version_body(version: str, rnd: PublicRound | None) -> bytes:
                       separators=(",", ":")).encode()
 
 
-__all__ = ["VERSION_TTL", "compute", "etag_of", "expire", "known_screen_state", "known_tournament_id", "known_version",
+__all__ = ["VERSION_TTL", "changes_between", "compute", "etag_of", "expire", "known_screen_state", "known_tournament_id", "known_version",
            "matches", "not_modified", "public_round", "reset", "screen_state", "stamp", "tournament_id_for",
            "version_body", "version_of"]

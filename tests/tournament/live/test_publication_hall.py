@@ -17,13 +17,6 @@ from tournament.models import Verdict
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture(autouse=True)
-def fresh_memo():
-    live.reset()
-    yield
-    live.reset()
-
-
 @pytest.fixture
 def judged(alice, tournament, eager):
     """A round closed and judged: Anna handed nothing in, Boris a slip; both tablets logged in."""

@@ -1,4 +1,5 @@
-"""Python's cyclic garbage collector in a stream process (the ASGI application, :mod:`tournament.asgi`).
+"""Python's cyclic garbage collector in a stream process (the ASGI application, :mod:`tournament.asgi`), and in
+the load generator's processes (``tests/load/fleet.py``). No Django here: the generator imports it as it is.
 
 A web node holding 5,000 streams keeps some 300,000 objects alive for hours (each stream's task, coroutine,
 protocol, scope, wake-up event). With the interpreter's defaults (a young collection every 700 allocations,

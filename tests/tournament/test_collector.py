@@ -1,10 +1,10 @@
-"""The garbage collector of a stream process (:mod:`tournament.live.collector`)."""
+"""The garbage collector of a stream process (:mod:`tournament.collector`)."""
 
 from __future__ import annotations
 
 import gc
 
-from tournament.live import collector
+from tournament import collector
 
 
 def test_settle_freezes_what_is_loaded_and_sets_the_thresholds():
