@@ -319,20 +319,50 @@ def _before_publication(round_id: int, version: str, status: str) -> JudgedHall 
 # -- a player's state ------------------------------------------------------------------------------------------
 
 
+class CommonPart(TypedDict):
+    """The keys of a tablet's state every player of a version shares (:func:`stream_events` writes them once)."""
+
+    server_time: datetime
+    version: str
+    tournament: TournamentBlock
+    round: TabletRound | None
+    board: str
+    top: TabletTop | None
+    rack_typing_until: datetime | None
+
+
+class OwnPart(TypedDict):
+    """The keys of a tablet's state that are the player's own."""
+
+    player: TabletPlayer
+    slip: OwnSlip | None
+    verdict: VerdictBlock | None
+    result: TabletResult | None
+    game_over: TabletGameOver | None
+    tournament_result: TournamentResult | None
+
+
 def tablet_state(*, player: Player, tournament: TournamentBlock, version: str, shared: Shared, now: datetime,
                  slip: OwnSlip | None, verdict: VerdictBlock | None) -> TabletState:
     """The tablet's state (the API's ``TabletState``) from its parts."""
-    pk, name, table = player
-    state: TabletState = {
-        "server_time": now, "version": version, "tournament": tournament, "player": {"name": name, "table": table},
-        "round": None, "board": shared["board"], "slip": None, "verdict": None, "top": None, "result": None,
-        "game_over": None, "tournament_result": None, "rack_typing_until": shared.get("rack_typing_until"),
-    }
+    common = common_part(tournament=tournament, version=version, shared=shared, now=now)
+    own = own_part(player=player, shared=shared, slip=slip, verdict=verdict)
+    return {"server_time": common["server_time"], "version": version, "tournament": tournament,
+            "player": own["player"], "round": common["round"], "board": common["board"], "slip": slip,
+            "verdict": verdict, "top": common["top"], "result": own["result"], "game_over": own["game_over"],
+            "tournament_result": own["tournament_result"], "rack_typing_until": common["rack_typing_until"]}
+
+
+def common_part(*, tournament: TournamentBlock, version: str, shared: Shared, now: datetime) -> CommonPart:
+    """What every player's state of ``version`` shows alike."""
+    common: CommonPart = {"server_time": now, "version": version, "tournament": tournament, "round": None,
+                          "board": shared["board"], "top": None,
+                          "rack_typing_until": shared.get("rack_typing_until")}
     r = shared["round"]
     if r is None:
-        return state
+        return common
     deadline = r["deadline"]
-    state["round"] = {
+    common["round"] = {
         "id": r["id"], "game": r["game"], "number": r["number"], "status": r["status"],
         "rack": r["rack"] if r["status"] != Round.Status.DRAWN else None, "rack_size": len(r["rack"] or ""),
         "deadline": deadline,
@@ -341,12 +371,24 @@ def tablet_state(*, player: Player, tournament: TournamentBlock, version: str, s
         "rack_source": r.get("source", "random"), "redraws": r.get("redraws", []),
         "variant": r.get("variant", "classic"),
     }
-    state["slip"], state["verdict"] = slip, verdict
     if r["status"] == Round.Status.PUBLISHED:
         top: TabletTop = {"move": r["chosen_move"], "score": r["chosen_score"]}
         if r.get("replaced"):
             top["replaced"] = r["replaced"]
-        state["top"] = top
+        common["top"] = top
+    return common
+
+
+def own_part(*, player: Player, shared: Shared, slip: OwnSlip | None, verdict: VerdictBlock | None) -> OwnPart:
+    """What is the player's own in his state: his slip, his verdict and his results."""
+    pk, name, table = player
+    own: OwnPart = {"player": {"name": name, "table": table}, "slip": None, "verdict": None, "result": None,
+                    "game_over": None, "tournament_result": None}
+    r = shared["round"]
+    if r is None:
+        return own
+    own["slip"], own["verdict"] = slip, verdict
+    if r["status"] == Round.Status.PUBLISHED:
         mine = shared.get("standings", {}).get(pk)
         if mine is not None:
             total, top_total, rank = mine
@@ -357,7 +399,7 @@ def tablet_state(*, player: Player, tournament: TournamentBlock, version: str, s
             times = shared.get("times", {}).get(pk)
             if times is not None:
                 result["time_total"], result["time_rank"], result["topped"] = times
-            state["result"] = result
+            own["result"] = result
     end = shared.get("game_over")
     if end is not None:
         final = shared.get("standings", {}).get(pk)
@@ -366,11 +408,11 @@ def tablet_state(*, player: Player, tournament: TournamentBlock, version: str, s
         times = shared.get("times", {}).get(pk)
         if times is not None:
             over["time_total"], over["time_rank"] = times[0], times[1]
-        state["game_over"] = over
-    if state["result"] is not None or state["game_over"] is not None:
-        state["tournament_result"] = tournament_result(shared.get("tournament"), shared.get("finished", {}),
-                                                       shared.get("players", 0), pk)
-    return state
+        own["game_over"] = over
+    if own["result"] is not None or own["game_over"] is not None:
+        own["tournament_result"] = tournament_result(shared.get("tournament"), shared.get("finished", {}),
+                                                     shared.get("players", 0), pk)
+    return own
 
 
 def _shows_verdict(status: str, assisted: bool) -> bool:
@@ -453,17 +495,19 @@ def stream_state(hall: JudgedHall, version: str, player: Player) -> bytes:
 
 def stream_events(hall: JudgedHall, version: str, players: dict[int, Player]) -> dict[int, bytes]:
     """Each of ``players``' tablet state (:func:`stream_state`), written in one pass when the change is read —
-    not by each stream as it wakes — with one clock and one renderer."""
+    not by each stream as it wakes — with one clock: what every player shares is written once, and each
+    player's own keys before it (the same JSON object as ``GET /api/tablet/state/``, keys in another order)."""
     shown = _shows_verdict(hall.round["status"], hall.tournament["assisted_mode"])
-    now = timezone.now()
     render = JSONRenderer().render
-    return {pk: bytes(render(tablet_state(player=player, tournament=hall.tournament, version=version,
-                                          shared=hall.shared, now=now, slip=hall.slips.get(pk),
-                                          verdict=hall.verdicts.get(pk) if shown else None)))
-            for pk, player in players.items()}
+    common = bytes(render(common_part(tournament=hall.tournament, version=version, shared=hall.shared,
+                                      now=timezone.now())))
+    shared_keys = b"," + common[1:]  # ',"server_time":…}'
+    shared, slips, verdicts = hall.shared, hall.slips, hall.verdicts if shown else {}
+    return {pk: bytes(render(own_part(player=player, shared=shared, slip=slips.get(pk), verdict=verdicts.get(pk)
+                                      )))[:-1] + shared_keys for pk, player in players.items()}
 
 
 __all__ = ["FROZEN_SLIPS", "JudgedHall", "OwnSlip", "Shared", "TabletState", "VerdictBlock", "VersionMoved",
-           "compute_shared",
+           "common_part", "compute_shared", "own_part",
            "fast_state", "judged_hall", "reset", "stream_events", "stream_hall", "stream_state",
            "shared_state", "slip_dict", "state_for", "tablet_state", "tournament_block", "verdict_dict"]

@@ -5,6 +5,8 @@ read again."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -90,3 +92,30 @@ def test_a_verdict_changed_in_between_is_read(alice, tournament, eager, judged):
     assert verdict_queries(queries) >= 1
     assert after.verdicts[boris.pk]["awarded"] == 7 and after.verdicts[boris.pk]["warning"] is True
 
+
+
+def test_each_stream_event_is_the_players_state_as_the_api_gives_it(alice, tournament, eager, judged):
+    """The events are written from parts (what every player shares once, then each player's own keys): the same
+    JSON object as ``GET /api/tablet/state/``, at the judged round and at its publication, for a player with a
+    slip and one without."""
+    from rest_framework.renderers import JSONRenderer
+
+    rnd, anna, boris = judged
+
+    def same_as_the_api() -> None:
+        hall = read(tournament)
+        players = {reg.pk: (reg.pk, reg.player.name, reg.table_number) for reg in (anna, boris)}
+        events = tablet.stream_events(hall, versions.version_of(tournament.pk, fresh=True), players)
+        for reg in (anna, boris):
+            reg.refresh_from_db()
+            event, api = json.loads(events[reg.pk]), json.loads(JSONRenderer().render(tablet.state_for(reg)))
+            for state in (event, api):  # their clocks: a moment apart
+                state.pop("server_time")
+                state["round"].pop("seconds_left")
+            assert event == api
+
+    same_as_the_api()
+    publish(alice, rnd, eager)
+    same_as_the_api()
+    assert json.loads(tablet.stream_state(read(tournament), versions.version_of(tournament.pk, fresh=True),
+                                          (boris.pk, "Boris", boris.table_number)))["result"]["round_score"] == 20
