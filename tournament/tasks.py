@@ -22,6 +22,7 @@ from celery import Task, shared_task
 from celery.signals import after_setup_logger, worker_ready
 from django.core.cache import cache
 from django.db import DatabaseError, connections, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from .backup import automatic as backups
@@ -36,6 +37,10 @@ HEARTBEAT_KEY = "worker-heartbeat:{token}"
 #: A solve takes milliseconds: a round still "running" after this many seconds lost its task.
 STALE_SOLVE_SECONDS = 10
 PENDING_SOLVE_SECONDS = 5
+#: A judging takes seconds (10,000 slips: about 4 s on a busy 2-core machine), sent when the round closes: a round
+#: closed longer ago than this and still not judged lost its task (sooner, the sweep would judge it a second
+#: time beside the running judging, at the hall's busiest moment).
+STALE_JUDGE_SECONDS = 15
 
 ROUND_TASK: dict[str, Any] = {"bind": True, "acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
 
@@ -145,7 +150,9 @@ def _sweep(now: datetime) -> dict[str, int]:
         if r.deadline + timedelta(seconds=r.grace_seconds) <= now:
             close_round.delay(r.pk)
             sent["close"] += 1
-    for pk in Round.objects.filter(status=Round.Status.CLOSED).values_list("pk", flat=True):
+    unjudged = Round.objects.filter(status=Round.Status.CLOSED).filter(
+        Q(closed_at__isnull=True) | Q(closed_at__lte=now - timedelta(seconds=STALE_JUDGE_SECONDS)))
+    for pk in unjudged.values_list("pk", flat=True):
         judge_round.delay(pk)
         sent["judge"] += 1
     live = Round.objects.exclude(status=Round.Status.CANCELLED)

@@ -85,3 +85,19 @@ def test_celery_routine_lines_about_the_sweep_are_dropped():
     assert not quiet.filter(record("celery.beat", beat, ("sweep-rounds", "tournament.sweep_rounds")))
     assert quiet.filter(record("celery.beat", "Scheduler: Sending due task %s (%s)", ("other", "x.y")))
     assert any(isinstance(f, tasks.QuietSweep) for f in logging.getLogger("celery.app.trace").filters)
+
+
+def test_the_sweep_judges_a_closed_round_only_once_its_judging_is_overdue(alice, tournament, regs, eager):
+    """The close sends the judging: a round closed a moment ago is being judged (10,000 slips take seconds),
+    and the sweep does not judge it a second time beside it; still closed after STALE_JUDGE_SECONDS, its
+    judging was lost and the sweep sends it."""
+    game = services.games.create_game(alice, tournament, prepared_racks=PREPARED)
+    with eager(execute=True):
+        rnd = services.rounds.draw_round(alice, game)
+    with eager(execute=False):
+        services.rounds.open_round(alice, rnd)
+        services.rounds.close_round(rnd, alice, force=True)
+        assert Round.objects.get(pk=rnd.pk).status == Round.Status.CLOSED
+        assert tasks._sweep(timezone.now())["judge"] == 0
+        later = timezone.now() + timedelta(seconds=tasks.STALE_JUDGE_SECONDS + 1)
+        assert tasks._sweep(later)["judge"] == 1
