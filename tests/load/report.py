@@ -4,6 +4,7 @@ prints them, then PASS/FAIL per target."""
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 from collections import Counter, defaultdict
@@ -12,7 +13,7 @@ from typing import Any
 
 from . import limits
 from .limits import is_node
-from .tablets import Drive
+from .tablets import PUBLICATION_CPU_SECONDS, Drive
 
 TARGET_SUBMIT_P95_MS = 300
 TARGET_VERDICTS_SECONDS = 5
@@ -128,6 +129,8 @@ def summarize(drive: Drive) -> Figures:
     if drive.round_cpu:
         out["round_cpu"] = {"cpu_seconds": {k: round(v, 1) for k, v in drive.round_cpu.items()},
                             "requests": dict(drive.round_requests)}
+    if drive.publication_cpu:
+        out["publication_cpu"] = {k: round(v, 2) for k, v in drive.publication_cpu.items()}
     if drive.quiet_cpu:
         out["quiet"] = {"seconds": round(drive.quiet_seconds, 1),
                         "cpu_share": {k: round(v, 3) for k, v in drive.quiet_cpu.items()},
@@ -210,6 +213,14 @@ def write_round_cpu(w: Write, summary: Figures) -> None:
           + ", ".join(f"{k} {v}" for k, v in busy["requests"].items() if v) + ")")
 
 
+def write_publication_cpu(w: Write, summary: Figures) -> None:
+    cpu = summary.get("publication_cpu")
+    if cpu:
+        w(f"the publication's first {PUBLICATION_CPU_SECONDS:g} s: {sum(cpu.values()):.2f} CPU s of the machine's "
+          f"{PUBLICATION_CPU_SECONDS * (os.cpu_count() or 1):g} (" + ", ".join(f"{k} {v:.2f} s" for k, v in cpu.items())
+          + ")")
+
+
 def reached(summary: Figures, key: str, tablets: int, limit: float = TARGET_REAL_TIME_SECONDS) -> bool:
     seen = summary.get(key) or {}
     latest = seen.get("max_s")
@@ -270,6 +281,7 @@ def report(w: Write, o: dict[str, Any], summary: Figures, check: Figures) -> boo
     write_real_time(w, summary)
     write_push(w, summary)
     write_round_cpu(w, summary)
+    write_publication_cpu(w, summary)
     limits.write_cpu_per_slip(w, summary.get("cpu_per_slip"))
     write_slips(w, o, summary, check)
     if summary.get("intake"):

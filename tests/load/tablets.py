@@ -39,6 +39,7 @@ from .sse import sse_blocks
 
 #: Statuses of a round whose verdicts are in.
 JUDGED = ("judged", "reviewed", "published")
+PUBLICATION_CPU_SECONDS = 3.0  # the window after the publish request whose CPU the report gives, per process
 Headers = dict[str, str]
 Answer = tuple[int | None, Any, bytes]
 
@@ -163,6 +164,7 @@ class Drive:
         self.streams: aiohttp.ClientSession | None = None  # push: the tablets' streams (no pool limit)
         self.stream_path = f"/live/stream/{setup['slug']}/"
         self.streams_up = 0
+        self.in_flight = 0  # the tablets' requests sent and not yet answered (the arbiter's not counted)
         self.events: Counter[str] = Counter()  # push: events received, by type; stream breaks, refusals
         self.reconnects: list[tuple[int, float, float]] = []  # (table, broke at, up again at) epoch
         self.quiet_cpu: dict[str, float] = {}  # process → CPU share of a core in the quiet window
@@ -170,6 +172,8 @@ class Drive:
         self.quiet_requests: Counter[str] = Counter()
         self.hooks: list[asyncio.Future[None]] = []
         self.round_cpu: dict[str, float] = {}  # CPU seconds of the server's processes from the draw to the end
+        #: CPU seconds of each process in the :data:`PUBLICATION_CPU_SECONDS` after the publish request was sent
+        self.publication_cpu: dict[str, float] = {}
         self.round_requests: Counter[str] = Counter()
 
     # -- HTTP with measurement --------------------------------------------------------------------------------
@@ -178,6 +182,8 @@ class Drive:
         session = self.arbiter_session if endpoint == "arbiter" and self.arbiter_session else self.session
         assert session is not None
         t0 = time.monotonic()
+        tablets = int(endpoint != "arbiter")
+        self.in_flight += tablets
         try:
             async with session.request(method, self.o.url + path, timeout=aiohttp.ClientTimeout(total=timeout),
                                             **kw) as r:
@@ -188,6 +194,8 @@ class Drive:
         except (TimeoutError, aiohttp.ClientError, OSError) as exc:
             self.rec.add(endpoint, t0, type(exc).__name__, "simulated" in endpoint)
             return None, {}, b""
+        finally:
+            self.in_flight -= tablets
 
     # -- the arbiter ----------------------------------------------------------------------------------------
     @property
@@ -239,12 +247,25 @@ class Drive:
     async def publish(self) -> None:
         """Publishes the verdicts and waits until every tablet shows its result (30 s at most)."""
         await asyncio.sleep(self.o.review)  # the arbiter looks at the verdicts, then publishes
+        loop = asyncio.get_running_loop()
+        cpu0 = await loop.run_in_executor(None, self.o.cpu) if self.o.cpu else None
         self.publish_sent = time.time()
+        t_pub = time.monotonic()
+        window = loop.create_task(self.publication_window(cpu0, t_pub)) if cpu0 is not None else None
         await self.arbiter_post(f"/api/arbiter/rounds/{self.round_id}/publish/")
         self.publish_seconds = time.time() - self.publish_sent
-        t_pub = time.monotonic()
         while len(self.saw_published) < len(self.tokens) and time.monotonic() - t_pub < 30:
             await asyncio.sleep(0.1)
+        if window is not None:
+            await window
+
+    async def publication_window(self, cpu0: dict[str, float], t_pub: float) -> None:
+        """The CPU each process spent in the publication's first :data:`PUBLICATION_CPU_SECONDS` (what the two
+        cores had to do before the last result could reach its tablet)."""
+        assert self.o.cpu is not None
+        await asyncio.sleep(max(0.0, PUBLICATION_CPU_SECONDS - (time.monotonic() - t_pub)))
+        cpu1 = await asyncio.get_running_loop().run_in_executor(None, self.o.cpu)
+        self.publication_cpu = {k: cpu1[k] - cpu0.get(k, 0.0) for k in cpu1}
 
     async def arbiter(self) -> None:
         await self.draw()
@@ -534,9 +555,10 @@ class Drive:
         self.login_seconds = time.monotonic() - t0
 
     async def settle(self) -> None:
-        """Push: until every tablet's stream is up and every tablet shows the tournament (or 3 min)."""
+        """Push: until every tablet's stream is up, every tablet shows the tournament and no tablet's request is
+        waiting for its answer (the logins' state fetches are behind us, not in a quiet window), or 3 min."""
         end = time.monotonic() + 180 + self.o.ramp
-        while time.monotonic() < end and (self.streams_up < len(self.tokens) or
+        while time.monotonic() < end and (self.streams_up < len(self.tokens) or self.in_flight or
                                           sum(self.state_seen.values()) < len(self.tokens)):
             await asyncio.sleep(0.25)
         if self.o.quiet:
