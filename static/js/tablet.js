@@ -140,11 +140,16 @@
       r.seconds_left = clock.left(n.deadline);
       return true;
     }
+    var loading = null;  // the state request on its way: {key: its version, done: its promise}
     function loadState(tag, spread) {
+      // the first poll and the stream's first event name the same version: one request for both (a hall of
+      // 10,000 tablets logging in would ask twice as often)
+      var key = tag ? String(tag).replace(/^W\//, "").replace(/"/g, "") : null;
+      if (loading && key && loading.key === key) return loading.done;
       // 1,500 tablets see a change within the same second: spread their state requests a little
-      return T.wait(spread ? Math.random() * 200 : 0).then(function () {
+      var done = T.wait(spread ? Math.random() * 200 : 0).then(function () {
         var t0 = Date.now();
-        var url = cfg.urls.state + (tag ? "?v=" + encodeURIComponent(String(tag).replace(/^W\//, "").replace(/"/g, "")) : "");
+        var url = cfg.urls.state + (key ? "?v=" + encodeURIComponent(key) : "");
         return fetch(url, {cache: "no-store", headers: {"Authorization": "Tablet " + token, "Accept": "application/json"}})
           .then(function (r) {
             var t1 = Date.now();
@@ -165,6 +170,10 @@
             });
           });
       });
+      var mine = {key: key, done: done}, clear = function () { if (loading === mine) loading = null; };
+      loading = mine;
+      done.then(clear, clear);
+      return done;
     }
     function loggedOut() {
       stopped = true;

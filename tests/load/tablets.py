@@ -129,6 +129,7 @@ class Screen:
     stream_up: bool = False
     wake: asyncio.Event | None = None  # set when the stream breaks: poll at once (push)
     broke_at: float | None = None  # epoch: its stream broke (the last time)
+    loading: str | None = None  # the version of the state request on its way (tablet.js asks once for it)
 
 
 class Drive:
@@ -352,9 +353,7 @@ class Drive:
             while not self.done.is_set():
                 new_tag = await self.poll(screen)
                 if new_tag is not None:
-                    if screen.etag is not None:
-                        await asyncio.sleep(self.rng.random() * 0.2)
-                    await self.fetch_state(screen, f"?v={new_tag.strip(chr(34))}" if new_tag else "", new_tag)
+                    await self.load_state(screen, new_tag, spread=screen.etag is not None)
                 interval = (self.o.check_poll * (0.75 + self.rng.random() * 0.5) if screen.stream_up
                             else self.o.poll + self.rng.random() * 0.15)
                 with contextlib.suppress(TimeoutError):
@@ -444,7 +443,7 @@ class Drive:
         if self.o.lean and screen.etag is not None and self.applied(screen, body.get("round")):
             screen.etag = tag
             return
-        asyncio.get_running_loop().create_task(self.pushed_fetch(screen, tag, spread=screen.etag is not None))
+        asyncio.get_running_loop().create_task(self.load_state(screen, tag, spread=screen.etag is not None))
 
     def applied(self, screen: Screen, rnd: dict[str, Any] | None) -> bool:
         """``lean``: a change but a publication shown from the event's public round alone, no request."""
@@ -458,10 +457,20 @@ class Drive:
             self.start_plan(screen, parse_time(rnd["deadline"]))
         return True
 
-    async def pushed_fetch(self, screen: Screen, tag: str, *, spread: bool) -> None:
-        if spread:
-            await asyncio.sleep(self.rng.random() * 0.2)  # tablet.js loadState spreads them over 0.2 s
-        await self.fetch_state(screen, f"?v={tag.strip(chr(34))}", tag)
+    async def load_state(self, screen: Screen, tag: str, *, spread: bool) -> None:
+        """tablet.js ``loadState``: the state of version ``tag`` fetched, spread over 0.2 s after a change seen by
+        many tablets at once; not asked again while a request for the same version is on its way (the first
+        poll and the stream's first event name the same one)."""
+        if tag and screen.loading == tag:
+            return
+        screen.loading = tag
+        try:
+            if spread:
+                await asyncio.sleep(self.rng.random() * 0.2)
+            await self.fetch_state(screen, f"?v={tag.strip(chr(34))}" if tag else "", tag)
+        finally:
+            if screen.loading == tag:
+                screen.loading = None
 
     def opened_now(self, screen: Screen, opened: dict[str, Any]) -> bool:
         """The round it shows as drawn has opened: the rack and the deadline come with the answer."""

@@ -9,6 +9,7 @@ services' messages wake it.
 
 from __future__ import annotations
 
+import re
 import socket
 import threading
 import time
@@ -143,3 +144,22 @@ def test_the_arbiters_live_count_follows_the_slips_through_the_stream(chromium, 
     assert [t for t in fetched if t >= since], fetched
     assert push_server.hub.feeds and any(f.slip_listeners for f in push_server.hub.feeds.values())
     assert not page.js_errors
+
+
+def test_the_first_poll_and_the_streams_first_event_make_one_state_request(chromium, push_server, hall):
+    """At load the tablet's first poll and its stream's first event name the same version: one state request
+    for both, even when the event comes while that request is on its way (a hall of 10,000 tablets logging in
+    would otherwise ask twice)."""
+    tablet = new_page(chromium, push_server, width=800, height=1280)
+    states = watch(tablet, "/api/tablet/state/")
+
+    def slow(route) -> None:  # the state answer takes a second: the stream's first event comes meanwhile
+        time.sleep(1.0)
+        route.continue_()
+
+    tablet.route(re.compile(r".*/api/tablet/state/.*"), slow)
+    login(tablet, hall.players[0][1])
+    tablet.wait_for_timeout(1500)
+    assert push_server.hub.listeners == 1  # the stream is up: its first event has come
+    assert len(states) == 1, states
+    assert not tablet.js_errors
