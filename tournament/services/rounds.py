@@ -32,6 +32,9 @@ def current_round(game: Game) -> Round | None:
 
 
 _LATEST = rows.Select(Round, "game")
+#: The archive of a publication is written this many seconds after it: the seconds in which the web nodes
+#: send every tablet its result are theirs (the round is in the database already; the backup is the copy).
+BACKUP_AFTER_PUBLICATION_SECONDS = 5
 
 
 def tournament_round(tournament: Tournament) -> Round | None:
@@ -229,7 +232,8 @@ def publish_round(actor: audit.Actor, rnd: Round) -> Round:
         if engine.over:
             games.end_game(game, engine.end_reason or "")
         if settings.BACKUP_SECONDS > 0:  # a backup after every publication (tournament.backup)
-            jobs.send(jobs.BACKUP_TOURNAMENT, t.pk, "publication")
+            jobs.send(jobs.BACKUP_TOURNAMENT, t.pk, "publication",
+                      eta=timezone.now() + timedelta(seconds=BACKUP_AFTER_PUBLICATION_SECONDS))
     rnd.refresh_from_db()
     return rnd
 

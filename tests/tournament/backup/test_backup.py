@@ -166,6 +166,30 @@ def test_a_publication_writes_a_backup(alice, real_lexicon, eager, settings, tmp
     assert [r["status"] for r in archive.rows(type(rnd))] == ["published"]
 
 
+def test_the_publications_backup_waits_for_the_results_to_go_out(alice, real_lexicon, eager, settings,
+                                                                  monkeypatch):
+    """Sent for a few seconds after the publication (the web nodes send every tablet its result first)."""
+    from tournament.celery import app
+    from tournament.services import jobs, rounds
+
+    t = services.tournaments.create_tournament(alice, name="Open", slug="pub2", ruleset="en", lexicon=real_lexicon,
+                                               arbiters=[alice])
+    reg, _code = services.players.register_player(alice, t, name="Anna")
+    rnd = run_round(alice, services.games.create_game(alice, t, prepared_racks=PREPARED), eager, {reg: "H4 CARTS 20"})
+    settings.BACKUP_SECONDS = 180
+    sent: list[tuple[tuple[object, ...], dict[str, object]]] = []
+    monkeypatch.setattr(app.tasks[jobs.BACKUP_TOURNAMENT], "apply_async",
+                        lambda args, **options: sent.append((args, options)))
+    with eager(execute=True):
+        services.rounds.publish_round(alice, rnd)
+    rnd.refresh_from_db()
+    assert [args for args, _options in sent] == [(t.pk, "publication")]
+    eta = sent[0][1]["eta"]
+    assert isinstance(eta, datetime) and rnd.published_at is not None
+    delay = (eta - rnd.published_at).total_seconds()
+    assert rounds.BACKUP_AFTER_PUBLICATION_SECONDS <= delay < rounds.BACKUP_AFTER_PUBLICATION_SECONDS + 1
+
+
 def test_console_shows_the_last_backup_and_downloads_one(client, alice, played, settings, tmp_path):
     t, _players, _token = played
     settings.BACKUP_DIR = tmp_path / "stick"
