@@ -233,6 +233,7 @@ def push_targets(o: dict[str, Any], summary: Figures) -> list[tuple[str, bool]]:
     open_s, publish_s, slip_ms = PUSH_TARGETS[size]
     slip = summary["endpoints"].get("slip", {})
     out = [
+        ("every tablet's stream up at the end", (summary.get("push") or {}).get("streams_up_at_end") == o["tablets"]),
         (f"({size:,} tablets) the open reaches every tablet ≤ {open_s} s",
          reached(summary, "open_to_tablets", o["tablets"], open_s)),
         (f"({size:,} tablets) publication → every player's result ≤ {publish_s} s",

@@ -25,6 +25,7 @@ import json
 import random
 import re
 import time
+import urllib.parse
 import urllib.request
 import uuid
 from collections import Counter, defaultdict
@@ -35,7 +36,7 @@ from typing import Any
 
 import aiohttp
 
-from .sse import sse_blocks
+from .streamclient import Watchdog, read_stream
 
 #: Statuses of a round whose verdicts are in.
 JUDGED = ("judged", "reviewed", "published")
@@ -162,10 +163,12 @@ class Drive:
         self.published_detected: dict[int, float] = {}  # table → epoch its poll saw the version of that state
         self.session: aiohttp.ClientSession | None = None
         self.arbiter_session: aiohttp.ClientSession | None = None
-        self.streams: aiohttp.ClientSession | None = None  # push: the tablets' streams (no pool limit)
         self.stream_path = f"/live/stream/{setup['slug']}/"
         self.streams_up = 0
         self.in_flight = 0  # the tablets' requests sent and not yet answered (the arbiter's not counted)
+        served = urllib.parse.urlsplit(opts.url)
+        self.host, self.port = served.hostname or "127.0.0.1", served.port or 80
+        self.watchdog = Watchdog(75)  # stream.js's watchdog: 75 s without an event (pings every 30 s)
         self.events: Counter[str] = Counter()  # push: events received, by type; stream breaks, refusals
         self.reconnects: list[tuple[int, float, float]] = []  # (table, broke at, up again at) epoch
         self.quiet_cpu: dict[str, float] = {}  # process → CPU share of a core in the quiet window
@@ -365,31 +368,31 @@ class Drive:
                 await listener
 
     async def listen(self, screen: Screen) -> None:
-        """One EventSource: reads ``event:``/``data:`` blocks; opens the stream again when it breaks."""
-        assert self.streams is not None
+        """One EventSource: reads ``event:``/``data:`` blocks (:mod:`tests.load.streamclient`); opens the stream
+        again when it breaks."""
         retry = 2.0
-        timeout = aiohttp.ClientTimeout(total=None, sock_connect=10, sock_read=75)  # stream.js's watchdog: 75 s (pings every 30 s)
+
+        def on_status(status: int) -> None:
+            self.events["connected" if status == 200 else f"refused {status}"] += 1
+
+        def on_event(kind: str, data: str, retry_ms: int | None) -> None:
+            nonlocal retry
+            if retry_ms is not None:
+                retry = retry_ms / 1000
+            if data or kind != "message":
+                self.on_event(screen, kind, data)
+
+        # the tablet page's cookie: the stream sends this tablet its own state with each change ("own")
+        headers = {"Accept": "text/event-stream", "Cookie": f"tablet_token={self.tokens[screen.table]}"}
         while not self.done.is_set():
             refused = False
             try:
-                # the tablet page's cookie: the stream sends this tablet its own state with each change ("own")
-                async with self.streams.get(self.o.url + self.stream_path, timeout=timeout, headers={
-                        "Accept": "text/event-stream", "Cookie": f"tablet_token={self.tokens[screen.table]}"}) as r:
-                    if r.status != 200:
-                        refused = True
-                        self.events[f"refused {r.status}"] += 1
-                    else:
-                        self.events["connected"] += 1
-                        rest = b""
-                        async for chunk in r.content.iter_any():  # one await per chunk, not per line
-                            blocks, rest = sse_blocks(rest + chunk)
-                            for kind, data, retry_ms in blocks:
-                                if retry_ms is not None:
-                                    retry = retry_ms / 1000
-                                if data or kind != "message":
-                                    self.on_event(screen, kind, data)
-                        self.events["ended by the server"] += 1
-            except (TimeoutError, aiohttp.ClientError, OSError) as exc:
+                status = await read_stream(self.host, self.port, self.stream_path, headers, on_event,
+                                           self.watchdog, on_status)
+                refused = status != 200
+                if not refused:
+                    self.events["ended by the server"] += 1
+            except (TimeoutError, OSError) as exc:
                 self.events[f"broken ({type(exc).__name__})"] += 1
             if screen.stream_up:
                 screen.stream_up = False
@@ -589,9 +592,8 @@ class Drive:
         # an idle connection given up before uvicorn's 5 s: never reused at the moment the server closes it (the
         # arbiter's open comes 5 s after his last request; at 15 s, aiohttp's default, it met a closed connection)
         connector = aiohttp.TCPConnector(limit=self.o.connections, force_close=False, keepalive_timeout=4)
-        streams = aiohttp.TCPConnector(limit=0, force_close=True)  # one connection per stream, as a browser
+        # (the streams: a connection each, as a browser's, read by tests.load.streamclient)
         async with aiohttp.ClientSession(connector=connector) as self.session, \
-                aiohttp.ClientSession(connector=streams) as self.streams, \
                 aiohttp.ClientSession(connector=aiohttp.TCPConnector(keepalive_timeout=4)) as self.arbiter_session:
             probe = f"/tablet/version/{self.setup['slug']}/"
             st, _h, _b = await self.request("probe", "GET", probe)
@@ -612,6 +614,7 @@ class Drive:
                 await asyncio.wait_for(self.arbiter(), timeout=self.o.max_seconds)
             finally:
                 self.done.set()
+                self.watchdog.stop()
                 for wake in self.wakes:  # a pushed tablet waits up to its check poll (minutes): end it now
                     wake.set()
                 self.end = time.monotonic()

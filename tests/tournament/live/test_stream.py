@@ -6,6 +6,7 @@ client."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import json
 import time
@@ -308,6 +309,52 @@ def test_the_load_generators_reader_reads_what_the_stream_writes():
             ("message", ""), ("state", '{"version": "v7", "round": null}'), ("ping", ""),
             ("state", '{"version": "v7", "round": null}')]
         assert blocks[0][2] == live_stream.RETRY_MS
+
+
+def test_the_load_generators_stream_protocol_reads_the_answer_cut_anywhere():
+    """The load test's tablets read their streams with a plain protocol (:mod:`tests.load.streamclient`): the
+    status, then every event of the chunked body whole and once, however the bytes come; the last chunk ends
+    the stream."""
+    from tests.load.streamclient import StreamProtocol
+
+    async def written() -> list[bytes]:
+        feed = live_stream.Feed(1)
+        feed.publish("v7", b'{"version": "v7", "round": null}')
+        return [f"retry: {live_stream.RETRY_MS}\n\n".encode() + feed.event, live_stream.PING, feed.event]
+
+    events = asyncio.run(written())
+    wire = (b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + b"".join(b"%x\r\n" % len(e) + e + b"\r\n" for e in events) + b"0\r\n\r\n")
+
+    def keep(got: list[tuple[str, str, int | None]], kind: str, data: str, retry: int | None) -> None:
+        got.append((kind, data, retry))
+
+    class Wire:
+        closed = False
+
+        def write(self, _data: bytes) -> None:
+            pass
+
+        def close(self) -> None:
+            self.closed = True
+
+    loop = asyncio.new_event_loop()
+    try:
+        for step in (1, 2, 3, 7, 64, len(wire)):
+            got: list[tuple[str, str, int | None]] = []
+            statuses: list[int] = []
+            stream = StreamProtocol(b"GET / HTTP/1.1\r\n\r\n", functools.partial(keep, got), loop.create_future(),
+                                    statuses.append)
+            stream.transport = Wire()  # type: ignore[assignment]
+            for at in range(0, len(wire), step):
+                stream.data_received(wire[at:at + step])
+            assert statuses == [200] and stream.transport.closed, step
+            assert [(k, d) for k, d, _r in got] == [
+                ("message", ""), ("state", '{"version": "v7", "round": null}'), ("ping", ""),
+                ("state", '{"version": "v7", "round": null}')], step
+            assert got[0][2] == live_stream.RETRY_MS
+    finally:
+        loop.close()
 
 
 def test_a_feed_a_stream_joined_is_kept_current_while_it_waits(monkeypatch):
