@@ -277,8 +277,11 @@ def judged_hall(t: Tournament, version: str, shared: Shared, judged: SharedRound
     round_id = judged["id"]
 
     def read() -> JudgedHall:
-        # one node reads it, the others take it from the cache (each node's streams need it at the same moment)
-        hall = shared_once(f"tablet-hall:{cache_name(t)}:{version}:{round_id}", read_hall, SHARED_TTL)
+        before = _before_publication(round_id, version, judged["status"])
+        if before is not None:  # every node holds the judged hall: the publication's is made here, nothing shipped
+            hall = read_hall(before)
+        else:  # one node reads it, the others take it from the cache (each node's streams need it at that moment)
+            hall = shared_once(f"tablet-hall:{cache_name(t)}:{version}:{round_id}", read_hall, SHARED_TTL)
         if judged["status"] in FROZEN_SLIPS:  # the WSGI layer answers only while every slip is final
             if len(_fast_halls) >= 8:
                 _fast_halls.clear()
@@ -288,9 +291,8 @@ def judged_hall(t: Tournament, version: str, shared: Shared, judged: SharedRound
         _last_halls[round_id] = (version, hall)
         return hall
 
-    def read_hall() -> JudgedHall:
+    def read_hall(before: JudgedHall | None = None) -> JudgedHall:
         read_at = time.time()
-        before = _before_publication(round_id, version, judged["status"])
         if before is not None and not Slip.objects.filter(round_id=round_id, pk__gt=before.last_slip).exists():
             slips, verdicts, last_slip = before.slips, before.verdicts, before.last_slip
         else:
@@ -348,8 +350,8 @@ def tablet_state(*, player: Player, tournament: TournamentBlock, version: str, s
     common = common_part(tournament=tournament, version=version, shared=shared, now=now)
     own = own_part(player=player, shared=shared, slip=slip, verdict=verdict)
     return {"server_time": common["server_time"], "version": version, "tournament": tournament,
-            "player": own["player"], "round": common["round"], "board": common["board"], "slip": slip,
-            "verdict": verdict, "top": common["top"], "result": own["result"], "game_over": own["game_over"],
+            "player": own["player"], "round": common["round"], "board": common["board"], "slip": own["slip"],
+            "verdict": own["verdict"], "top": common["top"], "result": own["result"], "game_over": own["game_over"],
             "tournament_result": own["tournament_result"], "rack_typing_until": common["rack_typing_until"]}
 
 

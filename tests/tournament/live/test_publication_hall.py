@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -58,12 +59,17 @@ def publish(alice, rnd, eager) -> None:
 def test_the_publication_takes_the_slips_and_verdicts_of_the_hall_read_before(alice, tournament, eager, judged):
     rnd, anna, boris = judged
     before = read(tournament)
+    before_version = versions.version_of(tournament.pk, fresh=True)
     publish(alice, rnd, eager)
     with CaptureQueriesContext(connection) as queries:
         after = read(tournament)
     assert after.round["status"] == "published"
     assert after.verdicts is before.verdicts and after.slips is before.slips
     assert verdict_queries(queries) == 0
+    # made by each process from its own judged hall: not shipped through the cache (10,000 slips and verdicts)
+    published = versions.version_of(tournament.pk, fresh=True)
+    assert cache.get(f"tablet-hall:{tablet.cache_name(tournament)}:{published}:{rnd.pk}") is None
+    assert cache.get(f"tablet-hall:{tablet.cache_name(tournament)}:{before_version}:{rnd.pk}") is not None
     live.reset()  # read from nothing, the same hall
     fresh = read(tournament)
     assert fresh.slips == after.slips and fresh.verdicts == after.verdicts
