@@ -141,10 +141,10 @@ class Stack:
 
     def _spawn(self, name: str, argv: list[str], env: Env | None = None) -> subprocess.Popen[bytes]:
         log = open(self.log_dir / f"{name}.log", "ab")  # noqa: SIM115 (kept open for the child)
-        # a process group of its own (stopped with its children by one signal), in this session as `./hall run`
-        # starts them: Linux schedules each session as one group (autogroup), so a process in a session of its
-        # own would take a core's share whatever the nice value of its threads (a backup's thread of nice 19 would
-        # take a core from the nodes sending a publication)
+        # a process group of its own (stopped with its children by one signal), in the harness's session as
+        # `./hall run` starts them: Linux schedules each session as one group (autogroup), so a process in a
+        # session of its own would take a core's share whatever the nice value of its threads (a backup's thread
+        # of nice 19 would take a core from the nodes sending a publication)
         proc = subprocess.Popen(argv, cwd=self.root, env=env or self.env, stdout=log, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, process_group=0)
         log.close()

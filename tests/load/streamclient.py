@@ -65,7 +65,7 @@ class StreamProtocol(asyncio.Protocol):
         if not self.chunked:
             self.take(data)
             return
-        buffer, taken = self.buffer + data, []
+        buffer, taken = self.buffer + data, list[bytes]()
         at = 0
         while at < len(buffer):
             if self.chunk_left == 0:  # a chunk's size line

@@ -23,7 +23,6 @@ import asyncio
 import contextlib
 import json
 import random
-import re
 import time
 import urllib.parse
 import urllib.request
@@ -31,11 +30,11 @@ import uuid
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 import aiohttp
 
+from .common import Recorder, arbiter_token, older_tag, parse_time, split_move
 from .streamclient import Watchdog, read_stream
 
 #: Statuses of a round whose verdicts are in.
@@ -43,50 +42,6 @@ JUDGED = ("judged", "reviewed", "published")
 PUBLICATION_CPU_SECONDS = 3.0  # the window after the publish request whose CPU the report gives, per process
 Headers = dict[str, str]
 Answer = tuple[int | None, Any, bytes]
-
-
-def parse_time(value: str) -> float:
-    """An API timestamp as epoch seconds."""
-    return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
-
-
-def older_tag(tag: str | None, than: str | None) -> bool:
-    """tablet.js ``T.olderTag``: the version in ``tag`` is below the one in ``than`` (both numbered)."""
-    a, b = (re.search(r"\d+", t or "") for t in (tag, than))
-    return a is not None and b is not None and int(a.group()) < int(b.group())
-
-
-def split_move(move: str) -> tuple[str, str]:
-    """``"H8 WORD"`` → (coordinates, word)."""
-    parts = move.split()
-    return (parts[0], parts[1]) if len(parts) >= 2 else ("", parts[0] if parts else "")
-
-
-def arbiter_token(url: str, setup: dict[str, Any], timeout: float = 30) -> str:
-    """The arbiter's API token, from his user name and password (``POST /api/arbiter/token/``)."""
-    body = json.dumps(setup["arbiter"]).encode()
-    req = urllib.request.Request(url + "/api/arbiter/token/", data=body, method="POST",
-                                 headers={"Content-Type": "application/json", "Accept": "application/json"})
-    with urllib.request.urlopen(req, timeout=timeout) as r:
-        return str(json.loads(r.read())["token"])
-
-
-@dataclass
-class Recorder:
-    """Latency (s) and completion time (monotonic) of every request, per endpoint; outcomes and errors."""
-
-    samples: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
-    times: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
-    outcomes: Counter[tuple[str, str]] = field(default_factory=Counter)
-    errors: Counter[tuple[str, str]] = field(default_factory=Counter)
-
-    def add(self, endpoint: str, started: float, outcome: str, ok: bool) -> None:
-        now = time.monotonic()
-        self.samples[endpoint].append(now - started)
-        self.times[endpoint].append(now)
-        self.outcomes[(endpoint, outcome)] += 1
-        if not ok:
-            self.errors[(endpoint, outcome)] += 1
 
 
 @dataclass
@@ -629,3 +584,6 @@ class Drive:
                     await asyncio.wait(pending, timeout=30)
                 if self.hooks:
                     await asyncio.wait(self.hooks, timeout=60)
+
+
+__all__ = ["JUDGED", "PUBLICATION_CPU_SECONDS", "Drive", "DriveOptions", "Recorder", "Screen", "arbiter_token", "parse_time"]
